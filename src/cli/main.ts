@@ -1,0 +1,46 @@
+/**
+ * The `spotcheck` command line: sign, serve, run, replay.
+ */
+import { isSpotcheckError } from '../errors.js';
+import { processIo, type Io } from './args.js';
+import { signCommand } from './sign.js';
+
+export const MAIN_HELP = `Usage: spotcheck <command> [options]
+
+Commands:
+  run      run the conformance suite (no target: the embedded reference server)
+  replay   rerun one check with a given seed
+  serve    start the reference server
+  sign     print each step of a request signature
+
+Run \`spotcheck <command> --help\` for a command's options.
+`;
+
+type Command = (argv: string[], io: Io) => number | Promise<number>;
+
+const commands: Record<string, Command> = {
+  sign: signCommand,
+};
+
+/** Run the CLI; returns the exit code (0 ok, 1 MUST-level failure, 2 usage or unreachable target). */
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.out(MAIN_HELP);
+    return name === undefined ? 2 : 0;
+  }
+  const cmd = commands[name];
+  if (cmd === undefined) {
+    io.err(`spotcheck: unknown command '${name}'\n\n${MAIN_HELP}`);
+    return 2;
+  }
+  try {
+    return await cmd(rest, io);
+  } catch (err) {
+    if (isSpotcheckError(err)) {
+      io.err(`spotcheck: ${err.message}\n`);
+      return err.code === 'ERR_USAGE' || err.code === 'ERR_NETWORK' || err.code === 'ERR_SERVER_START' ? 2 : 1;
+    }
+    throw err;
+  }
+}

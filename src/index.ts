@@ -1,0 +1,11 @@
+/**
+ * spotcheck: reference signer, time window, validator, client and server for the
+ * signed spot-trading API.
+ * @packageDocumentation
+ */
+export * from './signing/index.js';
+export * from './validation/index.js';
+export * from './time.js';
+export * from './errors.js';
+export * from './rules.js';
+export type * from './types.js';

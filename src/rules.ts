@@ -1,0 +1,43 @@
+/**
+ * The rule catalog (`spec/rules.json`): every normative sentence of the seed with a
+ * stable named ID, a level and its seed section.
+ */
+import { readKitJson } from './paths.js';
+
+export type RuleFamily = 'AUTH' | 'SIG' | 'TIME' | 'BATCH' | 'ORDER' | 'RESULT' | 'SCHEMA' | 'ROBUST';
+export type RuleLevel = 'MUST' | 'SHOULD' | 'INFO';
+
+/** One catalog entry. */
+export interface Rule {
+  id: string;
+  family: RuleFamily;
+  level: RuleLevel;
+  /** Seed section, e.g. `5.3`. */
+  section: string;
+  /** The seed sentence the rule enforces (quoted). */
+  sentence: string;
+  /** How the kit reads the sentence where it needs reading. */
+  note?: string;
+}
+
+interface Catalog {
+  rules: Rule[];
+}
+
+let cache: ReadonlyMap<string, Rule> | undefined;
+
+/** All rules by ID, in catalog order. */
+export function rules(): ReadonlyMap<string, Rule> {
+  if (cache === undefined) {
+    const catalog = readKitJson<Catalog>('spec', 'rules.json');
+    cache = new Map(catalog.rules.map((r) => [r.id, r]));
+  }
+  return cache;
+}
+
+/** The rule with this ID; throws for an ID the catalog does not have (a programming error). */
+export function rule(id: string): Rule {
+  const r = rules().get(id);
+  if (r === undefined) throw new Error(`unknown rule ID ${id}`);
+  return r;
+}

@@ -1,0 +1,71 @@
+/**
+ * Building signed requests in each placement of §5.3.
+ */
+import { sign } from './hmac.js';
+import { encodePairs, SIGNATURE_PARAM } from './query.js';
+import { totalParams } from './total-params.js';
+
+/** Where the signed parameters travel (§5.3): all in the query, all in a form body, or split. */
+export type Placement = 'query' | 'body' | 'split';
+
+/** Ordered request parameters (order is significant: the bytes signed are the bytes sent). */
+export type Params = ReadonlyArray<readonly [string, string]>;
+
+/** A request ready to send, with each intermediate value of its signature. */
+export interface SignedRequest {
+  /** Query string as sent (without the leading `?`), including the signature pair when it travels there. */
+  query: string;
+  /** Body as sent ('' for none). */
+  body: string;
+  /** Content type of the body, absent when there is none. */
+  contentType?: 'application/x-www-form-urlencoded' | 'application/json';
+  /** Query without signature, body, totalParams and signature. */
+  steps: { queryWithoutSignature: string; body: string; totalParams: string; signature: string };
+}
+
+export interface SignParamsOptions {
+  secret: string;
+  params: Params;
+  placement: Placement;
+  /** For `split`: how many leading params go to the query (default: half, rounded up). */
+  splitAt?: number;
+}
+
+/**
+ * Sign ordered parameters in one placement (§5.3). The signature pair is appended to
+ * the query when the query is non-empty, else to the form body.
+ */
+export function signParams(opts: SignParamsOptions): SignedRequest {
+  const { params, placement } = opts;
+  const cut = placement === 'query' ? params.length : placement === 'body' ? 0 : (opts.splitAt ?? Math.ceil(params.length / 2));
+  const q = encodePairs(params.slice(0, cut));
+  const b = encodePairs(params.slice(cut));
+  const tp = totalParams(q, b);
+  const signature = sign(opts.secret, tp);
+  const pair = `${SIGNATURE_PARAM}=${signature}`;
+  const inQuery = placement !== 'body';
+  const query = inQuery ? (q === '' ? pair : `${q}&${pair}`) : q;
+  const body = inQuery ? b : b === '' ? pair : `${b}&${pair}`;
+  return {
+    query,
+    body,
+    ...(body === '' ? {} : { contentType: 'application/x-www-form-urlencoded' as const }),
+    steps: { queryWithoutSignature: q, body: b, totalParams: tp, signature },
+  };
+}
+
+/**
+ * Sign a JSON-body request (the batch endpoint, §4.1): the query carries
+ * `timestamp`/`recvWindow` and the signature; the body is the JSON text exactly as sent.
+ */
+export function signJsonBody(secret: string, queryParams: Params, jsonText: string): SignedRequest {
+  const q = encodePairs(queryParams);
+  const tp = totalParams(q, jsonText);
+  const signature = sign(secret, tp);
+  return {
+    query: q === '' ? `${SIGNATURE_PARAM}=${signature}` : `${q}&${SIGNATURE_PARAM}=${signature}`,
+    body: jsonText,
+    contentType: 'application/json',
+    steps: { queryWithoutSignature: q, body: jsonText, totalParams: tp, signature },
+  };
+}
