@@ -1,0 +1,98 @@
+/**
+ * One raw HTTP exchange over undici: send exactly the bytes given, report exactly
+ * what came back. Never throws for an HTTP status; network faults and timeouts
+ * become typed errors (`ERR_NETWORK`, `ERR_TIMEOUT`).
+ */
+import { request, type Dispatcher } from 'undici';
+import { SpotcheckError } from '../errors.js';
+
+/** Header name of the API key (§5.2). */
+export const API_KEY_HEADER = 'X-SVC-APIKEY';
+
+export interface RawRequest {
+  method: string;
+  /** Path without query, e.g. `/api/v1/spot/batchOrders`. */
+  path: string;
+  /** Raw query string without `?` ('' for none); sent byte for byte. */
+  query: string;
+  /** Raw body ('' for none). */
+  body: string;
+  headers: Record<string, string>;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Body text as received (cut at `maxBodyBytes`). */
+  text: string;
+  /** Parsed JSON body, or undefined when the body is not JSON. */
+  json: unknown;
+  /** Wall time from send to the last body byte, ms. */
+  elapsedMs: number;
+  /** Epoch ms when the request was sent and when the answer was complete (for clock estimation). */
+  sentAt: number;
+  receivedAt: number;
+}
+
+export interface SendOptions {
+  dispatcher?: Dispatcher;
+  /** Timeout for headers and for body, ms (default 10000). */
+  timeoutMs?: number;
+  /** Largest body kept, bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+}
+
+/** Join a base URL and a path + raw query without re-encoding anything. */
+export function requestUrl(baseUrl: string, path: string, query: string): string {
+  const base = baseUrl.replace(/\/+$/, '');
+  return `${base}${path}${query === '' ? '' : `?${query}`}`;
+}
+
+/** Send one request; resolve with what came back whatever the status. */
+export async function sendRaw(baseUrl: string, req: RawRequest, opts: SendOptions = {}): Promise<RawResponse> {
+  const timeoutMs = opts.timeoutMs ?? 10000;
+  const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
+  const url = requestUrl(baseUrl, req.path, req.query);
+  const sentAt = Date.now();
+  const t0 = performance.now();
+  try {
+    const res = await request(url, {
+      method: req.method as Dispatcher.HttpMethod,
+      headers: req.headers,
+      ...(req.body === '' && req.method === 'GET' ? {} : { body: req.body }),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      const b = chunk as Buffer;
+      if (size < maxBody) chunks.push(b.subarray(0, maxBody - size));
+      size += b.length;
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    let json: unknown;
+    try {
+      json = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      text,
+      json,
+      elapsedMs: performance.now() - t0,
+      sentAt,
+      receivedAt: Date.now(),
+    };
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? '';
+    if (code.includes('TIMEOUT')) {
+      throw new SpotcheckError('ERR_TIMEOUT', `no answer from ${baseUrl} within ${timeoutMs} ms (${req.method} ${req.path})`, { code }, { cause: err });
+    }
+    const msg = err instanceof Error ? err.message : String(err);
+    throw new SpotcheckError('ERR_NETWORK', `could not reach ${baseUrl} (${req.method} ${req.path}): ${code || msg}`, { code }, { cause: err });
+  }
+}
