@@ -23,6 +23,15 @@ export interface SignedRequest {
   steps: { queryWithoutSignature: string; body: string; totalParams: string; signature: string };
 }
 
+/**
+ * Encode ordered parameters into query and form body for a placement (§5.3), without
+ * the signature: `split` puts the first `splitAt` (default half, rounded up) in the query.
+ */
+export function placeParams(params: Params, placement: Placement, splitAt?: number): { query: string; body: string } {
+  const cut = placement === 'query' ? params.length : placement === 'body' ? 0 : (splitAt ?? Math.ceil(params.length / 2));
+  return { query: encodePairs(params.slice(0, cut)), body: encodePairs(params.slice(cut)) };
+}
+
 export interface SignParamsOptions {
   secret: string;
   params: Params;
@@ -36,10 +45,8 @@ export interface SignParamsOptions {
  * the query when the query is non-empty, else to the form body.
  */
 export function signParams(opts: SignParamsOptions): SignedRequest {
-  const { params, placement } = opts;
-  const cut = placement === 'query' ? params.length : placement === 'body' ? 0 : (opts.splitAt ?? Math.ceil(params.length / 2));
-  const q = encodePairs(params.slice(0, cut));
-  const b = encodePairs(params.slice(cut));
+  const { placement } = opts;
+  const { query: q, body: b } = placeParams(opts.params, placement, opts.splitAt);
   const tp = totalParams(q, b);
   const signature = sign(opts.secret, tp);
   const pair = `${SIGNATURE_PARAM}=${signature}`;

@@ -12,4 +12,4 @@ export {
   isWellEncoded,
 } from './query.js';
 export { totalParams, signedBody, signingSteps, type BodyKind, type SigningSteps } from './total-params.js';
-export { signParams, signJsonBody, type Placement, type Params, type SignedRequest, type SignParamsOptions } from './build.js';
+export { signParams, signJsonBody, placeParams, type Placement, type Params, type SignedRequest, type SignParamsOptions } from './build.js';
