@@ -18,13 +18,14 @@ function isSignaturePair(pair: string): boolean {
 }
 
 /**
- * The raw query string (or form body) with every `signature` pair removed and the
- * others left byte for byte in their order (§5.3 item 5).
- * `a=1&signature=ff&b=2` gives `a=1&b=2`.
+ * The raw query string (or form body) with every `signature` pair and its one `&`
+ * separator removed, every other byte left as sent, empty segments included (§5.3 item 5).
+ * `a=1&signature=ff&b=2` gives `a=1&b=2`; `a=1&&b=2&signature=ff` gives `a=1&&b=2`.
  */
 export function withoutSignature(raw: string): string {
   if (!raw.includes(SIGNATURE_PARAM)) return raw;
-  return rawPairs(raw)
+  return raw
+    .split('&')
     .filter((p) => !isSignaturePair(p))
     .join('&');
 }
