@@ -32,17 +32,26 @@ export function placeParams(params: Params, placement: Placement, splitAt?: numb
   return { query: encodePairs(params.slice(0, cut)), body: encodePairs(params.slice(cut)) };
 }
 
+/** Input of {@link signParams}. */
 export interface SignParamsOptions {
+  /** The secret key (HMAC key, case-sensitive). */
   secret: string;
+  /** Ordered parameters, without `signature`. */
   params: Params;
+  /** Where the parameters travel. */
   placement: Placement;
   /** For `split`: how many leading params go to the query (default: half, rounded up). */
   splitAt?: number;
+  /**
+   * Where the signature pair travels (§5.3 item 1: query or body). Default: the form
+   * body for `body`, the query otherwise (the published split examples use the body).
+   */
+  signatureIn?: 'query' | 'body';
 }
 
 /**
  * Sign ordered parameters in one placement (§5.3). The signature pair is appended to
- * the query when the query is non-empty, else to the form body.
+ * the query, or to the form body for `body` placement (see `signatureIn`).
  */
 export function signParams(opts: SignParamsOptions): SignedRequest {
   const { placement } = opts;
@@ -50,7 +59,7 @@ export function signParams(opts: SignParamsOptions): SignedRequest {
   const tp = totalParams(q, b);
   const signature = sign(opts.secret, tp);
   const pair = `${SIGNATURE_PARAM}=${signature}`;
-  const inQuery = placement !== 'body';
+  const inQuery = (opts.signatureIn ?? (placement === 'body' ? 'body' : 'query')) === 'query';
   const query = inQuery ? (q === '' ? pair : `${q}&${pair}`) : q;
   const body = inQuery ? b : b === '' ? pair : `${b}&${pair}`;
   return {
