@@ -14,6 +14,8 @@ export interface Rule {
   level: RuleLevel;
   /** Seed section, e.g. `5.3`. */
   section: string;
+  /** Other seed sections stating the same requirement (e.g. the limits of §8). */
+  alsoSections?: string[];
   /** The seed sentence the rule enforces (quoted). */
   sentence: string;
   /** How the kit reads the sentence where it needs reading. */
