@@ -1,0 +1,85 @@
+/**
+ * Authentication of a signed request (§5): API key, parameters, signature,
+ * permission, time parameters and time window, in that order. Each rule is called
+ * through the policy, whose defaults are the library's single implementations.
+ */
+import type { SigningSteps } from '../signing/total-params.js';
+import { SIGNATURE_PARAM } from '../signing/query.js';
+import type { Clock } from '../time.js';
+import { checkTimeParams } from '../validation/time-params.js';
+import { ApiCode, issueRejection, reject, type Rejection } from './codes.js';
+import { paramName, type CollectedParams } from './params.js';
+import type { Credential, Permission, ServerPolicy } from './policy.js';
+
+/** What the server knows that authentication needs. */
+export interface AuthDeps {
+  policy: ServerPolicy;
+  credentials: ReadonlyArray<Credential>;
+  clock: Clock;
+}
+
+/** One signed request as received. */
+export interface SignedInput {
+  /** Value of `X-SVC-APIKEY` (undefined when absent). */
+  apiKeyHeader: string | undefined;
+  /** Decoded parameters that carry `signature`, `timestamp` and `recvWindow`. */
+  params: CollectedParams;
+  /** Signing steps over the bytes as received (§5.3 item 4). */
+  steps: SigningSteps;
+  /** Permission the endpoint needs (§5.1). */
+  permission: Permission;
+}
+
+/** The authenticated caller and the server time used for the check. */
+export type AuthOutcome = { ok: true; credential: Credential; now: number; params: Map<string, string> } | { ok: false; rejection: Rejection };
+
+function fail(rejection: Rejection): AuthOutcome {
+  return { ok: false, rejection };
+}
+
+/** Run the §5 checks on one request; the first failing check decides the rejection. */
+export function authorize(input: SignedInput, deps: AuthDeps): AuthOutcome {
+  const { policy } = deps;
+  // AUTH-APIKEY-REQUIRED, AUTH-APIKEY-UNKNOWN (§5.2)
+  const auth = policy.authenticate(input.apiKeyHeader, deps.credentials);
+  if (!auth.ok) {
+    return auth.reason === 'missing'
+      ? fail(reject('auth', 401, ApiCode.APIKEY_MISSING, 'The X-SVC-APIKEY header is missing (AUTH-APIKEY-REQUIRED)'))
+      : fail(reject('auth', 401, ApiCode.APIKEY_REJECTED, 'The API key in X-SVC-APIKEY is not known (AUTH-APIKEY-UNKNOWN)'));
+  }
+  // D-DUPLICATE-PARAM
+  if (!input.params.ok) {
+    return fail(
+      reject('duplicate-param', 400, ApiCode.DUPLICATE_PARAM, `Parameter ${paramName(input.params.duplicate)} was sent more than once (D-DUPLICATE-PARAM)`),
+    );
+  }
+  const params = input.params.params;
+  // SIG-REQUIRED (§5.3 item 1)
+  const signature = params.get(SIGNATURE_PARAM);
+  if (signature === undefined) {
+    return fail(reject('signature-missing', 400, ApiCode.MISSING_PARAM, 'Mandatory parameter "signature" was not sent (SIG-REQUIRED)'));
+  }
+  // SIG-HMAC-SHA256-HEX, SIG-CASE-INSENSITIVE, SIG-TOTALPARAMS-NO-SEPARATOR, AUTH-SECRET-BOUND (§5.3)
+  if (!policy.verifySignature(auth.credential.secret, input.steps, signature)) {
+    return fail(reject('signature', 401, ApiCode.SIGNATURE, 'Signature for this request is not valid (SIG-HMAC-SHA256-HEX)'));
+  }
+  // AUTH-PERMISSION (§5.1, D-PERMISSION)
+  if (!auth.credential.permissions.includes(input.permission)) {
+    return fail(reject('permission', 403, ApiCode.APIKEY_REJECTED, `This API key lacks the ${input.permission} permission (AUTH-PERMISSION)`));
+  }
+  // TIME-TIMESTAMP-REQUIRED, ORDER-RECVWINDOW-FORMAT, D-RECVWINDOW-MAX (§5.4)
+  const time = checkTimeParams(params.get('timestamp'), params.get('recvWindow'));
+  const first = time.issues[0];
+  if (first !== undefined) return fail(issueRejection('time-params', first));
+  // TIME-WINDOW-PAST, TIME-WINDOW-LEAD, TIME-RECVWINDOW-DEFAULT (§5.4 item 3)
+  const now = deps.clock();
+  const verdict = policy.checkTime({ timestamp: time.timestamp ?? 0, recvWindow: time.recvWindow, serverTime: now });
+  if (!verdict.accepted) {
+    const why =
+      verdict.reason === 'too-far-ahead'
+        ? `is ${-verdict.age} ms ahead of the server time (must be under 1000 ms; TIME-WINDOW-LEAD)`
+        : `is ${verdict.age} ms old, outside the recvWindow of ${verdict.recvWindow} ms (TIME-WINDOW-PAST)`;
+    return fail(reject('time', 400, ApiCode.TIMESTAMP, `Timestamp for this request ${why}`));
+  }
+  return { ok: true, credential: auth.credential, now, params };
+}

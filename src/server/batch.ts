@@ -1,0 +1,64 @@
+/**
+ * `POST /api/v1/spot/batchOrders` (§4.1).
+ */
+import { signingSteps } from '../signing/total-params.js';
+import type { BatchResultEntry } from '../types.js';
+import { splitBatchIssues } from '../validation/batch.js';
+import { authorize } from './auth.js';
+import { ApiCode, issueCode, issueMessage, issueRejection, reject } from './codes.js';
+import type { HandlerDeps, RequestInput } from './handler.js';
+import { collectParams, mediaType } from './params.js';
+import { orderData, placeOrder, stpModeOf } from './place.js';
+import { rejectionReply, type Reply } from './respond.js';
+
+/** Text of `result[].msg` for a placed order. */
+export const ENTRY_OK_MSG = 'OK';
+
+/**
+ * Handle one batch request. BATCH-JSON-BODY: the body is JSON (§4.1). BATCH-TIME-IN-QUERY:
+ * timestamp, recvWindow and signature come from the query only; SIG-BODY-COVERED: the
+ * raw JSON text is signed as received (§5.3 item 4). D-BATCH-ATOMICITY: batch-level
+ * faults refuse the call and place nothing; a per-order fault fails only that entry.
+ * RESULT-ONE-PER-ORDER, RESULT-ENTRY-CODE-MSG: one entry per order in request order
+ * with its own code and msg (§4.1 rule 4, §7 item 2; D-RESULT-ORDER); D-STP-PLACEMENT:
+ * each entry carries stpMode and concentration; D-TOP-CODE: top-level code 0.
+ */
+export function handleBatch(input: RequestInput, deps: HandlerDeps): Reply {
+  // BATCH-JSON-BODY (§4.1), D-CONTENT-TYPE
+  if (mediaType(input.contentType) !== 'application/json') {
+    return rejectionReply(reject('content-type', 415, ApiCode.REQUEST, 'The batch body must be sent as Content-Type: application/json (BATCH-JSON-BODY)'));
+  }
+  const auth = authorize(
+    {
+      apiKeyHeader: input.apiKeyHeader,
+      params: collectParams(input.rawQuery, ''),
+      steps: signingSteps(input.rawQuery, input.body, 'json'),
+      permission: 'TRADE',
+    },
+    deps,
+  );
+  if (!auth.ok) return rejectionReply(auth.rejection);
+
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(input.body);
+  } catch {
+    return rejectionReply(reject('malformed-json', 400, ApiCode.INVALID_VALUE, 'The body is not valid JSON; expected a JSON array of orders (BATCH-JSON-BODY)'));
+  }
+  const { whole, byOrder } = splitBatchIssues(deps.policy.validateBatch(parsed));
+  const first = whole[0];
+  if (first !== undefined) return rejectionReply(issueRejection('validation', first));
+
+  const orders: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
+  const accountId = deps.accountIdOf(auth.credential.apiKey);
+  const result: BatchResultEntry[] = orders.map((o, i) => {
+    const stpMode = stpModeOf(o);
+    const issue = byOrder.get(i)?.[0];
+    if (issue !== undefined) return { code: issueCode(issue), msg: issueMessage(issue), stpMode, concentration: '' };
+    const fields = typeof o === 'object' && o !== null ? (o as Record<string, unknown>) : {};
+    const placed = placeOrder(deps.store, fields, { accountId, now: auth.now });
+    if (!placed.ok) return { code: placed.code, msg: placed.msg, stpMode, concentration: '' };
+    return { code: ApiCode.OK, msg: ENTRY_OK_MSG, order: orderData(placed.order), stpMode, concentration: '' };
+  });
+  return { status: 200, body: { code: ApiCode.OK, result } };
+}

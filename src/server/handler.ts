@@ -1,0 +1,24 @@
+/**
+ * What the endpoint handlers receive and share.
+ */
+import type { AuthDeps } from './auth.js';
+import type { OrderStore } from './store.js';
+
+/** One request as received, reduced to what the endpoints read. */
+export interface RequestInput {
+  /** Raw query string without `?`, as sent. */
+  rawQuery: string;
+  /** Body text as sent. */
+  body: string;
+  /** The Content-Type header. */
+  contentType: string | undefined;
+  /** The X-SVC-APIKEY header (§5.2). */
+  apiKeyHeader: string | undefined;
+}
+
+/** Server state the endpoint handlers use. */
+export interface HandlerDeps extends AuthDeps {
+  store: OrderStore;
+  /** Account number of each API key (order.accountId, §2.2). */
+  accountIdOf: (apiKey: string) => string;
+}

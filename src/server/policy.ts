@@ -1,0 +1,82 @@
+/**
+ * The rule seams of the reference server. Production uses `defaultPolicy`, which
+ * only delegates to the library's one implementation of each rule; the conformance
+ * self-test builds deliberately broken servers by overriding one member.
+ */
+import { verify } from '../signing/hmac.js';
+import type { SigningSteps } from '../signing/total-params.js';
+import { checkTimeWindow, type TimeWindowInput, type TimeWindowVerdict } from '../time.js';
+import { validateBatch } from '../validation/batch.js';
+import type { Issue } from '../validation/issue.js';
+import { validateOrder, type ValidateOrderOptions } from '../validation/order.js';
+import type { RejectionKind } from './codes.js';
+
+/** Permissions a key may hold: the security types of §5.1 that need a key. */
+export type Permission = 'TRADE' | 'USER_DATA' | 'USER_STREAM' | 'MARKET_DATA';
+
+/** One API key with its secret and permissions (§5.1, §5.2). */
+export interface Credential {
+  apiKey: string;
+  secret: string;
+  permissions: ReadonlyArray<Permission>;
+}
+
+/** Which endpoint answered: the three served paths, or `none` for anything else. */
+export type Endpoint = 'batchOrders' | 'order-v1' | 'order-v1.1' | 'none';
+
+/** A response about to be written. A string body is written as is (not JSON-encoded). */
+export interface OutgoingResponse {
+  status: number;
+  body: unknown;
+}
+
+/** What `finalizeResponse` is told about the response. */
+export interface ResponseContext {
+  endpoint: Endpoint;
+  /** Set when the whole call was refused, naming why. */
+  rejection?: RejectionKind;
+}
+
+/** Outcome of looking up the API key header. */
+export type AuthResult = { ok: true; credential: Credential } | { ok: false; reason: 'missing' | 'unknown' };
+
+/** The rule seams; each default delegates to the library. */
+export interface ServerPolicy {
+  /** AUTH-APIKEY-REQUIRED / AUTH-APIKEY-UNKNOWN (§5.2): the credential for the header value (undefined = header missing). */
+  authenticate(apiKeyHeader: string | undefined, credentials: ReadonlyArray<Credential>): AuthResult;
+  /** SIG-* (§5.3): default `verify(secret, steps.totalParams, signature)`. */
+  verifySignature(secret: string, steps: SigningSteps, signature: string): boolean;
+  /** TIME-* (§5.4): default `checkTimeWindow`; `recvWindow` is undefined when the request omitted it. */
+  checkTime(input: TimeWindowInput): TimeWindowVerdict;
+  /** BATCH-* / ORDER-* (§4.1): default `validateBatch`. */
+  validateBatch(body: unknown): Issue[];
+  /** ORDER-* (§2.1): default `validateOrder` (single-order endpoints). */
+  validateOrder(input: unknown, opts: ValidateOrderOptions): Issue[];
+  /** Last step before a response is written; default identity. */
+  finalizeResponse(res: OutgoingResponse, ctx: ResponseContext): OutgoingResponse;
+}
+
+/**
+ * AUTH-APIKEY-REQUIRED, AUTH-APIKEY-UNKNOWN (§5.2): an absent or empty header is
+ * missing; a value that is no configured key is unknown.
+ */
+function authenticate(apiKeyHeader: string | undefined, credentials: ReadonlyArray<Credential>): AuthResult {
+  if (apiKeyHeader === undefined || apiKeyHeader === '') return { ok: false, reason: 'missing' };
+  const credential = credentials.find((c) => c.apiKey === apiKeyHeader);
+  return credential === undefined ? { ok: false, reason: 'unknown' } : { ok: true, credential };
+}
+
+/** The production policy: the library's signer, time window and validators. */
+export const defaultPolicy: Readonly<ServerPolicy> = Object.freeze({
+  authenticate,
+  verifySignature: (secret: string, steps: SigningSteps, signature: string) => verify(secret, steps.totalParams, signature),
+  checkTime: checkTimeWindow,
+  validateBatch,
+  validateOrder,
+  finalizeResponse: (res: OutgoingResponse) => res,
+});
+
+/** `defaultPolicy` with the given members replaced. */
+export function resolvePolicy(overrides: Partial<ServerPolicy> = {}): ServerPolicy {
+  return { ...defaultPolicy, ...overrides };
+}

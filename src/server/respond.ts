@@ -1,0 +1,75 @@
+/**
+ * Writing responses: the error style (D-ERROR-SHAPE), the policy's last word, JSON
+ * encoding, and a `Date` header from the injected clock.
+ */
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Clock } from '../time.js';
+import type { Rejection } from './codes.js';
+import type { Endpoint, OutgoingResponse, ServerPolicy } from './policy.js';
+
+/**
+ * How rejections are written: `http-status` (default, D-ERROR-SHAPE) answers the
+ * rejection's 4xx; `code-only` answers HTTP 200 with the same `{code, msg}` body
+ * (the other style the core profile accepts).
+ */
+export type ErrorStyle = 'http-status' | 'code-only';
+
+/** A response decided by a handler, before styling and finalizing. */
+export interface Reply {
+  status: number;
+  body: unknown;
+  /** Set when the whole call was refused. */
+  rejection?: Rejection;
+  /** Extra headers (e.g. `Allow`). */
+  headers?: Record<string, string>;
+}
+
+/** The reply refusing a whole call: `{code, msg}` under the rejection's status. */
+export function rejectionReply(r: Rejection, headers?: Record<string, string>): Reply {
+  return { status: r.status, body: { code: r.code, msg: r.msg }, rejection: r, ...(headers ? { headers } : {}) };
+}
+
+/** What writing needs to know. */
+export interface RespondDeps {
+  policy: ServerPolicy;
+  errorStyle: ErrorStyle;
+  clock: Clock;
+}
+
+/** Apply the error style, then the policy's `finalizeResponse`; a string body stays raw text. */
+export function finalReply(reply: Reply, endpoint: Endpoint, deps: RespondDeps): { out: OutgoingResponse; payload: string } {
+  const styled: OutgoingResponse = {
+    status: deps.errorStyle === 'code-only' && reply.rejection !== undefined ? 200 : reply.status,
+    body: reply.body,
+  };
+  const out = deps.policy.finalizeResponse(styled, reply.rejection ? { endpoint, rejection: reply.rejection.kind } : { endpoint });
+  const payload = typeof out.body === 'string' ? out.body : (JSON.stringify(out.body) ?? '');
+  return { out, payload };
+}
+
+/** Write a reply on a response that has not started yet. */
+export function writeReply(res: ServerResponse, reply: Reply, endpoint: Endpoint, deps: RespondDeps): void {
+  if (res.headersSent || res.writableEnded || res.destroyed) return;
+  const { out, payload } = finalReply(reply, endpoint, deps);
+  res.sendDate = false;
+  res.writeHead(out.status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(payload),
+    date: new Date(deps.clock()).toUTCString(),
+    ...reply.headers,
+  });
+  res.end(payload);
+}
+
+/** A complete raw HTTP/1.1 response, for a socket whose request could not be parsed. */
+export function rawReply(reply: Reply, deps: RespondDeps): string {
+  const { out, payload } = finalReply(reply, 'none', deps);
+  const reason = STATUS_CODES[out.status] ?? 'Unknown';
+  return (
+    `HTTP/1.1 ${out.status} ${reason}\r\n` +
+    `Content-Type: application/json\r\n` +
+    `Content-Length: ${Buffer.byteLength(payload)}\r\n` +
+    `Date: ${new Date(deps.clock()).toUTCString()}\r\n` +
+    `Connection: close\r\n\r\n${payload}`
+  );
+}

@@ -1,0 +1,182 @@
+/**
+ * The reference server: Node's own `http` server serving the three endpoints of
+ * §4 with the library's signer, time window and validators.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { SpotcheckError } from '../errors.js';
+import { systemClock, type Clock } from '../time.js';
+import { handleBatch } from './batch.js';
+import { DEFAULT_BODY_LIMIT, readBody } from './body.js';
+import { ApiCode, reject } from './codes.js';
+import { checkCredentials, DEMO_CREDENTIALS } from './credentials.js';
+import type { HandlerDeps, RequestInput } from './handler.js';
+import { handleOrder } from './order.js';
+import { splitTarget } from './params.js';
+import { resolvePolicy, type Credential, type ServerPolicy } from './policy.js';
+import { rawReply, rejectionReply, writeReply, type ErrorStyle, type RespondDeps } from './respond.js';
+import { route } from './router.js';
+import { DEFAULT_STORE_CAPACITY, OrderStore, type OrderLog } from './store.js';
+
+/** Default time a client has to send one whole request, ms. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+
+/** Options of `startServer`; every one has a default. */
+export interface ServerOptions {
+  /** TCP port; 0 (default) picks a free one. */
+  port?: number;
+  /** Interface to listen on; default `127.0.0.1` (loopback). */
+  host?: string;
+  /** Accepted keys; default `DEMO_CREDENTIALS`. */
+  credentials?: ReadonlyArray<Credential>;
+  /** Server time source (§5.4); default the system clock. */
+  clock?: Clock;
+  /** How rejections are written (default `http-status`). */
+  errorStyle?: ErrorStyle;
+  /** Rule seams to override (fault injection); production keeps the defaults. */
+  policy?: Partial<ServerPolicy>;
+  /** Largest body, bytes (default 64 KiB, D-BODY-LIMIT). */
+  bodyLimit?: number;
+  /** Orders kept in memory (default 10,000, D-ORDER-STORE). */
+  storeCapacity?: number;
+  /** Time a client has to send headers and body, ms (default 10 s). */
+  requestTimeoutMs?: number;
+}
+
+/** A started server. */
+export interface RunningServer {
+  /** Base URL, e.g. `http://127.0.0.1:40123`. */
+  url: string;
+  host: string;
+  port: number;
+  /** The orders placed so far. */
+  orders: OrderLog;
+  /** Stop accepting, let requests in flight finish (up to a second), then close every connection. */
+  close(): Promise<void>;
+}
+
+interface Context extends HandlerDeps, RespondDeps {
+  bodyLimit: number;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
+  const { path, rawQuery } = splitTarget(req.url ?? '');
+  const r = route(req.method, path);
+  if (!r.ok) return writeReply(res, r.reply, 'none', ctx);
+  const body = await readBody(req, ctx.bodyLimit);
+  if (body.kind === 'aborted') return;
+  if (body.kind === 'too-large') {
+    const msg = `The body is larger than ${ctx.bodyLimit} bytes (D-BODY-LIMIT)`;
+    return writeReply(res, rejectionReply(reject('body-too-large', 413, ApiCode.REQUEST, msg)), r.endpoint, ctx);
+  }
+  const input: RequestInput = {
+    rawQuery,
+    body: body.text,
+    contentType: header(req, 'content-type'),
+    apiKeyHeader: header(req, 'x-svc-apikey'),
+  };
+  const reply = r.endpoint === 'batchOrders' ? handleBatch(input, ctx) : handleOrder(input, r.endpoint === 'order-v1' ? 'v1' : 'v1.1', ctx);
+  writeReply(res, reply, r.endpoint, ctx);
+}
+
+/** Last resort for a fault of the server itself: a 500 with `{code, msg}`, or a closed socket. */
+function internalError(res: ServerResponse): void {
+  if (res.headersSent || res.destroyed) {
+    res.destroy();
+    return;
+  }
+  try {
+    const payload = JSON.stringify({ code: ApiCode.REQUEST, msg: 'internal error' });
+    res.writeHead(500, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
+    res.end(payload);
+  } catch {
+    res.destroy();
+  }
+}
+
+/** ROBUST-NO-5XX (§7): a request Node cannot parse (bad syntax, headers over 16 KiB, too slow) gets a 4xx `{code, msg}`. */
+function onClientError(err: Error & { code?: string }, socket: Socket, ctx: Context): void {
+  const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent === true) {
+    socket.destroy();
+    return;
+  }
+  const [status, kind, msg] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? ([431, 'http-parse', 'Request headers are too large (over 16 KiB)'] as const)
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? ([408, 'timeout', 'The request was not received in time'] as const)
+        : ([400, 'http-parse', 'The request is not valid HTTP/1.1'] as const);
+  try {
+    socket.end(rawReply(rejectionReply(reject(kind, status, ApiCode.REQUEST, msg)), ctx));
+  } catch {
+    socket.destroy();
+  }
+}
+
+/** Start the reference server; resolves once it answers on its port. */
+export function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const credentials = options.credentials ?? DEMO_CREDENTIALS;
+  checkCredentials(credentials);
+  const host = options.host ?? '127.0.0.1';
+  const clock = options.clock ?? systemClock;
+  const requestTimeout = Math.max(1, options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+  const accountIds = new Map(credentials.map((c, i) => [c.apiKey, String(1_000_000_001 + i)]));
+  const ctx: Context = {
+    policy: resolvePolicy(options.policy),
+    credentials,
+    clock,
+    errorStyle: options.errorStyle ?? 'http-status',
+    store: new OrderStore(options.storeCapacity ?? DEFAULT_STORE_CAPACITY, BigInt(Math.max(1, Math.floor(systemClock()))) * 1000n),
+    accountIdOf: (apiKey) => accountIds.get(apiKey) ?? '0',
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+  };
+
+  const server = createServer(
+    {
+      requestTimeout,
+      headersTimeout: requestTimeout,
+      connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(requestTimeout / 2))),
+    },
+    (req, res) => {
+      handleRequest(req, res, ctx).catch(() => internalError(res));
+    },
+  );
+  server.keepAliveTimeout = 5000;
+  server.timeout = requestTimeout + 5000;
+  server.on('clientError', (err: Error & { code?: string }, socket: Socket) => onClientError(err, socket, ctx));
+
+  return new Promise((resolve, rejectStart) => {
+    const onError = (err: Error & { code?: string }): void => {
+      rejectStart(new SpotcheckError('ERR_SERVER_START', `could not listen on ${host}:${options.port ?? 0}: ${err.code ?? err.message}`, { code: err.code }, { cause: err }));
+    };
+    server.once('error', onError);
+    server.listen({ port: options.port ?? 0, host }, () => {
+      server.off('error', onError);
+      const port = (server.address() as AddressInfo).port;
+      const urlHost = host.includes(':') ? `[${host}]` : host;
+      let closing: Promise<void> | undefined;
+      resolve({
+        url: `http://${urlHost}:${port}`,
+        host,
+        port,
+        orders: { count: () => ctx.store.count(), list: () => ctx.store.list() },
+        close: () =>
+          (closing ??= new Promise<void>((done) => {
+            const force = setTimeout(() => server.closeAllConnections(), 1000);
+            force.unref();
+            server.close(() => {
+              clearTimeout(force);
+              done();
+            });
+            server.closeIdleConnections();
+          })),
+      });
+    });
+  });
+}
