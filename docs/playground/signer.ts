@@ -1,0 +1,123 @@
+/**
+ * The signing playground's computation, run in the browser: the intermediate values
+ * come from the kit's own pure signing steps (`src/signing/total-params.ts`, the one
+ * implementation of §5.3 items 4 and 5); only the HMAC-SHA256 primitive is Web Crypto
+ * (`crypto.subtle`) instead of node:crypto. Nothing leaves the page.
+ */
+import { signatureValues } from '../../src/signing/query.js';
+import { signingSteps, type BodyKind, type SigningSteps } from '../../src/signing/total-params.js';
+import type { SigningVector } from '../../vectors/types.js';
+
+/** How the page reads the body: `auto` guesses as `spotcheck sign` does (JSON when it starts with `[` or `{`). */
+export type BodyKindChoice = BodyKind | 'auto';
+
+/** What the integrator typed. */
+export interface PlaygroundInput {
+  /** Raw query string, with or without a leading `?`. */
+  query: string;
+  /** Raw body text. */
+  body: string;
+  /** The secret key (HMAC key). */
+  secret: string;
+  /** How to read the body. */
+  bodyKind: BodyKindChoice;
+}
+
+/** Every intermediate value, the signature, and what the request itself presents. */
+export interface PlaygroundResult extends SigningSteps {
+  /** The body kind used. */
+  bodyKind: BodyKind;
+  /** Lower-case hex HMAC-SHA256 of `totalParams` (§5.3 item 2). */
+  signature: string;
+  /** The `signature` values found in the pasted query and form body (as sent). */
+  presented: string[];
+  /** Whether a presented signature equals the computed one, ignoring case (§5.3 item 3); undefined when none is presented. */
+  presentedMatches: boolean | undefined;
+}
+
+/** The body kind to use for `body` under `choice`. */
+export function resolveBodyKind(body: string, choice: BodyKindChoice): BodyKind {
+  if (choice !== 'auto') return choice;
+  if (body === '') return 'none';
+  const t = body.trimStart();
+  return t.startsWith('[') || t.startsWith('{') ? 'json' : 'form';
+}
+
+const encoder = new TextEncoder();
+
+/** Lower-case hex HMAC-SHA256 of `message` keyed with `secret`, both as UTF-8, by Web Crypto. */
+export async function hmacSha256Hex(secret: string, message: string, subtle: SubtleCrypto = globalThis.crypto.subtle): Promise<string> {
+  const key = await subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const mac = new Uint8Array(await subtle.sign('HMAC', key, encoder.encode(message)));
+  return Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Compute every step of the signature of a pasted request (§5.3). */
+export async function computeSignature(input: PlaygroundInput, subtle?: SubtleCrypto): Promise<PlaygroundResult> {
+  const query = input.query.startsWith('?') ? input.query.slice(1) : input.query;
+  const bodyKind = resolveBodyKind(input.body, input.bodyKind);
+  const steps = signingSteps(query, input.body, bodyKind);
+  const signature = await hmacSha256Hex(input.secret, steps.totalParams, subtle);
+  const presented = [...signatureValues(query), ...(bodyKind === 'form' ? signatureValues(input.body) : [])];
+  return {
+    ...steps,
+    bodyKind,
+    signature,
+    presented,
+    presentedMatches: presented.length === 0 ? undefined : presented.some((p) => p.toLowerCase() === signature),
+  };
+}
+
+/** One golden vector the page did not reproduce, with the first step that differs. */
+export interface VectorMismatch {
+  /** The vector's `tcId`. */
+  tcId: number;
+  /** The vector's one-line comment. */
+  comment: string;
+  /** First differing step: a field of the vector, or `result` for a wrong valid/invalid verdict. */
+  step: 'queryWithoutSignature' | 'signedBody' | 'totalParams' | 'signature' | 'result';
+  /** What the vector says. */
+  expected: string;
+  /** What the page computed. */
+  actual: string;
+}
+
+/** Outcome of running the golden signing vectors through the page's signer. */
+export interface GoldenCheck {
+  /** Number of vectors. */
+  total: number;
+  /** Number reproduced: every step equal and the valid/invalid verdict right. */
+  passed: number;
+  /** The others. */
+  mismatches: VectorMismatch[];
+}
+
+/**
+ * Run one golden vector: recompute each step from the request as sent, then judge the
+ * presented signature (valid or acceptable iff it equals the correct one, ignoring case).
+ */
+export async function checkVector(v: SigningVector, subtle?: SubtleCrypto): Promise<VectorMismatch | undefined> {
+  const r = await computeSignature({ query: v.query, body: v.body, secret: v.secret, bodyKind: v.bodyKind }, subtle);
+  const steps: Array<[VectorMismatch['step'], string, string]> = [
+    ['queryWithoutSignature', v.queryWithoutSignature, r.queryWithoutSignature],
+    ['signedBody', v.signedBody, r.body],
+    ['totalParams', v.totalParams, r.totalParams],
+    ['signature', v.signature, r.signature],
+  ];
+  for (const [step, expected, actual] of steps) {
+    if (expected !== actual) return { tcId: v.tcId, comment: v.comment, step, expected, actual };
+  }
+  const verdict = v.presentedSignature.toLowerCase() === r.signature ? 'valid' : 'invalid';
+  const expected = v.result === 'invalid' ? 'invalid' : 'valid';
+  return verdict === expected ? undefined : { tcId: v.tcId, comment: v.comment, step: 'result', expected: v.result, actual: verdict };
+}
+
+/** Run every golden vector through the page's signer. */
+export async function checkGoldenVectors(vectors: readonly SigningVector[], subtle?: SubtleCrypto): Promise<GoldenCheck> {
+  const mismatches: VectorMismatch[] = [];
+  for (const v of vectors) {
+    const m = await checkVector(v, subtle);
+    if (m !== undefined) mismatches.push(m);
+  }
+  return { total: vectors.length, passed: vectors.length - mismatches.length, mismatches };
+}
