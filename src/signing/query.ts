@@ -2,6 +2,7 @@
  * Query-string and form-body handling for signing (§5.3). Everything works on the
  * bytes as sent: no decoding, no sorting, no re-encoding of the pairs that stay.
  */
+import { SpotcheckError } from '../errors.js';
 
 /** Name of the signature parameter (§5.3 item 1). */
 export const SIGNATURE_PARAM = 'signature';
@@ -64,9 +65,21 @@ export function parsePairs(raw: string): Array<[string, string]> {
   });
 }
 
-/** Percent-encode one component the way the kit's signer sends it (RFC 3986 unreserved kept, space as `%20`). */
+/**
+ * Percent-encode one component the way the kit's signer sends it (RFC 3986 unreserved
+ * kept, space as `%20`, UTF-8 escapes in upper case).
+ * @throws SpotcheckError `ERR_INVALID_INPUT` for a string with a lone surrogate (no UTF-8 form).
+ */
 export function encodeComponent(s: string): string {
-  return encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  let encoded: string;
+  try {
+    encoded = encodeURIComponent(s);
+  } catch {
+    throw new SpotcheckError('ERR_INVALID_INPUT', 'cannot percent-encode a string holding a lone UTF-16 surrogate (it has no UTF-8 form)', {
+      length: s.length,
+    });
+  }
+  return encoded.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /** Encode ordered pairs as `a=1&b=2`. */
