@@ -3,6 +3,7 @@
  * D-DUPLICATE-CLIENT-ID, D-STP-PLACEMENT). Wire encoding: every LONG (accountId,
  * orderId, transactTime) is a digit string and every DECIMAL a decimal string.
  */
+import { plainDecimal } from '../client/decimal.js';
 import type { StpMode } from '../types.js';
 import { isOneOf, STP_MODES } from '../validation/fields.js';
 import { ApiCode } from './codes.js';
@@ -25,7 +26,7 @@ export type PlaceOutcome = { ok: true; order: PlacedOrder } | { ok: false; code:
 export function decimalText(v: unknown): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' && Number.isFinite(v)) {
-    return v.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 100 });
+    return plainDecimal(v);
   }
   return '0';
 }

@@ -1,0 +1,56 @@
+/**
+ * Helpers for tests and self-tests that drive a reference server over loopback:
+ * a clock the test sets, and one-call signed requests built with the kit's client
+ * builders (so tests sign exactly as the client does).
+ */
+import { sendRaw, type RawRequest, type RawResponse } from '../client/http.js';
+import { batchOrdersRequest, orderRequest, type NewOrderV11, type SigningAuth } from '../client/requests.js';
+import type { Placement } from '../signing/build.js';
+import type { Clock } from '../time.js';
+import type { BatchOrderItem } from '../types.js';
+import type { ApiVersion } from '../validation/order.js';
+import type { Credential } from './policy.js';
+import type { RunningServer } from './server.js';
+
+/** A clock standing still until the test moves it. */
+export interface SettableClock {
+  clock: Clock;
+  set(ms: number): void;
+  advance(ms: number): void;
+}
+
+/** A clock that reads `start` until set or advanced. */
+export function settableClock(start: number): SettableClock {
+  let now = start;
+  return {
+    clock: () => now,
+    set: (ms) => {
+      now = ms;
+    },
+    advance: (ms) => {
+      now += ms;
+    },
+  };
+}
+
+/** Signed requests to one server with one credential, timestamps from a clock. */
+export interface Caller {
+  /** Send a raw request as is. */
+  raw(req: RawRequest): Promise<RawResponse>;
+  /** A signed batch; `auth` overrides the signing inputs (timestamp, recvWindow, secret...). */
+  batch(orders: ReadonlyArray<BatchOrderItem | Record<string, unknown>>, auth?: Partial<SigningAuth>): Promise<RawResponse>;
+  /** A signed single order. */
+  order(order: NewOrderV11 | Record<string, unknown>, opts?: { version?: ApiVersion; placement?: Placement }, auth?: Partial<SigningAuth>): Promise<RawResponse>;
+}
+
+/** A caller for `server` signing with `cred`, timestamps from `clock`. */
+export function caller(server: RunningServer, cred: Credential, clock: Clock): Caller {
+  const auth = (over: Partial<SigningAuth> = {}): SigningAuth => ({ apiKey: cred.apiKey, secret: cred.secret, timestamp: clock(), ...over });
+  const raw = (req: RawRequest): Promise<RawResponse> => sendRaw(server.url, req, { timeoutMs: 5000 });
+  return {
+    raw,
+    batch: (orders, over) => raw(batchOrdersRequest(orders as BatchOrderItem[], auth(over)).request),
+    order: (order, opts = {}, over) =>
+      raw(orderRequest(order as NewOrderV11, { version: opts.version ?? 'v1', placement: opts.placement ?? 'query' }, auth(over)).request),
+  };
+}
