@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { kitPath } from '../../src/paths.js';
+import { rules } from '../../src/rules.js';
+import { sign } from '../../src/signing/index.js';
+import { loadOrderVectors, loadSigningVectors, loadTimeWindowVectors } from '../../vectors/load.js';
+import { decisionIds, makeHelpers, type DocsData } from './helpers.js';
+import { renderTemplate } from './template.js';
+import { ageText, pickVector } from './vector-views.js';
+
+const data: DocsData = {
+  signing: loadSigningVectors(),
+  timeWindow: loadTimeWindowVectors(),
+  orders: loadOrderVectors(),
+  rules: rules(),
+  decisions: decisionIds(readFileSync(kitPath('spec', 'decisions.md'), 'utf8')),
+  constants: { MAX_BATCH_ORDERS: 20 },
+  cliHelp: new Map([['sign', 'Usage: spotcheck sign\n']]),
+};
+const render = (t: string) => renderTemplate('t.md', t, makeHelpers(data));
+
+describe('guide helpers over the real data', () => {
+  it('shows a worked example whose values are those of the vector, the join without "&" included', () => {
+    const out = render('{{example flags=Published,Split result=valid}}');
+    const v = pickVector(data.signing.tests, { flags: ['Published', 'Split'], result: 'valid' }, 'signing');
+    expect(out).toContain(`Golden vector #${v.tcId} of \`vectors/signing.json\` (valid)`);
+    expect(out).toContain(`totalParams            ${v.totalParams}`);
+    expect(out).toContain(`signature              ${v.signature}`);
+    expect(v.totalParams).toBe(v.queryWithoutSignature + v.signedBody);
+    expect(sign(v.secret, v.totalParams)).toBe(v.signature);
+  });
+
+  it('shows the presented signature only when it differs, and only the fields asked for', () => {
+    expect(render('{{example flags=FlippedBit,DerivedFromPublished}}')).toContain('presented signature');
+    expect(render('{{example flags=Published,QueryOnly}}')).not.toContain('presented signature');
+    const some = render('{{example flags=Published,QueryOnly fields=totalParams,signature}}');
+    expect(some).not.toContain('secret');
+    expect(some).toMatch(/totalParams {2}\S+\nsignature {4}[0-9a-f]{64}/);
+  });
+
+  it('inserts single values, vector numbers, counts, constants, rule and decision links', () => {
+    const v = pickVector(data.signing.tests, { flags: ['JsonBody', 'Batch'], result: 'valid' }, 'signing');
+    expect(render('{{value field=signature flags=JsonBody,Batch result=valid}}')).toBe(`\`${v.signature}\``);
+    expect(render('{{tc flags=JsonBody,Batch result=valid}}')).toBe(`#${v.tcId}`);
+    expect(render('{{count signing}}')).toBe(String(data.signing.tests.length));
+    expect(render('{{const MAX_BATCH_ORDERS}}')).toBe('20');
+    expect(render('{{rule SIG-REQUIRED}}')).toBe('[`SIG-REQUIRED`](./rules.md#sig-required)');
+    expect(render('{{decision D-EMPTY-BATCH}}')).toBe('[D-EMPTY-BATCH](./decisions.md)');
+    expect(render('{{cli-help sign}}')).toBe('```text\nUsage: spotcheck sign\n```');
+  });
+
+  it('tabulates every boundary time vector with its verdict and rule', () => {
+    const out = render('{{time-table}}');
+    const boundary = data.timeWindow.tests.filter((t) => t.flags.includes('Boundary'));
+    expect(out.split('\n')).toHaveLength(boundary.length + 2);
+    for (const t of boundary) expect(out).toContain(`| #${t.tcId} | ${t.recvWindow ?? 'absent (5000)'} | ${ageText(t)} |`);
+    expect(out).toContain('[`TIME-WINDOW-LEAD`](./rules.md#time-window-lead)');
+  });
+
+  it('tabulates the batch validation cases', () => {
+    const out = render('{{order-cases kind=batch}}');
+    expect(out.split('\n')).toHaveLength(data.orders.tests.filter((t) => t.kind === 'batch').length + 2);
+    expect(out).toContain('[`BATCH-MAX-ORDERS`](./rules.md#batch-max-orders)');
+  });
+
+  it('fails on anything it cannot resolve', () => {
+    expect(() => render('{{example flags=NoSuchFlag}}')).toThrow(/no vector in vectors\/signing.json with flags \[NoSuchFlag\]/);
+    expect(() => render('{{example flags=Published tc=9999}}')).toThrow(/tcId 9999/);
+    expect(() => render('{{value field=nope flags=Published}}')).toThrow(/unknown signing field nope/);
+    expect(() => render('{{rule SIG-NOPE}}')).toThrow(/unknown rule ID SIG-NOPE/);
+    expect(() => render('{{decision D-NOPE}}')).toThrow(/no decision D-NOPE/);
+    expect(() => render('{{const NOPE}}')).toThrow(/unknown constant NOPE/);
+    expect(() => render('{{cli-help serve-nope}}')).toThrow(/no help text/);
+    expect(() => render('{{order-cases kind=batch flag=NoSuchFlag}}')).toThrow(/no batch vector/);
+  });
+});
+
+describe('decisionIds', () => {
+  it('reads the IDs of the table rows only', () => {
+    expect([...decisionIds('| ID | x |\n|---|---|\n| D-ONE | a |\n| D-TWO-2 | b |\ntext D-THREE\n')]).toEqual(['D-ONE', 'D-TWO-2']);
+  });
+});
