@@ -16,20 +16,23 @@ Commands:
 Run \`spotcheck <command> --help\` for a command's options.
 `;
 
-type Command = (argv: string[], io: Io) => number | Promise<number>;
+/** A subcommand: parses its own arguments, returns the exit code. */
+export type Command = (argv: string[], io: Io) => number | Promise<number>;
 
-const commands: Record<string, Command> = {
+/** The library's own commands; the conformance CLI adds `run` and `replay`. */
+export const commands: Record<string, Command> = {
   sign: signCommand,
 };
 
 /** Run the CLI; returns the exit code (0 ok, 1 MUST-level failure, 2 usage or unreachable target). */
-export async function main(argv: string[], io: Io = processIo): Promise<number> {
+export async function main(argv: string[], io: Io = processIo, extra: Record<string, Command> = {}): Promise<number> {
+  const all: Record<string, Command> = { ...commands, ...extra };
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.out(MAIN_HELP);
     return name === undefined ? 2 : 0;
   }
-  const cmd = commands[name];
+  const cmd = all[name];
   if (cmd === undefined) {
     io.err(`spotcheck: unknown command '${name}'\n\n${MAIN_HELP}`);
     return 2;

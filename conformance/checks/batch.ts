@@ -1,0 +1,168 @@
+/**
+ * BATCH family (§4.1): at most 20 orders of one symbol, each validated by §2.1,
+ * a rejected batch places nothing; open points (empty batch, atomicity) as INFO.
+ */
+import fc from 'fast-check';
+import { validateBatch } from '../../src/validation/index.js';
+import type { CheckDefinition } from '../types.js';
+import { editableBatch, validBatch, validOrder, withClientIds } from '../generators.js';
+import { describe, isRecord, resultEntries } from '../observe.js';
+import { expectAccepted, expectRejected, fail, firstFailure, info, outcome, property, send } from './helpers.js';
+import { oneOrder } from './auth.js';
+
+/** Whether every listed rule ID, and no other, is what the validator finds. */
+function onlyRules(body: unknown, ruleIds: readonly string[]): boolean {
+  const found = new Set(validateBatch(body).map((i) => i.ruleId));
+  return found.size === ruleIds.length && ruleIds.every((r) => found.has(r));
+}
+
+export const batchChecks: CheckDefinition[] = [
+  {
+    id: 'BATCH-ACCEPT-UP-TO-MAX',
+    ruleId: 'BATCH-ACCEPT-UP-TO-MAX',
+    title: 'batches of 1 to 20 valid orders of one symbol are accepted with one result entry per order',
+    placesOrders: true,
+    run(ctx) {
+      const arb = validBatch(ctx.target.symbol, 1, 20);
+      return property(
+        ctx,
+        arb,
+        async (orders) => {
+          const batch = withClientIds(orders, ctx.clientId);
+          if (validateBatch(batch).length > 0) return undefined;
+          const r = await send(ctx, ctx.requests.batch(batch));
+          const step = expectAccepted(r, `a valid batch of ${batch.length} orders`);
+          if (step) return step;
+          const entries = resultEntries(r.observation);
+          if (entries?.length !== batch.length) {
+            return fail(`${batch.length} result entries`, `${entries?.length ?? 'no'} result entries: ${describe(r.observation)}`, r.exchange);
+          }
+          return undefined;
+        },
+        { examples: fc.sample(validBatch(ctx.target.symbol, 20, 20), { seed: ctx.seed, numRuns: 1 }) },
+      );
+    },
+  },
+  {
+    id: 'BATCH-MAX-ORDERS',
+    ruleId: 'BATCH-MAX-ORDERS',
+    title: 'batches of 21 or more otherwise valid orders are rejected',
+    run(ctx) {
+      return property(ctx, validBatch(ctx.target.symbol, 21, 40), async (orders) => {
+        const batch = withClientIds(orders, ctx.clientId);
+        if (!onlyRules(batch, ['BATCH-MAX-ORDERS'])) return undefined;
+        return expectRejected(await send(ctx, ctx.requests.batch(batch)), `a batch of ${batch.length} valid orders`);
+      });
+    },
+  },
+  {
+    id: 'BATCH-SINGLE-SYMBOL',
+    ruleId: 'BATCH-SINGLE-SYMBOL',
+    title: 'a batch mixing two symbols is rejected',
+    run(ctx) {
+      const arb = fc.tuple(validBatch(ctx.target.symbol, 1, 19), validOrder(ctx.target.otherSymbol), fc.nat());
+      return property(ctx, arb, async ([orders, other, at]) => {
+        const mixed = [...orders];
+        mixed.splice(at % (orders.length + 1), 0, other);
+        const batch = withClientIds(mixed, ctx.clientId);
+        if (!onlyRules(batch, ['BATCH-SINGLE-SYMBOL'])) return undefined;
+        return expectRejected(await send(ctx, ctx.requests.batch(batch)), `a batch with symbols ${ctx.target.symbol} and ${ctx.target.otherSymbol}`);
+      });
+    },
+  },
+  {
+    id: 'BATCH-REJECTED-PLACES-NOTHING',
+    ruleId: 'BATCH-REJECTED-PLACES-NOTHING',
+    title: 'a batch refused as a whole reports no placed order',
+    async run(ctx) {
+      const [big] = fc.sample(validBatch(ctx.target.symbol, 21, 21), { seed: ctx.seed, numRuns: 1 });
+      const r21 = await send(ctx, ctx.requests.batch(withClientIds(big ?? [], ctx.clientId)));
+      const mixed = [oneOrder(ctx), { ...oneOrder(ctx), symbol: ctx.target.otherSymbol }];
+      const rMixed = await send(ctx, ctx.requests.batch(mixed));
+      return outcome(firstFailure(expectRejected(r21, 'a 21-order batch'), expectRejected(rMixed, 'a mixed-symbol batch')));
+    },
+  },
+  {
+    id: 'BATCH-PER-ORDER-RULES',
+    ruleId: 'BATCH-PER-ORDER-RULES',
+    title: 'an order breaking a §2.1 rule inside a batch is not placed: its entry has a non-zero code, or the whole call is rejected',
+    run(ctx) {
+      const defects: Array<[string, (o: Record<string, unknown>) => Record<string, unknown>]> = [
+        ['price removed from a LIMIT order', (o) => { const { price: _p, ...rest } = o; return { ...rest, type: 'LIMIT' }; }],
+        ['side "HOLD"', (o) => ({ ...o, side: 'HOLD' })],
+        ['type "STOP"', (o) => ({ ...o, type: 'STOP' })],
+        ['quantity removed', (o) => { const { quantity: _q, ...rest } = o; return rest; }],
+        ['quantity "1.2.3"', (o) => ({ ...o, quantity: '1.2.3' })],
+        ['stpMode "NONE"', (o) => ({ ...o, stpMode: 'NONE' })],
+        ['newClientOrderId of 256 characters', (o) => ({ ...o, newClientOrderId: 'x'.repeat(256) })],
+      ];
+      const arb = fc.tuple(validBatch(ctx.target.symbol, 1, 20), fc.nat(), fc.integer({ min: 0, max: defects.length - 1 }));
+      return property(ctx, arb, async ([orders, at, d]) => {
+        const batch = editableBatch(orders, ctx.clientId);
+        const i = at % batch.length;
+        const [what, apply] = defects[d] ?? defects[0]!;
+        batch[i] = apply(batch[i] ?? {});
+        const issues = validateBatch(batch);
+        if (issues.length === 0 || issues.some((x) => x.path[0] !== i)) return undefined;
+        const r = await send(ctx, ctx.requests.batch(batch));
+        if (r.observation.verdict === 'rejected') return undefined;
+        const step = expectAccepted(r, `a batch whose order ${i} has ${what} (or a rejection)`);
+        if (step) return step;
+        const entry = resultEntries(r.observation)?.[i];
+        if (!isRecord(entry) || entry.code === 0 || entry.code === undefined || isRecord(entry.order)) {
+          return fail(`result[${i}] (${what}) with a non-zero code and no order`, `result[${i}] = ${JSON.stringify(entry) ?? 'missing'}`, r.exchange);
+        }
+        return undefined;
+      });
+    },
+  },
+  {
+    id: 'BATCH-JSON-BODY',
+    ruleId: 'BATCH-JSON-BODY',
+    title: 'a signed batch whose body is not a JSON array is rejected',
+    async run(ctx) {
+      const bodies = ['{"symbol":"X"}', JSON.stringify({ orders: [oneOrder(ctx)] }), '"orders"', 'null', '42'];
+      const steps = [];
+      for (const rawBody of bodies) steps.push(expectRejected(await send(ctx, ctx.requests.batch(undefined, { rawBody })), `batch body ${rawBody.slice(0, 40)}`));
+      return outcome(firstFailure(...steps));
+    },
+  },
+  {
+    id: 'BATCH-TIME-IN-QUERY',
+    ruleId: 'BATCH-TIME-IN-QUERY',
+    title: 'a batch with timestamp only inside the orders, not in the query, is rejected',
+    async run(ctx) {
+      const o = { ...oneOrder(ctx), timestamp: Math.round(ctx.clock.serverNow()) };
+      return outcome(expectRejected(await send(ctx, ctx.requests.batch([o], { omitTimestamp: true })), 'batch with timestamp in the body only'));
+    },
+  },
+  {
+    id: 'BATCH-EMPTY',
+    ruleId: 'BATCH-EMPTY',
+    title: 'what the server does with an empty batch (not shown by the seed)',
+    async run(ctx) {
+      const r = await send(ctx, ctx.requests.batch([]));
+      const v = r.observation.verdict;
+      if (v === 'server-error' || v === 'no-answer') return fail('a 4xx or an answer (not a 5xx or no answer)', describe(r.observation), r.exchange);
+      return info(`empty batch ${v}: ${describe(r.observation)}`, v === 'rejected', r.exchange);
+    },
+  },
+  {
+    id: 'BATCH-ATOMICITY',
+    ruleId: 'BATCH-ATOMICITY',
+    title: 'whether one bad order fails the whole batch (not shown by the seed)',
+    placesOrders: true,
+    async run(ctx) {
+      const bad = { ...oneOrder(ctx), type: 'LIMIT' } as Record<string, unknown>;
+      delete bad.price;
+      const r = await send(ctx, ctx.requests.batch([oneOrder(ctx), bad, oneOrder(ctx)]));
+      const o = r.observation;
+      if (o.verdict === 'rejected') return info('all-or-nothing: the whole call was rejected for one bad order', false, r.exchange);
+      if (o.verdict === 'accepted') {
+        const codes = (resultEntries(o) ?? []).map((e) => (isRecord(e) ? e.code : undefined));
+        return info(`per order: entry codes ${JSON.stringify(codes)}`, codes.length === 3 && codes[0] === 0 && codes[1] !== 0 && codes[2] === 0, r.exchange);
+      }
+      return fail('an answer that is a rejection or an acceptance', describe(o), r.exchange);
+    },
+  },
+];

@@ -1,0 +1,99 @@
+/**
+ * Small helpers every check family uses: outcomes, expectations over observations,
+ * and running a fast-check property with the run's seed.
+ */
+import fc from 'fast-check';
+import type { CheckContext, CheckOutcome } from '../types.js';
+import { describe, resultEntries, isRecord, type Observation } from '../observe.js';
+import type { Exchange, SendResult } from '../transport.js';
+import type { Built } from '../requests.js';
+
+export const pass = (extra: Partial<CheckOutcome> = {}): CheckOutcome => ({ status: 'pass', ...extra });
+export const skip = (reason: string): CheckOutcome => ({ status: 'skip', reason });
+export const info = (observed: string, matchesReference?: boolean, exchange?: Exchange): CheckOutcome => ({
+  status: 'info',
+  observed,
+  ...(matchesReference === undefined ? {} : { matchesReference }),
+  ...(exchange === undefined ? {} : { exchange }),
+});
+export const fail = (expected: string, actual: string, exchange?: Exchange): CheckOutcome => ({
+  status: 'fail',
+  expected,
+  actual,
+  ...(exchange === undefined ? {} : { exchange }),
+});
+
+/** Result of one step of a check: undefined = fine, otherwise the failure. */
+export type Step = CheckOutcome | undefined;
+
+/** Send a built request. */
+export function send(ctx: CheckContext, b: Built): Promise<SendResult> {
+  return ctx.send(b.request, b.facts);
+}
+
+/** A 5xx or no answer is always a failure of the robustness rules, whatever the check expected. */
+function brokenAnswer(o: Observation): boolean {
+  return o.verdict === 'server-error' || o.verdict === 'no-answer' || o.verdict === 'bad-response';
+}
+
+/** Expect a rejection (HTTP 4xx, or 200 with a non-zero code) and no order placed. */
+export function expectRejected(r: SendResult, what: string): Step {
+  const o = r.observation;
+  if (o.verdict === 'rejected') {
+    const entries = resultEntries(o);
+    const placed = entries?.some((e) => isRecord(e) && e.code === 0 && isRecord(e.order));
+    if (placed) return fail(`${what}: rejected, no order placed`, `rejection that still reports placed orders: ${describe(o)}`, r.exchange);
+    return undefined;
+  }
+  return fail(`${what}: rejected (HTTP 4xx, or 200 with a non-zero code)`, brokenAnswer(o) ? describe(o) : `accepted: ${describe(o)}`, r.exchange);
+}
+
+/** Expect acceptance (2xx with code 0 or no code). */
+export function expectAccepted(r: SendResult, what: string): Step {
+  const o = r.observation;
+  if (o.verdict === 'accepted') return undefined;
+  return fail(`${what}: accepted`, describe(o), r.exchange);
+}
+
+/** Run steps in order; the first failure wins. */
+export function firstFailure(...steps: Step[]): Step {
+  return steps.find((s) => s !== undefined);
+}
+
+/**
+ * Run an async property with the run's seed and case count. The predicate returns
+ * a failure Step or undefined; the failure of the last (shrunk) failing case is
+ * reported with its counterexample.
+ */
+export async function property<T>(
+  ctx: CheckContext,
+  arb: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<Step>,
+  opts: { runs?: number; examples?: T[] } = {},
+): Promise<CheckOutcome> {
+  let last: CheckOutcome | undefined;
+  const numRuns = opts.runs ?? ctx.runs;
+  const result = await fc.check(
+    fc.asyncProperty(arb, async (v) => {
+      const step = await predicate(v);
+      if (step !== undefined && step.status === 'fail') {
+        last = step;
+        return false;
+      }
+      return true;
+    }),
+    { seed: ctx.seed, numRuns, ...(opts.examples ? { examples: opts.examples.map((e) => [e] as [T]) } : {}), endOnFailure: false },
+  );
+  if (!result.failed) return pass({ runs: result.numRuns });
+  if (last === undefined) {
+    const err = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance ?? 'unknown error');
+    return fail('the property to hold', `the check itself failed: ${err}`);
+  }
+  const ce = result.counterexample ? fc.stringify(result.counterexample[0]) : undefined;
+  return { ...last, runs: result.numRuns, ...(ce === undefined ? {} : { counterexample: ce.length > 2000 ? `${ce.slice(0, 2000)}…` : ce }) };
+}
+
+/** Either every step passes, or the first failure. */
+export function outcome(step: Step, extra: Partial<CheckOutcome> = {}): CheckOutcome {
+  return step ?? pass(extra);
+}

@@ -1,0 +1,25 @@
+/**
+ * Every conformance check, grouped by rule family (AUTH, SIG, TIME, BATCH, ORDER,
+ * RESULT, SCHEMA, ROBUST). IDs are names: the rule ID, or rule ID + `.` + variant.
+ */
+import type { CheckDefinition } from '../types.js';
+import { authChecks } from './auth.js';
+import { sigChecks } from './sig.js';
+import { timeChecks } from './time.js';
+import { batchChecks } from './batch.js';
+import { orderChecks } from './order.js';
+import { resultChecks } from './result.js';
+import { schemaChecks } from './schema.js';
+import { robustChecks } from './robust.js';
+
+/** All checks in run order (checks marked `runLast` are moved to the end by the runner). */
+export const checks: readonly CheckDefinition[] = [
+  ...authChecks,
+  ...sigChecks,
+  ...timeChecks,
+  ...batchChecks,
+  ...orderChecks,
+  ...resultChecks,
+  ...schemaChecks,
+  ...robustChecks,
+];

@@ -1,0 +1,254 @@
+/**
+ * ORDER family (§2.1, §4.2, §9): field rules of single orders on the v1 and v1.1
+ * endpoints; the readings the seed leaves open are INFO.
+ */
+import fc from 'fast-check';
+import { validateOrder, type ApiVersion } from '../../src/validation/index.js';
+import type { Placement } from '../../src/signing/index.js';
+import type { CheckContext, CheckDefinition, CheckOutcome } from '../types.js';
+import { validOrder } from '../generators.js';
+import { describe, isRecord, resultEntries } from '../observe.js';
+import { expectAccepted, expectRejected, fail, firstFailure, info, outcome, property, send, type Step } from './helpers.js';
+import { limitParams, oneOrder } from './auth.js';
+import { orderParams } from './sig.js';
+
+type Params = Record<string, unknown>;
+
+/** Drop a field from order parameters. */
+function without(o: Params, field: string): Params {
+  const { [field]: _drop, ...rest } = o;
+  return rest;
+}
+
+/**
+ * A property: generate a valid order, apply one defect, keep the case only when the
+ * validator finds exactly the intended rule, send it and expect a rejection.
+ */
+function negative(
+  id: string,
+  ruleId: string,
+  title: string,
+  version: ApiVersion,
+  defect: (o: Params) => fc.Arbitrary<Params>,
+  placement: Placement = 'query',
+): CheckDefinition {
+  return {
+    id,
+    ruleId,
+    title,
+    run(ctx) {
+      const arb = validOrder(ctx.target.symbol).chain((o) => defect(orderParams(o, ctx.clientId())));
+      return property(ctx, arb, async (params) => {
+        const rules = new Set(validateOrder(params, { version }).map((i) => i.ruleId));
+        if (rules.size !== 1 || !rules.has(ruleId)) return undefined;
+        return expectRejected(await send(ctx, ctx.requests.order(params, version, placement)), `${version} order ${JSON.stringify(params).slice(0, 200)}`);
+      });
+    },
+  };
+}
+
+const badEnum = (valid: readonly string[]) =>
+  fc.oneof(fc.constantFrom('', 'HOLD', 'buy', 'limit', 'NONE', '0', 'STOP_LOSS'), fc.string({ minLength: 1, maxLength: 12 })).filter((s) => !valid.includes(s));
+
+/** First result entry of an accepted batch, when there is one. */
+function firstEntry(o: { json?: unknown }): Record<string, unknown> | undefined {
+  const e = resultEntries({ verdict: 'accepted', json: o.json })?.[0];
+  return isRecord(e) ? e : undefined;
+}
+
+async function infoSingle(ctx: CheckContext, params: Params, version: ApiVersion, what: string, referenceAccepts: boolean): Promise<CheckOutcome> {
+  const r = await send(ctx, ctx.requests.order(params, version, 'query'));
+  const v = r.observation.verdict;
+  if (v === 'server-error' || v === 'no-answer') return fail(`${what}: an answer that is not a 5xx`, describe(r.observation), r.exchange);
+  return info(`${what}: ${v} (${describe(r.observation)})`, (v === 'accepted') === referenceAccepts, r.exchange);
+}
+
+export const orderChecks: CheckDefinition[] = [
+  negative('ORDER-PRICE-REQUIRED-LIMIT', 'ORDER-PRICE-REQUIRED-LIMIT', 'LIMIT and LIMIT_MAKER orders without price are rejected', 'v1', (o) =>
+    fc.constantFrom('LIMIT', 'LIMIT_MAKER').map((type) => ({ ...without(o, 'price'), type, timeInForce: 'GTC' })),
+  ),
+  negative('ORDER-PRICE-REQUIRED-LIMIT.v1.1', 'ORDER-PRICE-REQUIRED-LIMIT', 'v1.1 LIMIT and LIMIT_MAKER orders without price are rejected', 'v1.1', (o) =>
+    fc.constantFrom('LIMIT', 'LIMIT_MAKER').map((type) => ({ ...without(o, 'price'), type, timeInForce: 'GTC' })),
+  ),
+  negative('ORDER-SIDE-ENUM', 'ORDER-SIDE-ENUM', 'a side other than BUY or SELL is rejected', 'v1', (o) => badEnum(['BUY', 'SELL']).map((side) => ({ ...o, side }))),
+  negative('ORDER-TYPE-ENUM', 'ORDER-TYPE-ENUM', 'a type other than LIMIT, MARKET, LIMIT_MAKER is rejected', 'v1', (o) =>
+    badEnum(['LIMIT', 'MARKET', 'LIMIT_MAKER']).map((type) => ({ ...o, type })),
+  ),
+  negative('ORDER-STP-MODE-ENUM', 'ORDER-STP-MODE-ENUM', 'an stpMode other than EXPIRE_TAKER or EXPIRE_MAKER is rejected', 'v1', (o) =>
+    badEnum(['EXPIRE_TAKER', 'EXPIRE_MAKER']).map((stpMode) => ({ ...o, stpMode })),
+  ),
+  {
+    ...negative('ORDER-TIME-IN-FORCE', 'ORDER-TIME-IN-FORCE', 'a timeInForce that is no time-in-force at all is rejected', 'v1', (o) =>
+      fc.constantFrom('NEVER', 'XYZ', 'gtc ', '0').map((timeInForce) => ({ ...o, timeInForce })),
+    ),
+    level: 'SHOULD',
+  },
+  negative('ORDER-QUANTITY-REQUIRED-V1', 'ORDER-QUANTITY-REQUIRED-V1', 'a v1 order without quantity is rejected', 'v1', (o) => fc.constant(without(o, 'quantity'))),
+  negative('ORDER-MARKET-SIZE-V11', 'ORDER-MARKET-SIZE-V11', 'a v1.1 MARKET order with neither quantity nor amount is rejected', 'v1.1', (o) =>
+    fc.constant({ ...without(without(o, 'quantity'), 'price'), type: 'MARKET', timeInForce: 'IOC' }),
+  ),
+  negative('ORDER-SYMBOL-REQUIRED', 'ORDER-SYMBOL-REQUIRED', 'an order without symbol is rejected', 'v1', (o) => fc.constant(without(o, 'symbol'))),
+  negative('ORDER-DECIMAL-FORMAT', 'ORDER-DECIMAL-FORMAT', 'a quantity or price that is not a decimal is rejected', 'v1', (o) =>
+    fc.tuple(fc.constantFrom('quantity', 'price'), fc.constantFrom('abc', '1.2.3', '1,5', '0x10', 'NaN', '-1')).map(([f, v]) => ({ ...o, type: 'LIMIT', price: o.price ?? '1', [f]: v })),
+  ),
+  {
+    id: 'ORDER-DECIMAL-FORMAT.encodings',
+    ruleId: 'ORDER-DECIMAL-FORMAT',
+    title: 'decimals in a batch body are accepted both as JSON numbers and as JSON strings',
+    placesOrders: true,
+    async run(ctx) {
+      const asNumbers = { ...oneOrder(ctx), type: 'LIMIT', quantity: 1.5, price: 0.25 };
+      const asStrings = { ...oneOrder(ctx), type: 'LIMIT', quantity: '1.5', price: '0.25' };
+      return outcome(
+        firstFailure(
+          expectAccepted(await send(ctx, ctx.requests.batch([asNumbers])), 'a batch with decimals as JSON numbers'),
+          expectAccepted(await send(ctx, ctx.requests.batch([asStrings])), 'a batch with decimals as JSON strings'),
+        ),
+      );
+    },
+  },
+  {
+    id: 'ORDER-CLIENT-ID-LENGTH',
+    ruleId: 'ORDER-CLIENT-ID-LENGTH',
+    title: 'a newClientOrderId of 255 characters is accepted and one of 256 rejected',
+    placesOrders: true,
+    async run(ctx) {
+      const id255 = (s: string) => (s + 'x'.repeat(255)).slice(0, 255);
+      const ok = await send(ctx, ctx.requests.batch([{ ...oneOrder(ctx), newClientOrderId: id255(ctx.clientId()) }]));
+      const okSingle = await send(ctx, ctx.requests.order({ ...limitParams(ctx), newClientOrderId: id255(ctx.clientId()) }, 'v1', 'body'));
+      const long = await send(ctx, ctx.requests.order({ ...limitParams(ctx), newClientOrderId: `${id255(ctx.clientId())}y` }, 'v1', 'body'));
+      const longBatch = await send(ctx, ctx.requests.batch([{ ...oneOrder(ctx), newClientOrderId: `${id255(ctx.clientId())}y` }]));
+      const entry = firstEntry(longBatch.observation);
+      const batchRefused = longBatch.observation.verdict === 'rejected' || (entry !== undefined && entry.code !== 0 && !isRecord(entry.order));
+      return outcome(
+        firstFailure(
+          expectAccepted(ok, 'a batch order with a 255-character newClientOrderId'),
+          expectAccepted(okSingle, 'a v1 order with a 255-character newClientOrderId'),
+          expectRejected(long, 'a v1 order with a 256-character newClientOrderId'),
+          batchRefused ? undefined : fail('a batch order with a 256-character newClientOrderId refused', describe(longBatch.observation), longBatch.exchange),
+        ),
+      );
+    },
+  },
+  {
+    id: 'ORDER-CLIENT-ID-GENERATED',
+    ruleId: 'ORDER-CLIENT-ID-GENERATED',
+    title: 'an order sent without newClientOrderId gets a generated clientOrderId',
+    placesOrders: true,
+    async run(ctx) {
+      const o = oneOrder(ctx);
+      delete o.newClientOrderId;
+      const r = await send(ctx, ctx.requests.batch([o, o]));
+      const step = expectAccepted(r, 'a batch of two orders without newClientOrderId');
+      if (step) return step;
+      const ids = (resultEntries(r.observation) ?? []).map((e) => (isRecord(e) && isRecord(e.order) ? e.order.clientOrderId : undefined));
+      const good = ids.length === 2 && ids.every((x) => typeof x === 'string' && x !== '') && ids[0] !== ids[1];
+      return good ? outcome(undefined) : fail('two distinct non-empty generated clientOrderId values', JSON.stringify(ids), r.exchange);
+    },
+  },
+  {
+    id: 'ORDER-V1-ENDPOINT',
+    ruleId: 'ORDER-V1-ENDPOINT',
+    title: 'POST /api/v1/spot/order accepts a valid LIMIT and a valid MARKET order',
+    placesOrders: true,
+    async run(ctx) {
+      const market = { ...without(limitParams(ctx), 'price'), type: 'MARKET', timeInForce: 'IOC' };
+      return outcome(
+        firstFailure(
+          expectAccepted(await send(ctx, ctx.requests.order(limitParams(ctx), 'v1', 'query')), 'a v1 LIMIT order'),
+          expectAccepted(await send(ctx, ctx.requests.order(market, 'v1', 'query')), 'a v1 MARKET order'),
+        ),
+      );
+    },
+  },
+  {
+    id: 'ORDER-V11-ENDPOINT',
+    ruleId: 'ORDER-V11-ENDPOINT',
+    title: 'POST /api/v1.1/spot/order accepts a valid LIMIT order and a MARKET order with quantity',
+    placesOrders: true,
+    async run(ctx) {
+      const market = { ...without(limitParams(ctx), 'price'), type: 'MARKET', timeInForce: 'IOC' };
+      return outcome(
+        firstFailure(
+          expectAccepted(await send(ctx, ctx.requests.order(limitParams(ctx), 'v1.1', 'query')), 'a v1.1 LIMIT order'),
+          expectAccepted(await send(ctx, ctx.requests.order(market, 'v1.1', 'query')), 'a v1.1 MARKET order with quantity'),
+        ),
+      );
+    },
+  },
+  {
+    id: 'ORDER-TIME-IN-FORCE.named',
+    ruleId: 'ORDER-TIME-IN-FORCE',
+    title: 'GTC on limit orders and IOC on market orders are accepted',
+    level: 'MUST',
+    placesOrders: true,
+    async run(ctx) {
+      const market = { ...without(limitParams(ctx), 'price'), type: 'MARKET', timeInForce: 'IOC' };
+      const maker = { ...limitParams(ctx), type: 'LIMIT_MAKER', timeInForce: 'GTC' };
+      return outcome(
+        firstFailure(
+          expectAccepted(await send(ctx, ctx.requests.order(maker, 'v1', 'query')), 'LIMIT_MAKER with GTC'),
+          expectAccepted(await send(ctx, ctx.requests.order(market, 'v1', 'query')), 'MARKET with IOC'),
+        ),
+      );
+    },
+  },
+  {
+    id: 'ORDER-MARKET-SIZE-V11.which',
+    ruleId: 'ORDER-MARKET-SIZE-V11',
+    title: 'which of quantity and amount a v1.1 MARKET order may carry alone (open point D-V11-MARKET-SIZE)',
+    level: 'INFO',
+    async run(ctx) {
+      const base = { ...without(limitParams(ctx), 'price'), type: 'MARKET', timeInForce: 'IOC' };
+      const a = await infoSingle(ctx, { ...without(base, 'quantity'), amount: '10', newClientOrderId: ctx.clientId() }, 'v1.1', 'amount only', true);
+      const q = await infoSingle(ctx, { ...base, newClientOrderId: ctx.clientId() }, 'v1.1', 'quantity only', true);
+      if (a.status === 'fail') return a;
+      if (q.status === 'fail') return q;
+      return info(`${a.observed}; ${q.observed}`, a.matchesReference === true && q.matchesReference === true);
+    },
+  },
+  {
+    id: 'ORDER-QUANTITY-V11',
+    ruleId: 'ORDER-QUANTITY-V11',
+    title: 'what the server does with a v1.1 LIMIT order without quantity (open point D-V11-LIMIT-QUANTITY)',
+    async run(ctx) {
+      return infoSingle(ctx, without(limitParams(ctx), 'quantity'), 'v1.1', 'v1.1 LIMIT without quantity', false);
+    },
+  },
+  {
+    id: 'ORDER-AMOUNT-MARKET-ONLY',
+    ruleId: 'ORDER-AMOUNT-MARKET-ONLY',
+    title: 'what the server does with amount on a v1 order (open point D-AMOUNT-ELSEWHERE)',
+    async run(ctx) {
+      return infoSingle(ctx, { ...limitParams(ctx), amount: '10' }, 'v1', 'v1 LIMIT order with amount', false);
+    },
+  },
+  {
+    id: 'ORDER-CLIENT-ID-DUPLICATE',
+    ruleId: 'ORDER-CLIENT-ID-DUPLICATE',
+    title: 'what the server does with a newClientOrderId it has already seen (open point D-DUPLICATE-CLIENT-ID)',
+    placesOrders: true,
+    async run(ctx) {
+      const p = limitParams(ctx);
+      const first = await send(ctx, ctx.requests.order(p, 'v1', 'query'));
+      const step: Step = expectAccepted(first, 'the first order with a new client id');
+      if (step) return step;
+      return infoSingle(ctx, p, 'v1', 'the same newClientOrderId again', false);
+    },
+  },
+  {
+    id: 'ORDER-STP-MODE-DEFAULT',
+    ruleId: 'ORDER-STP-MODE-DEFAULT',
+    title: 'the stpMode reported for an order sent without one (seed: default EXPIRE_TAKER)',
+    placesOrders: true,
+    async run(ctx) {
+      const o = oneOrder(ctx);
+      delete o.stpMode;
+      const r = await send(ctx, ctx.requests.batch([o]));
+      const e = firstEntry(r.observation);
+      const top = isRecord(r.observation.json) ? r.observation.json.stpMode : undefined;
+      const seen = e?.stpMode ?? (isRecord(e?.order) ? e.order.stpMode : undefined) ?? top;
+      return info(`stpMode reported: ${seen === undefined ? 'none' : JSON.stringify(seen)}`, seen === 'EXPIRE_TAKER', r.exchange);
+    },
+  },
+];

@@ -1,0 +1,241 @@
+/**
+ * SIG family: HMAC-SHA256 over totalParams (§5.3): placements, case, coverage of
+ * every signed byte (the JSON body of a batch included), the join without `&`.
+ */
+import fc from 'fast-check';
+import type { RawRequest } from '../../src/client/http.js';
+import { validateBatch, validateOrder, type ApiVersion } from '../../src/validation/index.js';
+import type { Placement } from '../../src/signing/index.js';
+import type { CheckContext, CheckDefinition } from '../types.js';
+import { validBatch, validOrder, withClientIds } from '../generators.js';
+import { expectAccepted, expectRejected, firstFailure, outcome, property, send } from './helpers.js';
+import { limitParams, oneOrder } from './auth.js';
+
+/** Flip bit `bit` (0..255) of a hex signature. */
+export function flipBit(sig: string, bit: number): string {
+  const i = Math.floor(bit / 4);
+  const c = parseInt(sig[i] ?? '0', 16) ^ (1 << (bit % 4));
+  return sig.slice(0, i) + c.toString(16) + sig.slice(i + 1);
+}
+
+/** Ways to change a valid batch body after signing so that it stays a valid batch. */
+export const bodyTampers = ['flip-side', 'bump-quantity', 'reserialise-whitespace', 'drop-last-order', 'reorder-keys'] as const;
+export type BodyTamper = (typeof bodyTampers)[number];
+
+/** Apply a body tamper; undefined when it does not apply (e.g. drop-last on a 1-order batch). */
+export function tamperBatch(orders: readonly object[], how: BodyTamper, index: number): string | undefined {
+  const i = index % orders.length;
+  const copy: Array<Record<string, unknown>> = orders.map((o) => ({ ...o }));
+  const target = copy[i];
+  if (target === undefined) return undefined;
+  switch (how) {
+    case 'flip-side':
+      target.side = target.side === 'BUY' ? 'SELL' : 'BUY';
+      return JSON.stringify(copy);
+    case 'bump-quantity':
+      target.quantity = typeof target.quantity === 'number' ? target.quantity + 1 : `1${String(target.quantity)}`;
+      return JSON.stringify(copy);
+    case 'reserialise-whitespace':
+      return JSON.stringify(copy, null, 1);
+    case 'drop-last-order':
+      return copy.length > 1 ? JSON.stringify(copy.slice(0, -1)) : undefined;
+    case 'reorder-keys':
+      copy[i] = Object.fromEntries(Object.entries(target).reverse());
+      return Object.keys(target).length > 1 ? JSON.stringify(copy) : undefined;
+  }
+}
+
+/** Single-order parameters from a generated order (valid for v1 and v1.1 alike). */
+export function orderParams(o: object, clientId: string): Record<string, unknown> {
+  return { ...o, newClientOrderId: clientId };
+}
+
+const placements: ReadonlyArray<[Placement, string]> = [
+  ['query', 'SIG-PLACEMENT-QUERY'],
+  ['body', 'SIG-PLACEMENT-BODY'],
+  ['split', 'SIG-PLACEMENT-SPLIT'],
+];
+
+function placementCheck(placement: Placement, ruleId: string, version: ApiVersion): CheckDefinition {
+  return {
+    id: `${ruleId}.${version}`,
+    ruleId,
+    title: `correctly signed ${version} orders with the parameters ${placement === 'split' ? 'split between query and form body' : `all in the ${placement === 'query' ? 'query string' : 'form body'}`} are accepted`,
+    placesOrders: true,
+    run(ctx) {
+      const arb = fc.tuple(validOrder(ctx.target.symbol), fc.integer({ min: 1, max: 9 }));
+      return property(ctx, arb, async ([o, splitAt]) => {
+        const params = orderParams(o, ctx.clientId());
+        if (validateOrder(params, { version }).length > 0) return undefined;
+        const r = await send(ctx, ctx.requests.order(params, version, placement, placement === 'split' ? { splitAt } : {}));
+        return expectAccepted(r, `a valid ${version} order signed in placement '${placement}'`);
+      });
+    },
+  };
+}
+
+function withQuery(req: RawRequest, query: string): RawRequest {
+  return { ...req, query };
+}
+
+export const sigChecks: CheckDefinition[] = [
+  ...placements.flatMap(([p, id]) => (['v1', 'v1.1'] as const).map((v) => placementCheck(p, id, v))),
+  {
+    id: 'SIG-HMAC-SHA256-HEX',
+    ruleId: 'SIG-HMAC-SHA256-HEX',
+    title: 'a batch signed with lower-case hex HMAC-SHA256 of totalParams is accepted',
+    placesOrders: true,
+    async run(ctx) {
+      return outcome(expectAccepted(await send(ctx, ctx.requests.batch([oneOrder(ctx)])), 'a correctly signed batch'));
+    },
+  },
+  {
+    id: 'SIG-HMAC-SHA256-HEX.flipped-bit',
+    ruleId: 'SIG-HMAC-SHA256-HEX',
+    title: 'a signature with any one bit flipped is rejected',
+    run(ctx) {
+      return property(ctx, fc.integer({ min: 0, max: 255 }), async (bit) => {
+        const r = await send(ctx, ctx.requests.batch([oneOrder(ctx)], { signature: (s) => flipBit(s, bit) }));
+        return expectRejected(r, `signature with bit ${bit} flipped`);
+      });
+    },
+  },
+  {
+    id: 'SIG-HMAC-SHA256-HEX.malformed',
+    ruleId: 'SIG-HMAC-SHA256-HEX',
+    title: 'a truncated, extended, non-hex or empty signature is rejected',
+    async run(ctx) {
+      const variants: Array<[string, (s: string) => string]> = [
+        ['truncated to 63 digits', (s) => s.slice(0, 63)],
+        ['truncated to 32 digits', (s) => s.slice(0, 32)],
+        ['one extra digit', (s) => `${s}0`],
+        ['non-hex digit', (s) => `${s.slice(0, 10)}g${s.slice(11)}`],
+        ['base64 instead of hex', (s) => Buffer.from(s, 'hex').toString('base64')],
+        ['empty', () => ''],
+      ];
+      const steps = [];
+      for (const [what, f] of variants) steps.push(expectRejected(await send(ctx, ctx.requests.batch([oneOrder(ctx)], { signature: f })), `signature ${what}`));
+      return outcome(firstFailure(...steps));
+    },
+  },
+  {
+    id: 'SIG-CASE-INSENSITIVE',
+    ruleId: 'SIG-CASE-INSENSITIVE',
+    title: 'upper-case and mixed-case signatures are accepted',
+    placesOrders: true,
+    async run(ctx) {
+      const upper = (s: string) => s.toUpperCase();
+      const mixed = (s: string) => [...s].map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c)).join('');
+      return outcome(
+        firstFailure(
+          expectAccepted(await send(ctx, ctx.requests.batch([oneOrder(ctx)], { signature: upper })), 'batch with an upper-case signature'),
+          expectAccepted(await send(ctx, ctx.requests.batch([oneOrder(ctx)], { signature: mixed })), 'batch with a mixed-case signature'),
+          expectAccepted(await send(ctx, ctx.requests.order(limitParams(ctx), 'v1', 'body', { signature: upper })), 'v1 order with an upper-case signature in the body'),
+        ),
+      );
+    },
+  },
+  {
+    id: 'SIG-REQUIRED',
+    ruleId: 'SIG-REQUIRED',
+    title: 'a request without a signature, or with an empty one, is rejected',
+    async run(ctx) {
+      return outcome(
+        firstFailure(
+          expectRejected(await send(ctx, ctx.requests.batch([oneOrder(ctx)], { omitSignature: true })), 'batch without signature'),
+          expectRejected(await send(ctx, ctx.requests.order(limitParams(ctx), 'v1.1', 'split', { omitSignature: true })), 'split v1.1 order without signature'),
+        ),
+      );
+    },
+  },
+  {
+    id: 'SIG-BODY-COVERED',
+    ruleId: 'SIG-BODY-COVERED',
+    title: 'any change to the JSON body of a batch after signing is rejected (a server verifying only the query fails here)',
+    run(ctx) {
+      const arb = fc.tuple(validBatch(ctx.target.symbol, 1, 20), fc.constantFrom(...bodyTampers), fc.nat());
+      return property(ctx, arb, async ([orders, how, index]) => {
+        const batch = withClientIds(orders, ctx.clientId);
+        const tampered = tamperBatch(batch, how, index);
+        if (tampered === undefined || validateBatch(JSON.parse(tampered)).length > 0) return undefined;
+        const r = await send(ctx, ctx.requests.batch(batch, { tamper: (req) => ({ ...req, body: tampered }) }));
+        return expectRejected(r, `batch body changed after signing (${how}), still a valid batch`);
+      });
+    },
+  },
+  {
+    id: 'SIG-BODY-COVERED.form',
+    ruleId: 'SIG-BODY-COVERED',
+    title: 'a change to a form body after signing is rejected',
+    async run(ctx) {
+      const r = await send(
+        ctx,
+        ctx.requests.order(limitParams(ctx), 'v1', 'body', { tamper: (req) => ({ ...req, body: req.body.replace('quantity=1', 'quantity=2') }) }),
+      );
+      return outcome(expectRejected(r, 'form body with quantity changed after signing'));
+    },
+  },
+  {
+    id: 'SIG-QUERY-COVERED',
+    ruleId: 'SIG-QUERY-COVERED',
+    title: 'changing, reordering or re-encoding query parameters after signing is rejected',
+    run(ctx) {
+      const kinds = ['timestamp+1', 'reorder', 'value-change', 'plus-for-space'] as const;
+      return property(ctx, fc.tuple(fc.constantFrom(...kinds), validOrder(ctx.target.symbol)), async ([kind, o]) => {
+        if (kind === 'timestamp+1') {
+          const b = ctx.requests.batch([oneOrder(ctx)], {
+            tamper: (req) => withQuery(req, req.query.replace(/timestamp=(\d+)/, (_m, t: string) => `timestamp=${Number(t) + 1}`)),
+          });
+          return expectRejected(await send(ctx, b), 'batch with timestamp changed by 1 ms after signing');
+        }
+        const params = orderParams(o, kind === 'plus-for-space' ? `${ctx.clientId()} x` : ctx.clientId());
+        const b = ctx.requests.order(params, 'v1', 'query', {
+          tamper: (req) => {
+            if (kind === 'reorder') {
+              const pairs = req.query.split('&');
+              const [a, c, ...rest] = pairs;
+              return withQuery(req, [c, a, ...rest].join('&'));
+            }
+            if (kind === 'value-change') return withQuery(req, req.query.replace(/side=(BUY|SELL)/, (_m, s: string) => `side=${s === 'BUY' ? 'SELL' : 'BUY'}`));
+            return withQuery(req, req.query.replace('%20', '+'));
+          },
+        });
+        return expectRejected(await send(ctx, b), `query changed after signing (${kind})`);
+      });
+    },
+  },
+  {
+    id: 'SIG-TOTALPARAMS-NO-SEPARATOR',
+    ruleId: 'SIG-TOTALPARAMS-NO-SEPARATOR',
+    title: "a signature computed with '&' inserted between query and body is rejected",
+    async run(ctx) {
+      const amp = (_tp: string, q: string, b: string) => `${q}&${b}`;
+      return outcome(
+        firstFailure(
+          expectRejected(await send(ctx, ctx.requests.order(limitParams(ctx), 'v1', 'split', { signedString: amp })), "split v1 order signed with '&' at the join"),
+          expectRejected(await send(ctx, ctx.requests.batch([oneOrder(ctx)], { signedString: amp })), "batch signed with '&' between query and JSON body"),
+        ),
+      );
+    },
+  },
+  {
+    id: 'SIG-EXCLUDES-SIGNATURE',
+    ruleId: 'SIG-EXCLUDES-SIGNATURE',
+    title: 'the signature pair is left out of the signed string wherever it stands in the query',
+    level: 'SHOULD',
+    placesOrders: true,
+    async run(ctx) {
+      const b = ctx.requests.order(limitParams(ctx), 'v1', 'query', {
+        tamper: (req) => {
+          const pairs = req.query.split('&');
+          const sig = pairs.pop() ?? '';
+          pairs.splice(2, 0, sig);
+          return withQuery(req, pairs.join('&'));
+        },
+      });
+      return outcome(expectAccepted(await send(ctx, b), 'a v1 order with the signature pair in the middle of the query'));
+    },
+  },
+];
+
+export type { CheckContext };

@@ -1,0 +1,141 @@
+/**
+ * TIME family (§5.4): the window `timestamp < serverTime + 1000` and
+ * `serverTime - timestamp <= recvWindow`, probed around the server's measured clock.
+ * Probe distances come from the measured uncertainty; when the clock could not be
+ * bounded tightly enough the check is skipped with the reason, never guessed.
+ */
+import { DEFAULT_RECV_WINDOW, MAX_LEAD_MS } from '../../src/time.js';
+import type { CheckContext, CheckDefinition, CheckOutcome } from '../types.js';
+import { expectAccepted, expectRejected, firstFailure, info, outcome, send, skip, type Step } from './helpers.js';
+import { oneOrder } from './auth.js';
+
+/** Safety added to every margin: scheduling jitter on a busy machine. */
+const SAFETY_MS = 150;
+
+/** How far from a boundary a probe must stand to be decided, or why it cannot be sized. */
+export function probeMargin(ctx: CheckContext): { margin: number } | { reason: string } {
+  const c = ctx.clock;
+  if (c.offsetMs === undefined || c.uncertaintyMs === undefined) return { reason: `server clock not measured: ${c.note ?? 'unknown'}` };
+  return { margin: c.uncertaintyMs + ctx.maxRttMs + ctx.requestSpacingMs + SAFETY_MS };
+}
+
+/** Send one batch whose timestamp is `age` ms before the server's estimated time (negative = ahead). */
+async function probe(ctx: CheckContext, age: number, recvWindow?: number) {
+  const timestamp = Math.round(ctx.clock.serverNow() - age);
+  return send(ctx, ctx.requests.batch([oneOrder(ctx)], { timestamp, ...(recvWindow === undefined ? {} : { recvWindow }) }));
+}
+
+type Probe = { age: number; recvWindow?: number; accept: boolean; what: string };
+
+function timeCheck(id: string, ruleId: string, title: string, plan: (margin: number) => Probe[] | string): CheckDefinition {
+  return {
+    id,
+    ruleId,
+    title,
+    placesOrders: true,
+    async run(ctx): Promise<CheckOutcome> {
+      const m = probeMargin(ctx);
+      if ('reason' in m) return skip(m.reason);
+      const probes = plan(m.margin);
+      if (typeof probes === 'string') return skip(probes);
+      const steps: Step[] = [];
+      for (const p of probes) {
+        const r = await probe(ctx, p.age, p.recvWindow);
+        steps.push(p.accept ? expectAccepted(r, p.what) : expectRejected(r, p.what));
+      }
+      return outcome(firstFailure(...steps));
+    },
+  };
+}
+
+const D = DEFAULT_RECV_WINDOW;
+
+export const timeChecks: CheckDefinition[] = [
+  timeCheck('TIME-WINDOW-PAST', 'TIME-WINDOW-PAST', 'a timestamp well inside the window is accepted; one older than recvWindow is rejected', (m) => [
+    { age: Math.min(1000, D / 4), accept: true, what: 'timestamp 1 s old (default window)' },
+    { age: 2 * D, accept: false, what: `timestamp ${2 * D} ms old (default window ${D})` },
+    { age: 3000 + m, recvWindow: 3000, accept: false, what: `timestamp ${3000 + m} ms old with recvWindow 3000` },
+  ]),
+  timeCheck('TIME-RECVWINDOW-DEFAULT', 'TIME-RECVWINDOW-DEFAULT', 'without recvWindow the window is 5000 ms', (m) =>
+    m * 2 >= D ? `the clock uncertainty (${m} ms margin) is too large to probe a ${D} ms window` : [
+      { age: D - m, accept: true, what: `timestamp ${D - m} ms old, no recvWindow` },
+      { age: D + m, accept: false, what: `timestamp ${D + m} ms old, no recvWindow (default ${D})` },
+    ],
+  ),
+  timeCheck('TIME-RECVWINDOW-HONOURED.small', 'TIME-RECVWINDOW-HONOURED', 'a small recvWindow sent is the window used', (m) => {
+    const w = Math.max(1000, 3 * m);
+    if (w >= D) return `the clock uncertainty (${m} ms margin) is too large to probe a window smaller than the default`;
+    return [
+      { age: w + m, recvWindow: w, accept: false, what: `timestamp ${w + m} ms old with recvWindow ${w}` },
+      { age: Math.max(0, w - m), recvWindow: w, accept: true, what: `timestamp ${Math.max(0, w - m)} ms old with recvWindow ${w}` },
+    ];
+  }),
+  timeCheck('TIME-RECVWINDOW-HONOURED.large', 'TIME-RECVWINDOW-HONOURED', 'a large recvWindow sent is the window used', (m) => [
+    { age: 20000, recvWindow: 30000, accept: true, what: 'timestamp 20000 ms old with recvWindow 30000' },
+    { age: 30000 + m, recvWindow: 30000, accept: false, what: `timestamp ${30000 + m} ms old with recvWindow 30000` },
+  ]),
+  timeCheck('TIME-WINDOW-LEAD', 'TIME-WINDOW-LEAD', 'a timestamp 1000 ms or more ahead of the server is rejected', (m) => [
+    { age: -(MAX_LEAD_MS + m), accept: false, what: `timestamp ${MAX_LEAD_MS + m} ms ahead of the server` },
+    { age: -5000, accept: false, what: 'timestamp 5000 ms ahead of the server' },
+  ]),
+  timeCheck('TIME-WINDOW-LEAD.within', 'TIME-WINDOW-LEAD', 'a timestamp slightly ahead, within the allowed lead, is accepted', (m) =>
+    m >= MAX_LEAD_MS / 2 ? `the clock uncertainty (${m} ms margin) is too large to place a probe inside the ${MAX_LEAD_MS} ms lead` : [
+      { age: -Math.round(MAX_LEAD_MS / 2), accept: true, what: `timestamp ${MAX_LEAD_MS / 2} ms ahead of the server` },
+    ],
+  ),
+  {
+    id: 'TIME-TIMESTAMP-REQUIRED',
+    ruleId: 'TIME-TIMESTAMP-REQUIRED',
+    title: 'a request without timestamp is rejected',
+    async run(ctx) {
+      return outcome(
+        firstFailure(
+          expectRejected(await send(ctx, ctx.requests.batch([oneOrder(ctx)], { omitTimestamp: true })), 'batch without timestamp'),
+          expectRejected(await send(ctx, ctx.requests.order({ ...oneOrder(ctx), price: '1' }, 'v1', 'query', { omitTimestamp: true })), 'v1 order without timestamp'),
+        ),
+      );
+    },
+  },
+  {
+    id: 'ORDER-RECVWINDOW-FORMAT',
+    ruleId: 'ORDER-RECVWINDOW-FORMAT',
+    title: 'a non-numeric timestamp or recvWindow is rejected',
+    async run(ctx) {
+      const steps: Step[] = [];
+      for (const timestamp of ['abc', '1.5e12', '-1', '']) {
+        steps.push(expectRejected(await send(ctx, ctx.requests.batch([oneOrder(ctx)], { timestamp })), `timestamp '${timestamp}'`));
+      }
+      steps.push(expectRejected(await send(ctx, ctx.requests.batch([oneOrder(ctx)], { recvWindow: 'soon' })), "recvWindow 'soon'"));
+      return outcome(firstFailure(...steps));
+    },
+  },
+  {
+    id: 'TIME-TOLERANCE-OBSERVED',
+    ruleId: 'TIME-TOLERANCE-OBSERVED',
+    title: 'the measured clock offset and the lead and age the server actually tolerates',
+    placesOrders: true,
+    async run(ctx) {
+      const m = probeMargin(ctx);
+      if ('reason' in m) return skip(m.reason);
+      /** Largest x in [lo, hi] for which accepted(x) holds, by bisection to 50 ms. */
+      async function edge(lo: number, hi: number, accepted: (x: number) => Promise<boolean>): Promise<number | undefined> {
+        if (!(await accepted(lo))) return undefined;
+        if (await accepted(hi)) return hi;
+        while (hi - lo > 50) {
+          const mid = Math.round((lo + hi) / 2);
+          if (await accepted(mid)) lo = mid;
+          else hi = mid;
+        }
+        return lo;
+      }
+      const lead = await edge(0, 5000, async (x) => (await probe(ctx, -x)).observation.verdict === 'accepted');
+      const age = await edge(0, 20000, async (x) => (await probe(ctx, x)).observation.verdict === 'accepted');
+      const c = ctx.clock;
+      const text =
+        `clock offset ${c.offsetMs} ms ± ${c.uncertaintyMs} ms (${c.method}); ` +
+        `accepted up to ~${lead ?? 'none'} ms ahead (seed: < ${MAX_LEAD_MS}) and ~${age ?? 'none'} ms old with the default window (seed: ${D}), each ± ${m.margin} ms`;
+      const matches = lead !== undefined && age !== undefined && Math.abs(lead - MAX_LEAD_MS) <= m.margin && Math.abs(age - D) <= m.margin;
+      return info(text, matches);
+    },
+  },
+];

@@ -1,0 +1,223 @@
+/**
+ * `spotcheck run` and `spotcheck replay`: run the conformance checks against the
+ * embedded reference server (no target given) or any server URL.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { credential, parse, type Io } from '../../src/cli/args.js';
+import { SpotcheckError } from '../../src/errors.js';
+import { sendRaw } from '../../src/client/http.js';
+import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET, startServer, type RunningServer } from '../../src/server/index.js';
+import { checks } from '../checks/index.js';
+import { renderConsole } from '../report/console.js';
+import { renderJunit } from '../report/junit.js';
+import { BATCH_PATH } from '../requests.js';
+import { runConformance, selectChecks } from '../runner.js';
+import type { Profile, RunReport, Target } from '../types.js';
+
+export const RUN_HELP = `Usage: spotcheck run [options]
+       spotcheck replay --seed S --only ID [options]
+
+Runs the conformance checks. With no --base-url it starts the embedded reference
+server on a free loopback port and checks that.
+
+Target:
+  --base-url URL         server to check (e.g. https://api.example.com)
+  --api-key K            API key (or SPOTCHECK_API_KEY)
+  --secret S             its secret (or SPOTCHECK_SECRET); never printed
+  --symbol SYM           symbol orders are placed on (default BTCUSDT)
+  --other-symbol SYM     second symbol for the mixed-symbol check (default ETHUSDT)
+  --no-trade-api-key K   optional key without TRADE permission (AUTH-PERMISSION)
+  --no-trade-secret S    its secret
+  --time-path PATH       optional server-time endpoint ({"serverTime": ms}); by
+                         default the clock is measured from the HTTP Date header
+
+Selection and reproducibility:
+  --profile P            core (default, lenient) or reference (pins spec/decisions.md)
+  --only PREFIX          run checks whose ID or rule ID starts with PREFIX
+                         (repeatable, or comma-separated)
+  --seed N               seed of every random choice (printed; default random)
+  --runs N               generated cases per property (default 100)
+  --strict               SHOULD-level failures also make the exit code 1
+  --list, --dry-run      print the checks that would run and send nothing
+
+Safety:
+  --rate N               requests per second (default 20 for a remote target,
+                         unlimited for the embedded server; 0 = unlimited)
+  --max-orders N         stop placing orders after N accepted (default 10000)
+  --timeout MS           per-request timeout (default 10000)
+  --yes                  do not pause before sending orders to a non-loopback host
+
+Reports:
+  --report-json FILE     write the JSON report (schema: conformance/report/report.schema.json)
+  --junit FILE           write JUnit XML, one testcase per check
+  --no-color             plain console output
+  -h, --help             this text
+
+Exit codes: 0 no MUST-level failure; 1 a MUST-level failure; 2 usage error or the
+target could not be reached.
+`;
+
+const options = {
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  secret: { type: 'string' },
+  symbol: { type: 'string', default: 'BTCUSDT' },
+  'other-symbol': { type: 'string', default: 'ETHUSDT' },
+  'no-trade-api-key': { type: 'string' },
+  'no-trade-secret': { type: 'string' },
+  'time-path': { type: 'string' },
+  profile: { type: 'string', default: 'core' },
+  only: { type: 'string', multiple: true },
+  seed: { type: 'string' },
+  runs: { type: 'string', default: '100' },
+  strict: { type: 'boolean', default: false },
+  list: { type: 'boolean', default: false },
+  'dry-run': { type: 'boolean', default: false },
+  rate: { type: 'string' },
+  'max-orders': { type: 'string', default: '10000' },
+  timeout: { type: 'string', default: '10000' },
+  yes: { type: 'boolean', default: false },
+  'report-json': { type: 'string' },
+  junit: { type: 'string' },
+  'no-color': { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+function int(name: string, v: string, min: number): number {
+  if (!/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) {
+    throw new SpotcheckError('ERR_USAGE', `--${name} must be a whole number of at least ${min}, got '${v}'`);
+  }
+  return Number(v);
+}
+
+/** Whether a URL points at this machine (loopback). */
+export function isLoopback(url: URL): boolean {
+  const h = url.hostname.replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+function writeReport(path: string, text: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  } catch (err) {
+    throw new SpotcheckError('ERR_USAGE', `cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+}
+
+/** `run` (and `replay`, which requires --seed and --only). */
+export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' = 'run'): Promise<number> {
+  const { values: v } = parse({ args: argv, strict: true, options }, mode);
+  if (v.help) {
+    io.out(RUN_HELP);
+    return 0;
+  }
+  if (v.profile !== 'core' && v.profile !== 'reference') throw new SpotcheckError('ERR_USAGE', `--profile must be core or reference, got '${v.profile}'`);
+  const profile: Profile = v.profile;
+  const only = (v.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  if (mode === 'replay' && (v.seed === undefined || only.length === 0)) {
+    throw new SpotcheckError('ERR_USAGE', 'replay: --seed S and --only ID are both required (both are printed with every failure)');
+  }
+  const seed = v.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : int('seed', v.seed, 0);
+  const runs = int('runs', v.runs, 1);
+  const timeoutMs = int('timeout', v.timeout, 100);
+  const maxOrders = int('max-orders', v['max-orders'], 0);
+  const selected = selectChecks(checks, only);
+  if (selected.length === 0) throw new SpotcheckError('ERR_USAGE', `--only ${only.join(',')} selects no check; run with --list to see the IDs`);
+
+  if (v.list || v['dry-run']) {
+    for (const c of selected) io.out(`${c.id}  [${c.ruleId}]  ${c.title}\n`);
+    io.out(`${selected.length} checks; nothing was sent\n`);
+    return 0;
+  }
+
+  let server: RunningServer | undefined;
+  let target: Target;
+  let rate: number;
+  if (v['base-url'] === undefined) {
+    server = await startServer({ port: 0 });
+    target = {
+      baseUrl: server.url,
+      apiKey: DEMO_API_KEY,
+      secret: DEMO_SECRET,
+      symbol: v.symbol,
+      otherSymbol: v['other-symbol'],
+      noTradeKey: { apiKey: DEMO_READONLY_API_KEY, secret: DEMO_READONLY_SECRET },
+    };
+    rate = v.rate === undefined ? 0 : int('rate', v.rate, 0);
+    io.err(`spotcheck: started the embedded reference server at ${server.url}\n`);
+  } else {
+    let url: URL;
+    try {
+      url = new URL(v['base-url']);
+    } catch {
+      throw new SpotcheckError('ERR_USAGE', `--base-url is not a URL: '${v['base-url']}'`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SpotcheckError('ERR_USAGE', '--base-url must be http:// or https://');
+    const apiKey = credential(v['api-key'], 'SPOTCHECK_API_KEY', io.env);
+    const secret = credential(v.secret, 'SPOTCHECK_SECRET', io.env);
+    if (apiKey === undefined || secret === undefined) {
+      throw new SpotcheckError('ERR_USAGE', 'a target needs credentials: --api-key and --secret, or SPOTCHECK_API_KEY and SPOTCHECK_SECRET');
+    }
+    target = { baseUrl: v['base-url'], apiKey, secret, symbol: v.symbol, otherSymbol: v['other-symbol'] };
+    if (v['no-trade-api-key'] !== undefined && v['no-trade-secret'] !== undefined) {
+      target.noTradeKey = { apiKey: v['no-trade-api-key'], secret: v['no-trade-secret'] };
+    }
+    if (v['time-path'] !== undefined) target.timePath = v['time-path'];
+    rate = v.rate === undefined ? 20 : int('rate', v.rate, 0);
+    // The target must answer at all before anything else (exit 2 otherwise).
+    try {
+      await sendRaw(target.baseUrl, { method: 'POST', path: BATCH_PATH, query: '', body: '[]', headers: { 'content-type': 'application/json' } }, { timeoutMs });
+    } catch (err) {
+      throw new SpotcheckError('ERR_NETWORK', err instanceof Error ? err.message : String(err));
+    }
+    if (!isLoopback(url)) {
+      io.err(
+        `WARNING: ${url.host} is not this machine. spotcheck will send real signed orders for ${target.symbol} ` +
+          `(up to ${maxOrders} accepted), at most ${rate || 'unlimited'} requests per second.\n`,
+      );
+      if (!v.yes) {
+        io.err('Starting in 5 seconds; press Ctrl-C to stop (pass --yes to skip this pause).\n');
+        await new Promise((r) => setTimeout(r, 5000));
+      }
+    }
+  }
+
+  const tty = process.stderr.isTTY === true;
+  let lastFamily = '';
+  let report: RunReport;
+  try {
+    report = await runConformance({
+      target,
+      profile,
+      seed,
+      runs,
+      rate,
+      timeoutMs,
+      only,
+      maxOrders,
+      onProgress: (p) => {
+        if (p.current === undefined) return;
+        if (tty) {
+          io.err(`\r\x1b[K[${p.done + 1}/${p.total}] ${p.current}  (${p.requests} requests)`);
+        } else {
+          const fam = p.current.split('-')[0] ?? '';
+          if (fam !== lastFamily) {
+            lastFamily = fam;
+            io.err(`running ${fam} checks [${p.done + 1}/${p.total}], ${p.requests} requests so far\n`);
+          }
+        }
+      },
+    });
+  } finally {
+    if (tty) io.err('\r\x1b[K');
+    await server?.close();
+  }
+
+  io.out(renderConsole(report, { color: !v['no-color'] && process.stdout.isTTY === true }));
+  if (v['report-json'] !== undefined) writeReport(v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
+  if (v.junit !== undefined) writeReport(v.junit, renderJunit(report));
+  const shouldFailures = report.checks.filter((c) => c.status === 'fail' && c.level === 'SHOULD').length;
+  return report.summary.mustFailures > 0 || (v.strict && shouldFailures > 0) ? 1 : 0;
+}

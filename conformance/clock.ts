@@ -1,0 +1,122 @@
+/**
+ * Measuring the server's clock without any endpoint beyond the spec's (design
+ * principle): the HTTP `Date` header (1 s resolution) bracketed by the local send and
+ * receive times, intersected over samples spread across a second; or, when the user
+ * names one (`--time-path`), a time endpoint answering `{"serverTime": ms}`.
+ */
+import type { RawRequest } from '../src/client/http.js';
+import type { Sender } from './transport.js';
+
+/** What is known of `serverTime - localTime`. */
+export interface ClockEstimate {
+  /** Best estimate of the offset, ms (undefined when it could not be measured). */
+  offsetMs?: number;
+  /** Half-width of the interval the offset is known to lie in, ms. */
+  uncertaintyMs?: number;
+  /** How it was measured. */
+  method: 'date-header' | 'time-endpoint' | 'none';
+  /** Why it could not be measured, or a remark. */
+  note?: string;
+  /** The server's time now, by the estimate. */
+  serverNow(): number;
+}
+
+/** One sample: the offset lies in [low, high]. */
+export interface OffsetBound {
+  low: number;
+  high: number;
+}
+
+/** Servers cache the Date string and refresh it on a timer that may run a little late. */
+export const DATE_HEADER_SLACK_MS = 50;
+
+/**
+ * Bound from one Date-header sample: the server stamped a time in
+ * [date, date + 1000 + slack) somewhere between local `sentAt` and `receivedAt`.
+ */
+export function dateHeaderBound(dateMs: number, sentAt: number, receivedAt: number): OffsetBound {
+  return { low: dateMs - receivedAt, high: dateMs + 1000 + DATE_HEADER_SLACK_MS - sentAt };
+}
+
+/** Bound from a time endpoint sample (ms resolution). */
+export function timeEndpointBound(serverTime: number, sentAt: number, receivedAt: number): OffsetBound {
+  return { low: serverTime - receivedAt, high: serverTime - sentAt };
+}
+
+/** Intersect bounds; undefined when they contradict each other (a clock that jumps, or a lying header). */
+export function intersect(bounds: readonly OffsetBound[]): OffsetBound | undefined {
+  if (bounds.length === 0) return undefined;
+  let low = -Infinity;
+  let high = Infinity;
+  for (const b of bounds) {
+    low = Math.max(low, b.low);
+    high = Math.min(high, b.high);
+  }
+  return low <= high ? { low, high } : undefined;
+}
+
+/** An estimate from a known interval, with the local clock injected. */
+export function estimateFrom(bound: OffsetBound, method: ClockEstimate['method'], now: () => number = Date.now): ClockEstimate {
+  const offsetMs = Math.round((bound.low + bound.high) / 2);
+  return {
+    offsetMs,
+    uncertaintyMs: Math.ceil((bound.high - bound.low) / 2),
+    method,
+    serverNow: () => now() + offsetMs,
+  };
+}
+
+/** The estimate when nothing could be measured: callers must skip time-sensitive checks. */
+export function unknownClock(note: string, now: () => number = Date.now): ClockEstimate {
+  return { method: 'none', note, serverNow: now };
+}
+
+export interface MeasureOptions {
+  send: Sender;
+  /** A request that is cheap and places nothing (e.g. an unsigned batch call). */
+  probe: RawRequest;
+  timePath?: string;
+  /** Samples for the Date header method (spread over a little more than one second). */
+  samples?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function headerValue(h: string | string[] | undefined): string | undefined {
+  return Array.isArray(h) ? h[0] : h;
+}
+
+/** Measure the server clock offset. */
+export async function measureClock(opts: MeasureOptions): Promise<ClockEstimate> {
+  const sleep = opts.sleep ?? defaultSleep;
+  if (opts.timePath !== undefined) {
+    const bounds: OffsetBound[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { response } = await opts.send({ method: 'GET', path: opts.timePath, query: '', body: '', headers: {} });
+      const t = (response?.json as { serverTime?: unknown } | undefined)?.serverTime;
+      const ms = typeof t === 'number' ? t : typeof t === 'string' && /^\d+$/.test(t) ? Number(t) : undefined;
+      if (response && ms !== undefined) bounds.push(timeEndpointBound(ms, response.sentAt, response.receivedAt));
+    }
+    const b = intersect(bounds);
+    if (b) return estimateFrom(b, 'time-endpoint');
+    // fall through to the Date header
+  }
+  const n = opts.samples ?? 12;
+  const spacing = Math.ceil(1100 / n);
+  const bounds: OffsetBound[] = [];
+  for (let i = 0; i < n; i++) {
+    const { response } = await opts.send(opts.probe);
+    const date = headerValue(response?.headers.date);
+    const ms = date === undefined ? NaN : Date.parse(date);
+    if (response && Number.isFinite(ms)) bounds.push(dateHeaderBound(ms, response.sentAt, response.receivedAt));
+    else if (i >= 1 && bounds.length === 0) break;
+    await sleep(spacing);
+  }
+  if (bounds.length === 0) {
+    return unknownClock('the target sends no usable Date header; pass --time-path to name a time endpoint');
+  }
+  const b = intersect(bounds);
+  if (b === undefined) return unknownClock('Date header samples contradict each other (the server clock jumps)');
+  return estimateFrom(b, 'date-header');
+}

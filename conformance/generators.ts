@@ -1,0 +1,64 @@
+/**
+ * fast-check generators of valid orders and batches (§2.1, §4.1), and of the single
+ * defects negative cases carry. Every generated valid value is re-checked with the
+ * library's validator by the checks, so a shrunk case stays what it claims to be.
+ */
+import fc from 'fast-check';
+import type { BatchOrderItem, OrderType, Side } from '../src/types.js';
+
+/** A DECIMAL as text: 1 to 6 integer digits, 0 to 4 fraction digits, never zero. */
+export const decimalText: fc.Arbitrary<string> = fc
+  .tuple(fc.integer({ min: 1, max: 999999 }), fc.integer({ min: 0, max: 4 }))
+  .map(([mantissa, scale]) => {
+    if (scale === 0) return String(mantissa);
+    const s = String(mantissa).padStart(scale + 1, '0');
+    return `${s.slice(0, -scale)}.${s.slice(-scale)}`;
+  });
+
+/** A DECIMAL as the wire carries it: JSON number or decimal string (§2.1). */
+export const decimal: fc.Arbitrary<number | string> = fc.oneof(decimalText, decimalText.map(Number));
+
+export const side: fc.Arbitrary<Side> = fc.constantFrom('BUY', 'SELL');
+export const orderType: fc.Arbitrary<OrderType> = fc.constantFrom('LIMIT', 'MARKET', 'LIMIT_MAKER');
+
+/** A valid batch element for `symbol` (v1 rules), without newClientOrderId (added when sent). */
+export function validOrder(symbol: string): fc.Arbitrary<BatchOrderItem> {
+  return fc
+    .record({
+      side,
+      type: orderType,
+      quantity: decimal,
+      price: decimal,
+      tif: fc.boolean(),
+      stpMode: fc.option(fc.constantFrom('EXPIRE_TAKER' as const, 'EXPIRE_MAKER' as const), { nil: undefined }),
+    })
+    .map(({ side: s, type, quantity, price, tif, stpMode }) => {
+      const o: BatchOrderItem = { symbol, side: s, type, quantity };
+      if (type !== 'MARKET') o.price = price;
+      if (tif) o.timeInForce = type === 'MARKET' ? 'IOC' : 'GTC';
+      if (stpMode !== undefined) o.stpMode = stpMode;
+      return o;
+    });
+}
+
+/** A valid batch of `min`..`max` orders for one symbol (§4.1). */
+export function validBatch(symbol: string, min = 1, max = 20): fc.Arbitrary<BatchOrderItem[]> {
+  return fc.array(validOrder(symbol), { minLength: min, maxLength: max });
+}
+
+/** Makes client order ids unique within a run (a duplicate id is an open point, D-DUPLICATE-CLIENT-ID). */
+export function clientIdSource(seed: number): () => string {
+  let n = 0;
+  const run = `${(seed >>> 0).toString(36)}${Date.now().toString(36)}`;
+  return () => `sc-${run}-${(n++).toString(36)}`;
+}
+
+/** Give every order of a batch its own fresh newClientOrderId. */
+export function withClientIds<T extends object>(orders: readonly T[], next: () => string): Array<T & { newClientOrderId: string }> {
+  return orders.map((o) => ({ ...o, newClientOrderId: next() }));
+}
+
+/** A batch with fresh client ids as plain records, for checks that break one field on purpose. */
+export function editableBatch(orders: readonly BatchOrderItem[], next: () => string): Array<Record<string, unknown>> {
+  return withClientIds(orders, next) as unknown as Array<Record<string, unknown>>;
+}

@@ -1,0 +1,81 @@
+/**
+ * Console output of a run: an h2spec-like tree grouped by family, a Failures
+ * section (Requirement / Expected / Actual / reproduction), and the summary line.
+ */
+import type { CheckReport, RunReport } from '../types.js';
+
+const FAMILIES = ['AUTH', 'SIG', 'TIME', 'BATCH', 'ORDER', 'RESULT', 'SCHEMA', 'ROBUST'] as const;
+
+export interface ConsoleStyle {
+  color: boolean;
+  /** Base URL of the rule catalog page in the docs, for links from failures. */
+  rulesUrl?: string;
+}
+
+const paint = (on: boolean, code: string, s: string) => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
+
+function mark(c: CheckReport, color: boolean): string {
+  switch (c.status) {
+    case 'pass':
+      return paint(color, '32', '✔');
+    case 'fail':
+      return paint(color, '31', '✖');
+    case 'info':
+      return paint(color, '36', 'i');
+    case 'skip':
+      return paint(color, '33', '-');
+  }
+}
+
+function indent(s: string, n: number): string {
+  const pad = ' '.repeat(n);
+  return s
+    .split('\n')
+    .map((l) => pad + l)
+    .join('\n');
+}
+
+/** The summary line, e.g. `66 passed, 1 failed, 10 info, 0 skipped`. */
+export function summaryLine(r: RunReport): string {
+  const s = r.summary;
+  return `${s.passed} passed, ${s.failed} failed, ${s.info} info, ${s.skipped} skipped`;
+}
+
+/** Render the whole report for a terminal. */
+export function renderConsole(r: RunReport, style: ConsoleStyle): string {
+  const out: string[] = [];
+  out.push(`spotcheck ${r.tool.version}: ${r.target}  profile=${r.profile}  seed=${r.seed}  runs=${r.runs}`);
+  const c = r.clock;
+  out.push(
+    c.offsetMs === undefined
+      ? `server clock: not measured (${c.note ?? 'unknown'}); time checks skipped`
+      : `server clock: offset ${c.offsetMs} ms ± ${c.uncertaintyMs ?? '?'} ms (${c.method})`,
+  );
+  out.push('');
+  for (const fam of FAMILIES) {
+    const list = r.checks.filter((x) => x.family === fam);
+    if (list.length === 0) continue;
+    out.push(paint(style.color, '1', fam));
+    for (const x of list) {
+      const note = x.status === 'info' ? `: ${x.observed ?? ''}` : x.status === 'skip' ? ` (skipped: ${x.reason ?? ''})` : '';
+      out.push(`  ${mark(x, style.color)} ${x.id} [${x.level}, §${x.section}] ${x.title}${note}`);
+    }
+  }
+  const failures = r.checks.filter((x) => x.status === 'fail');
+  if (failures.length > 0) {
+    out.push('', paint(style.color, '1;31', 'Failures:'));
+    failures.forEach((f, i) => {
+      out.push('', `${i + 1}) ${f.id} [${f.level}, §${f.section}] ${f.title}`);
+      out.push(`   Requirement: ${f.requirement}`);
+      if (f.expected !== undefined) out.push(`   Expected: ${f.expected}`);
+      if (f.actual !== undefined) out.push(`   Actual:   ${f.actual}`);
+      if (f.counterexample !== undefined) out.push(`   Counterexample (after ${f.runs ?? '?'} runs, shrunk): ${f.counterexample.slice(0, 400)}`);
+      if (style.rulesUrl !== undefined) out.push(`   Rule: ${style.rulesUrl}#${f.ruleId}`);
+      out.push(`   Replay: spotcheck replay --seed ${r.seed} --only ${f.id}`);
+      if (f.reproduce !== undefined) out.push('   Reproduce with (export SPOTCHECK_SECRET first):', indent(f.reproduce, 5));
+    });
+  }
+  out.push('', `${r.requests} requests in ${(r.durationMs / 1000).toFixed(1)} s; seed ${r.seed}`);
+  out.push(summaryLine(r));
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,51 @@
+/**
+ * JUnit XML: one testcase per check, grouped in a testsuite per family, for CI
+ * gates (design notes: `--junit FILE`).
+ */
+import type { RunReport } from '../types.js';
+
+/** Escape text for XML attribute and element content; drops characters XML 1.0 forbids. */
+export function xmlEscape(s: string): string {
+  return s
+    .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+}
+
+/** Render a report as JUnit XML. */
+export function renderJunit(r: RunReport): string {
+  const fams = [...new Set(r.checks.map((c) => c.family))];
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  lines.push(
+    `<testsuites name="spotcheck" tests="${r.checks.length}" failures="${r.summary.failed}" skipped="${r.summary.skipped}" time="${(r.durationMs / 1000).toFixed(3)}">`,
+  );
+  for (const fam of fams) {
+    const list = r.checks.filter((c) => c.family === fam);
+    const failures = list.filter((c) => c.status === 'fail').length;
+    const skipped = list.filter((c) => c.status === 'skip').length;
+    const time = list.reduce((t, c) => t + c.durationMs, 0) / 1000;
+    lines.push(`  <testsuite name="${fam}" tests="${list.length}" failures="${failures}" skipped="${skipped}" time="${time.toFixed(3)}">`);
+    for (const c of list) {
+      const open = `    <testcase classname="spotcheck.${fam}" name="${xmlEscape(`${c.id} [${c.level}] ${c.title}`)}" time="${(c.durationMs / 1000).toFixed(3)}"`;
+      if (c.status === 'pass') {
+        lines.push(`${open}/>`);
+      } else if (c.status === 'skip') {
+        lines.push(`${open}>`, `      <skipped message="${xmlEscape(c.reason ?? '')}"/>`, '    </testcase>');
+      } else if (c.status === 'info') {
+        lines.push(`${open}>`, `      <system-out>${xmlEscape(`INFO: ${c.observed ?? ''}`)}</system-out>`, '    </testcase>');
+      } else {
+        const body = [`Requirement (§${c.section}): ${c.requirement}`, `Expected: ${c.expected ?? ''}`, `Actual: ${c.actual ?? ''}`, c.reproduce ?? ''].join('\n');
+        lines.push(
+          `${open}>`,
+          `      <failure message="${xmlEscape(`${c.level}: expected ${c.expected ?? ''}`)}" type="${c.level}">${xmlEscape(body)}</failure>`,
+          '    </testcase>',
+        );
+      }
+    }
+    lines.push('  </testsuite>');
+  }
+  lines.push('</testsuites>');
+  return `${lines.join('\n')}\n`;
+}

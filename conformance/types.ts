@@ -1,0 +1,119 @@
+/**
+ * The check model of the conformance runner: every check names its rule (catalog
+ * ID), level and the seed sentence it enforces.
+ */
+import type { RuleFamily, RuleLevel } from '../src/rules.js';
+import type { Exchange, Sender } from './transport.js';
+import type { ClockEstimate } from './clock.js';
+import type { RequestFactory } from './requests.js';
+
+/** `core` is lenient (fails a server only where every reading of the seed agrees); `reference` also pins spec/decisions.md. */
+export type Profile = 'core' | 'reference';
+
+/** The server under test. */
+export interface Target {
+  baseUrl: string;
+  apiKey: string;
+  secret: string;
+  /** Symbol orders are placed on (default BTCUSDT). */
+  symbol: string;
+  /** A second symbol for the mixed-symbol check. */
+  otherSymbol: string;
+  /** Optional key without the TRADE permission (§5.1), for AUTH-PERMISSION. */
+  noTradeKey?: { apiKey: string; secret: string };
+  /** Optional path of a server-time endpoint (`--time-path`), answering `{"serverTime": ms}`. */
+  timePath?: string;
+}
+
+export type CheckStatus = 'pass' | 'fail' | 'info' | 'skip';
+
+/** What a check found. `expected`/`actual` are required for a failure. */
+export interface CheckOutcome {
+  status: CheckStatus;
+  expected?: string;
+  actual?: string;
+  /** What the server did, for INFO outcomes and for context. */
+  observed?: string;
+  /** For INFO outcomes of open points: whether the server made the reference choice (spec/decisions.md). */
+  matchesReference?: boolean;
+  /** Why a check was skipped. */
+  reason?: string;
+  /** The exchange that shows the failure (for the curl reproduction). */
+  exchange?: Exchange;
+  /** fast-check counterexample and the number of runs, for properties. */
+  counterexample?: string;
+  runs?: number;
+}
+
+/** Everything a check may use. */
+export interface CheckContext {
+  target: Target;
+  profile: Profile;
+  /** Seed of this run (fast-check and every random choice). */
+  seed: number;
+  /** Generated cases per property. */
+  runs: number;
+  send: Sender;
+  requests: RequestFactory;
+  /** The measured server clock (offset and uncertainty), or why it could not be measured. */
+  clock: ClockEstimate;
+  /** A fresh newClientOrderId, unique within the run. */
+  clientId: () => string;
+  /** Round-trip time of the slowest clock probe, ms (sizes time-window probe margins). */
+  maxRttMs: number;
+  /** Minimum spacing between requests, ms (the --rate limit; 0 when unlimited). */
+  requestSpacingMs: number;
+  /** Requests of the run so far that timed out, and the first of them. */
+  timeouts(): { count: number; first?: Exchange };
+}
+
+/** One conformance check. */
+export interface CheckDefinition {
+  /** Stable name: the rule ID, or rule ID + `.` + variant (e.g. `SIG-PLACEMENT-QUERY.v1.1`). */
+  id: string;
+  ruleId: string;
+  /** One line saying what is checked. */
+  title: string;
+  /** Defaults to the rule's level. */
+  level?: RuleLevel;
+  /** Places orders on the target when it passes. */
+  placesOrders?: boolean;
+  /** Run after every other check (it judges the whole run). */
+  runLast?: boolean;
+  run(ctx: CheckContext): Promise<CheckOutcome>;
+}
+
+/** A check's result in the report. */
+export interface CheckReport {
+  id: string;
+  ruleId: string;
+  family: RuleFamily;
+  level: RuleLevel;
+  status: CheckStatus;
+  title: string;
+  section: string;
+  requirement: string;
+  expected?: string;
+  actual?: string;
+  observed?: string;
+  reason?: string;
+  counterexample?: string;
+  runs?: number;
+  reproduce?: string;
+  durationMs: number;
+}
+
+/** The whole run, as written by `--report-json` (schema: conformance/report/report.schema.json). */
+export interface RunReport {
+  tool: { name: 'spotcheck'; version: string };
+  target: string;
+  profile: Profile;
+  seed: number;
+  runs: number;
+  startedAt: string;
+  durationMs: number;
+  requests: number;
+  clock: { offsetMs?: number; uncertaintyMs?: number; method: string; note?: string };
+  summary: { passed: number; failed: number; info: number; skipped: number; mustFailures: number };
+  checks: CheckReport[];
+}
