@@ -11,5 +11,6 @@ export {
   type NewOrderV11,
   type SigningAuth,
   type BuiltRequest,
+  type BatchElement,
 } from './requests.js';
 export { sendRaw, requestUrl, API_KEY_HEADER, type RawRequest, type RawResponse, type SendOptions } from './http.js';

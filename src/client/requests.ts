@@ -50,20 +50,19 @@ function timeParams(auth: SigningAuth): Array<[string, string]> {
   return out;
 }
 
+/** Order fields in the order they are sent (§2.1). */
+const ORDER_FIELDS = ['symbol', 'side', 'type', 'quantity', 'amount', 'price', 'newClientOrderId', 'timeInForce', 'stpMode'] as const;
+const DECIMAL_FIELDS: ReadonlySet<string> = new Set(['quantity', 'amount', 'price']);
+
 /** Order fields as ordered parameters (§2.1), absent fields left out, then recvWindow and timestamp. */
 export function orderParams(order: NewOrderV1 | NewOrderV11, auth: SigningAuth): Params {
-  const o = order as NewOrderV11;
-  const out: Array<[string, string]> = [
-    ['symbol', o.symbol],
-    ['side', o.side],
-    ['type', o.type],
-  ];
-  if (o.quantity !== undefined) out.push(['quantity', decimalParam(o.quantity)]);
-  if (o.amount !== undefined) out.push(['amount', decimalParam(o.amount)]);
-  if (o.price !== undefined) out.push(['price', decimalParam(o.price)]);
-  if (o.newClientOrderId !== undefined) out.push(['newClientOrderId', o.newClientOrderId]);
-  if (o.timeInForce !== undefined) out.push(['timeInForce', o.timeInForce]);
-  if (o.stpMode !== undefined) out.push(['stpMode', o.stpMode]);
+  const o = order as Readonly<Record<string, unknown>>;
+  const out: Array<[string, string]> = [];
+  for (const name of ORDER_FIELDS) {
+    const v = o[name];
+    if (v === undefined) continue;
+    out.push([name, DECIMAL_FIELDS.has(name) && typeof v === 'number' ? decimalParam(v) : String(v)]);
+  }
   return [...out, ...timeParams(auth)];
 }
 
@@ -71,11 +70,14 @@ function headers(apiKey: string, contentType: string | undefined): Record<string
   return contentType === undefined ? { [API_KEY_HEADER]: apiKey } : { [API_KEY_HEADER]: apiKey, 'content-type': contentType };
 }
 
+/** Batch elements as the builder takes them: typed orders, or any object (to send invalid ones on purpose). */
+export type BatchElement = BatchOrderItem | Readonly<Record<string, unknown>>;
+
 /**
  * The signed batch request (§4.1): timestamp/recvWindow and the signature in the
  * query, the JSON array as body, signed as sent (SIG-BODY-COVERED).
  */
-export function batchOrdersRequest(orders: ReadonlyArray<BatchOrderItem>, auth: SigningAuth): BuiltRequest {
+export function batchOrdersRequest(orders: ReadonlyArray<BatchElement>, auth: SigningAuth): BuiltRequest {
   const signed = signJsonBody(auth.secret, timeParams(auth), JSON.stringify(orders));
   return {
     request: { method: 'POST', path: BATCH_ORDERS_PATH, query: signed.query, body: signed.body, headers: headers(auth.apiKey, signed.contentType) },

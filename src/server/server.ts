@@ -142,6 +142,8 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
       requestTimeout,
       headersTimeout: requestTimeout,
       connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(requestTimeout / 2))),
+      // Node's own 400 for a missing Host has no {code, msg} body; the API needs no Host.
+      requireHostHeader: false,
     },
     (req, res) => {
       handleRequest(req, res, ctx).catch(() => internalError(res));
@@ -150,6 +152,14 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
   server.keepAliveTimeout = 5000;
   server.timeout = requestTimeout + 5000;
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) => onClientError(err, socket, ctx));
+  // Requests Node would otherwise answer itself without a {code, msg} body.
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    writeReply(res, rejectionReply(reject('http-parse', 417, ApiCode.REQUEST, 'Only "Expect: 100-continue" is supported')), 'none', ctx);
+  });
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.on('error', () => undefined);
+    socket.end(rawReply(rejectionReply(reject('method', 405, ApiCode.REQUEST, 'CONNECT is not supported')), ctx));
+  });
 
   return new Promise((resolve, rejectStart) => {
     const onError = (err: Error & { code?: string }): void => {

@@ -4,10 +4,9 @@
  * builders (so tests sign exactly as the client does).
  */
 import { sendRaw, type RawRequest, type RawResponse } from '../client/http.js';
-import { batchOrdersRequest, orderRequest, type NewOrderV11, type SigningAuth } from '../client/requests.js';
+import { batchOrdersRequest, orderRequest, type BatchElement, type NewOrderV11, type SigningAuth } from '../client/requests.js';
 import type { Placement } from '../signing/build.js';
 import type { Clock } from '../time.js';
-import type { BatchOrderItem } from '../types.js';
 import type { ApiVersion } from '../validation/order.js';
 import type { Credential } from './policy.js';
 import type { RunningServer } from './server.js';
@@ -38,7 +37,7 @@ export interface Caller {
   /** Send a raw request as is. */
   raw(req: RawRequest): Promise<RawResponse>;
   /** A signed batch; `auth` overrides the signing inputs (timestamp, recvWindow, secret...). */
-  batch(orders: ReadonlyArray<BatchOrderItem | Record<string, unknown>>, auth?: Partial<SigningAuth>): Promise<RawResponse>;
+  batch(orders: ReadonlyArray<BatchElement>, auth?: Partial<SigningAuth>): Promise<RawResponse>;
   /** A signed single order. */
   order(order: NewOrderV11 | Record<string, unknown>, opts?: { version?: ApiVersion; placement?: Placement }, auth?: Partial<SigningAuth>): Promise<RawResponse>;
 }
@@ -49,7 +48,7 @@ export function caller(server: RunningServer, cred: Credential, clock: Clock): C
   const raw = (req: RawRequest): Promise<RawResponse> => sendRaw(server.url, req, { timeoutMs: 5000 });
   return {
     raw,
-    batch: (orders, over) => raw(batchOrdersRequest(orders as BatchOrderItem[], auth(over)).request),
+    batch: (orders, over) => raw(batchOrdersRequest(orders, auth(over)).request),
     order: (order, opts = {}, over) =>
       raw(orderRequest(order as NewOrderV11, { version: opts.version ?? 'v1', placement: opts.placement ?? 'query' }, auth(over)).request),
   };
