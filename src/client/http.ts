@@ -9,7 +9,9 @@ import { SpotcheckError } from '../errors.js';
 /** Header name of the API key (§5.2). */
 export const API_KEY_HEADER = 'X-SVC-APIKEY';
 
+/** One request exactly as it goes on the wire. */
 export interface RawRequest {
+  /** HTTP method, e.g. `POST`. */
   method: string;
   /** Path without query, e.g. `/api/v1/spot/batchOrders`. */
   path: string;
@@ -17,11 +19,15 @@ export interface RawRequest {
   query: string;
   /** Raw body ('' for none). */
   body: string;
+  /** Header names and values, sent as given. */
   headers: Record<string, string>;
 }
 
+/** What came back, whatever the status. */
 export interface RawResponse {
+  /** HTTP status code. */
   status: number;
+  /** Response headers (lower-case names). */
   headers: Record<string, string | string[] | undefined>;
   /** Body text as received (cut at `maxBodyBytes`). */
   text: string;
@@ -34,7 +40,9 @@ export interface RawResponse {
   receivedAt: number;
 }
 
+/** Options of `sendRaw`. */
 export interface SendOptions {
+  /** undici dispatcher (pool, agent, mock); default the global one. */
   dispatcher?: Dispatcher;
   /** Timeout for headers and for body, ms (default 10000). */
   timeoutMs?: number;
