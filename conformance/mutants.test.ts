@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { mutants } from './mutants.js';
+import { runAgainstServer } from './selftest.js';
+
+/** Fewer cases per property than a default run: every mutant is caught well before. */
+const RUNS = 25;
+
+describe.concurrent('the runner catches every mutant server (one deliberate fault each)', () => {
+  it('has at least 20 distinct mutants covering every family', () => {
+    expect(mutants.length).toBeGreaterThanOrEqual(20);
+    expect(new Set(mutants.map((m) => m.name)).size).toBe(mutants.length);
+    expect(new Set(mutants.map((m) => m.family))).toEqual(new Set(['AUTH', 'SIG', 'TIME', 'BATCH', 'ORDER', 'RESULT', 'SCHEMA', 'ROBUST']));
+  });
+
+  for (const m of mutants) {
+    it(`catches: ${m.name} (${m.family})`, async () => {
+      const report = await runAgainstServer(m.options, { runs: RUNS, seed: 7 });
+      const failed = report.checks.filter((c) => c.status === 'fail');
+      expect(report.summary.mustFailures, failed.map((c) => c.id).join(', ')).toBeGreaterThan(0);
+      expect(failed.filter((c) => c.level === 'MUST').map((c) => c.family)).toContain(m.family);
+      for (const f of failed) expect(f.expected, f.id).toBeTruthy();
+    });
+  }
+});

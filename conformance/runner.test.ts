@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { readFileSync } from 'node:fs';
+import { runAgainstServer } from './selftest.js';
+import { checks } from './checks/index.js';
+import { rules } from '../src/rules.js';
+import { selectChecks } from './runner.js';
+import { defaultPolicy } from '../src/server/index.js';
+
+const reportSchema = JSON.parse(readFileSync(new URL('./report/report.schema.json', import.meta.url), 'utf8')) as object;
+const validateReport = new Ajv2020({ allErrors: true, strict: false }).compile(reportSchema);
+
+describe('the runner against clean servers', () => {
+  it('passes the reference server with zero MUST failures in the core profile, at 100 cases per property', async () => {
+    const r = await runAgainstServer({});
+    expect(r.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.actual ?? ''}`)).toEqual([]);
+    expect(r.summary.passed).toBeGreaterThan(50);
+    expect(r.summary.skipped).toBe(0);
+    expect(validateReport(r), JSON.stringify(validateReport.errors)).toBe(true);
+  });
+
+  it('passes the reference server in the reference profile (every open point matches spec/decisions.md)', async () => {
+    const r = await runAgainstServer({}, { profile: 'reference', runs: 20 });
+    expect(r.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.actual ?? ''}`)).toEqual([]);
+  });
+
+  it('passes the core profile against a server answering rejections with HTTP 200 and a non-zero code', async () => {
+    const r = await runAgainstServer({ errorStyle: 'code-only' }, { runs: 20 });
+    expect(r.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.actual ?? ''}`)).toEqual([]);
+  });
+
+  for (const skewMs of [4000, -3500]) {
+    it(`passes the time checks against a server whose clock is off by ${skewMs} ms`, async () => {
+      const r = await runAgainstServer({ clock: () => Date.now() + skewMs }, { only: ['TIME'], runs: 5 });
+      expect(r.checks.filter((c) => c.status !== 'pass' && c.status !== 'info').map((c) => `${c.id}: ${c.status} ${c.actual ?? c.reason ?? ''}`)).toEqual([]);
+      expect(Math.abs((r.clock.offsetMs ?? 0) - skewMs)).toBeLessThan(300);
+    });
+  }
+
+  it('reference profile fails a server whose open-point behaviour differs from the decisions record', async () => {
+    const r = await runAgainstServer({ errorStyle: 'code-only', policy: { validateBatch: (b) => (Array.isArray(b) && b.length === 0 ? [] : defaultPolicy.validateBatch(b)) } }, {
+      profile: 'reference',
+      only: ['BATCH-EMPTY'],
+    });
+    expect(r.checks.find((c) => c.id === 'BATCH-EMPTY')?.status).toBe('fail');
+  });
+});
+
+describe('the check catalogue', () => {
+  it('every check names a catalog rule and a unique ID that starts with its rule ID', () => {
+    const ids = checks.map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const c of checks) {
+      expect(rules().has(c.ruleId), c.ruleId).toBe(true);
+      expect(c.id === c.ruleId || c.id.startsWith(`${c.ruleId}.`), c.id).toBe(true);
+    }
+  });
+
+  it('--only selects by rule or check ID prefix and keeps runLast checks at the end', () => {
+    expect(selectChecks(checks, ['SIG-PLACEMENT']).every((c) => c.ruleId.startsWith('SIG-PLACEMENT'))).toBe(true);
+    const all = selectChecks(checks, []);
+    expect(all.at(-1)?.runLast).toBe(true);
+  });
+});
