@@ -3,6 +3,7 @@
  */
 import { isSpotcheckError } from '../errors.js';
 import { processIo, type Io } from './args.js';
+import { serveCommand } from './serve.js';
 import { signCommand } from './sign.js';
 
 export const MAIN_HELP = `Usage: spotcheck <command> [options]
@@ -21,6 +22,7 @@ export type Command = (argv: string[], io: Io) => number | Promise<number>;
 
 /** The library's own commands; the conformance CLI adds `run` and `replay`. */
 export const commands: Record<string, Command> = {
+  serve: serveCommand,
   sign: signCommand,
 };
 

@@ -1,0 +1,130 @@
+import { EventEmitter } from 'node:events';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { SpotClient } from '../client/spot-client.js';
+import { ApiError, isSpotcheckError } from '../errors.js';
+import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_SECRET } from '../server/credentials.js';
+import type { Io } from './args.js';
+import { main } from './main.js';
+import { serveCommand, waitForSignal } from './serve.js';
+
+/** An Io that records output and resolves `ready` with the URL once the listening line is printed. */
+function recordingIo(env: NodeJS.ProcessEnv = {}): { io: Io; out: string[]; err: string[]; ready: Promise<string> } {
+  const out: string[] = [];
+  const err: string[] = [];
+  let announce: (url: string) => void = () => undefined;
+  const ready = new Promise<string>((r) => (announce = r));
+  const io: Io = {
+    out: (s) => {
+      out.push(s);
+      const m = /listening on (http:\/\/\S+)/.exec(s);
+      if (m?.[1] !== undefined) announce(m[1]);
+    },
+    err: (s) => err.push(s),
+    env,
+  };
+  return { io, out, err, ready };
+}
+
+/** A stop trigger for `serveCommand`. */
+function manualStop(): { stop: () => Promise<string>; fire: (name: string) => void } {
+  let fire: (name: string) => void = () => undefined;
+  const p = new Promise<string>((r) => (fire = r));
+  return { stop: () => p, fire };
+}
+
+const ORDER = { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1' } as const;
+
+async function refusedWith(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('spotcheck serve', () => {
+  it('with no credentials: prints the URL and the documented demo keys, answers signed requests at once, stops cleanly', async () => {
+    const { io, out, ready } = recordingIo();
+    const { stop, fire } = manualStop();
+    const done = serveCommand([], io, stop);
+    const url = await ready;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const text = out.join('');
+    expect(text).toContain(`api key: ${DEMO_API_KEY} (TRADE, USER_DATA), secret ${DEMO_SECRET}`);
+    expect(text).toContain(`api key: ${DEMO_READONLY_API_KEY} (USER_DATA)`);
+    const res = await new SpotClient({ baseUrl: url, apiKey: DEMO_API_KEY, secret: DEMO_SECRET }).order(ORDER);
+    expect(res.code).toBe(0);
+    fire('SIGTERM');
+    expect(await done).toBe(0);
+    const gone = await refusedWith(new SpotClient({ baseUrl: url, apiKey: DEMO_API_KEY, secret: DEMO_SECRET }).order(ORDER));
+    expect(isSpotcheckError(gone, 'ERR_NETWORK')).toBe(true);
+  });
+
+  it('with --api-key/--secret: accepts that key only and never prints the secret', async () => {
+    const secret = 'user-secret-do-not-print';
+    const { io, out, err, ready } = recordingIo();
+    const { stop, fire } = manualStop();
+    const done = serveCommand(['--api-key', 'user-key', '--secret', secret, '--port', '0'], io, stop);
+    const url = await ready;
+    expect((await new SpotClient({ baseUrl: url, apiKey: 'user-key', secret }).order(ORDER)).code).toBe(0);
+    const demo = await refusedWith(new SpotClient({ baseUrl: url, apiKey: DEMO_API_KEY, secret: DEMO_SECRET }).order(ORDER));
+    expect(demo).toBeInstanceOf(ApiError);
+    expect(demo).toMatchObject({ apiCode: -2015 });
+    fire('SIGINT');
+    expect(await done).toBe(0);
+    expect(out.join('')).toContain('api key: user-key');
+    expect(out.join('') + err.join('')).not.toContain(secret);
+  });
+
+  it('reads SPOTCHECK_API_KEY and SPOTCHECK_SECRET', async () => {
+    const { io, out, ready } = recordingIo({ SPOTCHECK_API_KEY: 'env-key', SPOTCHECK_SECRET: 'env-secret' });
+    const { stop, fire } = manualStop();
+    const done = serveCommand([], io, stop);
+    const url = await ready;
+    expect((await new SpotClient({ baseUrl: url, apiKey: 'env-key', secret: 'env-secret' }).order(ORDER)).code).toBe(0);
+    fire('SIGTERM');
+    await done;
+    expect(out.join('')).not.toContain('env-secret');
+  });
+
+  it('usage errors: a key without a secret, a bad port, an unknown flag (exit 2 through main)', async () => {
+    for (const argv of [['--api-key', 'k'], ['--port', '70000'], ['--port', 'x'], ['--nope']]) {
+      const { io, err } = recordingIo();
+      expect(await main(['serve', ...argv], io)).toBe(2);
+      expect(err.join('')).toMatch(/serve:/);
+    }
+  });
+
+  it('a port in use is ERR_SERVER_START (exit 2), not a crash', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    try {
+      const port = String((blocker.address() as AddressInfo).port);
+      const { io, err } = recordingIo();
+      expect(await main(['serve', '--port', port], io)).toBe(2);
+      expect(err.join('')).toMatch(/could not listen/);
+    } finally {
+      await new Promise((r) => blocker.close(r));
+    }
+  });
+
+  it('--help prints the usage through main', async () => {
+    const { io, out } = recordingIo();
+    expect(await main(['serve', '--help'], io)).toBe(0);
+    expect(out.join('')).toMatch(/^Usage: spotcheck serve/);
+  });
+});
+
+describe('waitForSignal', () => {
+  it('resolves with the first signal and removes its listeners', async () => {
+    const target = new EventEmitter();
+    const p = waitForSignal(['SIGINT', 'SIGTERM'], target);
+    expect(target.listenerCount('SIGINT')).toBe(1);
+    target.emit('SIGTERM');
+    expect(await p).toBe('SIGTERM');
+    expect(target.listenerCount('SIGINT') + target.listenerCount('SIGTERM')).toBe(0);
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * `spotcheck serve`: run the reference server until SIGINT or SIGTERM. Prints the
+ * URL and the accepted API key once it answers; never prints a secret other than
+ * the documented demo ones.
+ */
+import type { EventEmitter } from 'node:events';
+import { SpotcheckError } from '../errors.js';
+import { DEMO_CREDENTIALS, isDemoSecret } from '../server/credentials.js';
+import type { Credential } from '../server/policy.js';
+import { startServer } from '../server/server.js';
+import { credential, parse, type Io } from './args.js';
+
+export const SERVE_HELP = `Usage: spotcheck serve [--port P] [--host H] [--api-key K --secret S]
+
+Starts the reference server (POST /api/v1/spot/batchOrders, /api/v1/spot/order,
+/api/v1.1/spot/order) and prints its URL and the API key it accepts. Stops on
+SIGINT (Ctrl-C) or SIGTERM.
+
+Options:
+  --port P      TCP port (default 0: a free port, printed)
+  --host H      interface (default 127.0.0.1, loopback only)
+  --api-key K   the API key to accept (or set SPOTCHECK_API_KEY)
+  --secret S    its secret (or set SPOTCHECK_SECRET); never printed
+  -h, --help    this text
+
+Without credentials the server accepts the documented demo keys:
+  spotcheck-demo-key           secret spotcheck-demo-secret           (TRADE)
+  spotcheck-demo-readonly-key  secret spotcheck-demo-readonly-secret  (no TRADE)
+`;
+
+/** Resolves with the name of the first of `signals` that `target` emits, then stops listening. */
+export function waitForSignal(signals: readonly string[] = ['SIGINT', 'SIGTERM'], target: EventEmitter = process): Promise<string> {
+  return new Promise((resolve) => {
+    const handlers = new Map<string, () => void>();
+    for (const name of signals) {
+      const h = (): void => {
+        for (const [n, f] of handlers) target.off(n, f);
+        resolve(name);
+      };
+      handlers.set(name, h);
+      target.on(name, h);
+    }
+  });
+}
+
+function parsePort(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : NaN;
+  if (!(port >= 0 && port <= 65535)) throw new SpotcheckError('ERR_USAGE', `serve: --port must be a whole number from 0 to 65535, got ${JSON.stringify(text)}`);
+  return port;
+}
+
+/** The credentials to serve: flags, then environment, else the demo keys. Key and secret come as a pair. */
+function chooseCredentials(apiKey: string | undefined, secret: string | undefined): ReadonlyArray<Credential> {
+  if (apiKey === undefined && secret === undefined) return DEMO_CREDENTIALS;
+  if (apiKey === undefined || secret === undefined) {
+    throw new SpotcheckError('ERR_USAGE', 'serve: give both an API key and a secret (--api-key K --secret S, or SPOTCHECK_API_KEY and SPOTCHECK_SECRET), or neither for the demo keys');
+  }
+  return [{ apiKey, secret, permissions: ['TRADE', 'USER_DATA'] }];
+}
+
+/** What to print about the keys: each key and its permissions; a secret only when it is a documented demo one. */
+function describeKeys(creds: ReadonlyArray<Credential>): string {
+  return creds
+    .map((c) => {
+      const secret = isDemoSecret(c.secret) ? `, secret ${c.secret} (documented demo secret)` : '';
+      return `api key: ${c.apiKey} (${c.permissions.join(', ') || 'no permissions'})${secret}\n`;
+    })
+    .join('');
+}
+
+/** Run `serve` until `stop` resolves (default: SIGINT or SIGTERM); exit code 0 after a clean stop. */
+export async function serveCommand(argv: string[], io: Io, stop: () => Promise<string> = waitForSignal): Promise<number> {
+  const { values } = parse(
+    {
+      args: argv,
+      strict: true,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string', default: '127.0.0.1' },
+        'api-key': { type: 'string' },
+        secret: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    },
+    'serve',
+  );
+  if (values.help) {
+    io.out(SERVE_HELP);
+    return 0;
+  }
+  const port = parsePort(values.port);
+  const credentials = chooseCredentials(credential(values['api-key'], 'SPOTCHECK_API_KEY', io.env), credential(values.secret, 'SPOTCHECK_SECRET', io.env));
+  const server = await startServer({ port, host: values.host, credentials });
+  const stopped = stop();
+  io.out(`spotcheck reference server listening on ${server.url}\n${describeKeys(credentials)}`);
+  if (!['127.0.0.1', '::1', 'localhost'].includes(values.host)) io.err(`warning: listening on ${values.host}, not only on loopback\n`);
+  const signal = await stopped;
+  io.err(`${signal}: stopping\n`);
+  await server.close();
+  return 0;
+}
