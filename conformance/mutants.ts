@@ -36,12 +36,28 @@ const mapOrders = (f: (order: Record<string, unknown>) => Record<string, unknown
 export const mutants: readonly Mutant[] = [
   { name: 'signature never checked', family: 'SIG', options: { policy: { verifySignature: () => true } } },
   {
-    name: 'JSON body not covered by the signature',
+    name: 'JSON body not covered by the signature (query-only signatures accepted too)',
     family: 'SIG',
     options: {
       policy: {
         verifySignature: (secret, steps, sig) =>
-          steps.body.trimStart().startsWith('[') ? verify(secret, steps.queryWithoutSignature, sig) : defaultPolicy.verifySignature(secret, steps, sig),
+          defaultPolicy.verifySignature(secret, steps, sig) || (steps.body.trimStart().startsWith('[') && verify(secret, steps.queryWithoutSignature, sig)),
+      },
+    },
+  },
+  {
+    name: 'JSON body re-serialised before verifying',
+    family: 'SIG',
+    options: {
+      policy: {
+        verifySignature: (secret, steps, sig) => {
+          if (defaultPolicy.verifySignature(secret, steps, sig)) return true;
+          try {
+            return steps.body.trimStart().startsWith('[') && verify(secret, steps.queryWithoutSignature + JSON.stringify(JSON.parse(steps.body)), sig);
+          } catch {
+            return false;
+          }
+        },
       },
     },
   },

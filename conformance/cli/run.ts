@@ -123,7 +123,9 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
   const runs = int('runs', v.runs, 1);
   const timeoutMs = int('timeout', v.timeout, 100);
   const maxOrders = int('max-orders', v['max-orders'], 0);
-  const selected = selectChecks(checks, only);
+  // replay reruns exactly the named checks; run takes prefixes.
+  const pool = mode === 'replay' ? checks.filter((c) => only.includes(c.id)) : checks;
+  const selected = selectChecks(pool, mode === 'replay' ? [] : only);
   if (selected.length === 0) throw new SpotcheckError('ERR_USAGE', `--only ${only.join(',')} selects no check; run with --list to see the IDs`);
 
   if (v.list || v['dry-run']) {
@@ -195,7 +197,8 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
       runs,
       rate,
       timeoutMs,
-      only,
+      only: mode === 'replay' ? [] : only,
+      checks: pool,
       maxOrders,
       onProgress: (p) => {
         if (p.current === undefined) return;
