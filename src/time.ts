@@ -13,6 +13,7 @@ export type Clock = () => number;
 /** The system clock. */
 export const systemClock: Clock = () => Date.now();
 
+/** Input of {@link checkTimeWindow}: the request's time parameters and the server time. */
 export interface TimeWindowInput {
   /** Request timestamp, epoch ms. */
   timestamp: number;
@@ -22,6 +23,7 @@ export interface TimeWindowInput {
   serverTime: number;
 }
 
+/** Outcome of {@link checkTimeWindow}: accepted, or refused with its reason and rule ID. */
 export type TimeWindowVerdict =
   | { accepted: true; age: number; recvWindow: number }
   | { accepted: false; reason: 'too-old' | 'too-far-ahead'; ruleId: 'TIME-WINDOW-PAST' | 'TIME-WINDOW-LEAD'; age: number; recvWindow: number };

@@ -37,12 +37,16 @@ export function charLength(s: string): number {
   return n;
 }
 
+/** Order sides (§2.1). */
 export const SIDES = ['BUY', 'SELL'] as const;
+/** Order types (§2.1). */
 export const ORDER_TYPES = ['LIMIT', 'MARKET', 'LIMIT_MAKER'] as const;
+/** Self trade prevention modes (§2.1). */
 export const STP_MODES = ['EXPIRE_TAKER', 'EXPIRE_MAKER'] as const;
 /** GTC and IOC are named by §2.1; FOK is the value seen in practice (decision D-TIF-VALUES). */
 export const TIME_IN_FORCE_VALUES = ['GTC', 'IOC', 'FOK'] as const;
 
+/** True when `v` is one of the string `values` (exact, case-sensitive). */
 export function isOneOf<T extends string>(values: readonly T[], v: unknown): v is T {
   return typeof v === 'string' && (values as readonly string[]).includes(v);
 }

@@ -16,6 +16,7 @@ import {
 /** Which parameter set: `/api/v1/...` or `/api/v1.1/...` (§4.2, §9). */
 export type ApiVersion = 'v1' | 'v1.1';
 
+/** Options of {@link validateOrder}. */
 export interface ValidateOrderOptions {
   version: ApiVersion;
   /** Prefix for issue paths, e.g. the index of the order in a batch. */

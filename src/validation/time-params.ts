@@ -7,6 +7,7 @@ import { parseLong } from './fields.js';
 /** Largest recvWindow the reference accepts (decision D-RECVWINDOW-MAX; §5.4 recommends 5000 or less). */
 export const MAX_RECV_WINDOW = 60000;
 
+/** Parsed time parameters (absent when missing or invalid) and the issues found. */
 export interface TimeParams {
   timestamp?: number;
   recvWindow?: number;
