@@ -4,7 +4,9 @@
  */
 import { readKitJson } from './paths.js';
 
+/** Rule family: the prefix of every rule ID (design notes). */
 export type RuleFamily = 'AUTH' | 'SIG' | 'TIME' | 'BATCH' | 'ORDER' | 'RESULT' | 'SCHEMA' | 'ROBUST';
+/** MUST: a failure sets exit code 1; SHOULD: reported, sets the exit code only with --strict; INFO: observed and reported, never a failure. */
 export type RuleLevel = 'MUST' | 'SHOULD' | 'INFO';
 
 /** One catalog entry. */
