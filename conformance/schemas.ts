@@ -1,27 +1,46 @@
 /**
- * Response validation against the spec's JSON Schemas (spec/schemas, generated from
- * src/types.ts and referenced by spec/openapi.yaml), with ajv.
+ * Response validation with ajv over the dereferenced OpenAPI document
+ * (spec/openapi.yaml, whose schemas are generated from src/types.ts), so the runner
+ * checks exactly what the spec publishes.
  */
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { readKitJson } from '../src/paths.js';
+import { kitPath } from '../src/paths.js';
 
-const cache = new Map<string, ValidateFunction>();
-let ajv: Ajv2020 | undefined;
+/** The response bodies the runner validates. */
+export type ResponseSchema = 'batch-order-response' | 'order-response' | 'single-order-response';
 
-/** A validator for `spec/schemas/<name>.schema.json`. */
-export function schemaValidator(name: string): ValidateFunction {
-  let v = cache.get(name);
-  if (v === undefined) {
-    ajv ??= new Ajv2020({ allErrors: true, strict: false });
-    v = ajv.compile(readKitJson<object>('spec', 'schemas', `${name}.schema.json`));
-    cache.set(name, v);
-  }
-  return v;
+type Json = Record<string, unknown>;
+
+let validators: Promise<Record<ResponseSchema, ValidateFunction>> | undefined;
+
+function at(obj: unknown, path: ReadonlyArray<string>): Json {
+  let cur: unknown = obj;
+  for (const k of path) cur = (cur as Json | undefined)?.[k];
+  if (typeof cur !== 'object' || cur === null) throw new Error(`spec/openapi.yaml has no ${path.join(' > ')}`);
+  return cur as Json;
 }
 
-/** Validate a value; return the ajv errors as short lines (empty when valid). */
-export function schemaErrors(name: string, value: unknown): string[] {
-  const v = schemaValidator(name);
+/** A schema without the `$id`/`$schema` of the file it was inlined from (each is compiled alone). */
+function standalone(schema: Json): Json {
+  const { $id: _id, $schema: _schema, ...rest } = schema;
+  return rest;
+}
+
+async function build(): Promise<Record<ResponseSchema, ValidateFunction>> {
+  const doc = await SwaggerParser.dereference(kitPath('spec', 'openapi.yaml'));
+  const json = ['content', 'application/json', 'schema'];
+  const batch = at(doc, ['paths', '/api/v1/spot/batchOrders', 'post', 'responses', '200', ...json]);
+  const single = at(doc, ['paths', '/api/v1/spot/order', 'post', 'responses', '200', ...json]);
+  const order = at(batch, ['properties', 'result', 'items', 'properties', 'order']);
+  const compile = (s: Json) => new Ajv2020({ allErrors: true, strict: false }).compile(standalone(s));
+  return { 'batch-order-response': compile(batch), 'order-response': compile(order), 'single-order-response': compile(single) };
+}
+
+/** Validate a response body; the ajv errors as short lines (empty when valid). */
+export async function schemaErrors(name: ResponseSchema, value: unknown): Promise<string[]> {
+  validators ??= build();
+  const v = (await validators)[name];
   if (v(value)) return [];
   return (v.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'invalid'}`);
 }

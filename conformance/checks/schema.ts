@@ -9,13 +9,14 @@ import type { CheckDefinition } from '../types.js';
 import { validBatch, withClientIds } from '../generators.js';
 import { isRecord, resultEntries } from '../observe.js';
 import { schemaErrors } from '../schemas.js';
-import { expectAccepted, fail, property, send } from './helpers.js';
+import { expectAccepted, fail, info, property, send } from './helpers.js';
+import { limitParams } from './auth.js';
 
 export const schemaChecks: CheckDefinition[] = [
   {
     id: 'SCHEMA-BATCH-RESPONSE',
     ruleId: 'SCHEMA-BATCH-RESPONSE',
-    title: 'accepted batch responses validate against batch-order-response.schema.json',
+    title: 'accepted batch responses validate against the 200 response schema of spec/openapi.yaml',
     placesOrders: true,
     run(ctx) {
       return property(ctx, validBatch(ctx.target.symbol, 1, 20), async (orders) => {
@@ -24,15 +25,15 @@ export const schemaChecks: CheckDefinition[] = [
         const r = await send(ctx, ctx.requests.batch(sent));
         const step = expectAccepted(r, 'a valid batch');
         if (step) return step;
-        const errors = schemaErrors('batch-order-response', r.observation.json);
-        return errors.length === 0 ? undefined : fail('a body valid against batch-order-response.schema.json', errors.slice(0, 5).join('; '), r.exchange);
+        const errors = await schemaErrors('batch-order-response', r.observation.json);
+        return errors.length === 0 ? undefined : fail('a body valid against the batch 200 response schema', errors.slice(0, 5).join('; '), r.exchange);
       });
     },
   },
   {
     id: 'SCHEMA-ORDER-RESPONSE',
     ruleId: 'SCHEMA-ORDER-RESPONSE',
-    title: 'every result[].order validates against order-response.schema.json, orders of every type included',
+    title: 'every result[].order validates against the order schema of spec/openapi.yaml, orders of every type included',
     placesOrders: true,
     run(ctx) {
       const arb = fc.constantFrom('LIMIT', 'MARKET', 'LIMIT_MAKER').chain((type) =>
@@ -46,11 +47,25 @@ export const schemaChecks: CheckDefinition[] = [
         if (step) return step;
         for (const [i, e] of (resultEntries(r.observation) ?? []).entries()) {
           if (!isRecord(e) || !isRecord(e.order)) continue;
-          const errors = schemaErrors('order-response', e.order);
-          if (errors.length > 0) return fail(`result[${i}].order valid against order-response.schema.json`, errors.slice(0, 5).join('; '), r.exchange);
+          const errors = await schemaErrors('order-response', e.order);
+          if (errors.length > 0) return fail(`result[${i}].order valid against the order response schema`, errors.slice(0, 5).join('; '), r.exchange);
         }
         return undefined;
       });
+    },
+  },
+  {
+    id: 'SCHEMA-ORDER-RESPONSE.single',
+    ruleId: 'SCHEMA-ORDER-RESPONSE',
+    title: 'the answer of an accepted single order, against the reference shape (the seed does not show it, D-SINGLE-RESPONSE)',
+    level: 'INFO',
+    placesOrders: true,
+    async run(ctx) {
+      const r = await send(ctx, ctx.requests.order(limitParams(ctx), 'v1', 'query'));
+      const step = expectAccepted(r, 'a valid v1 LIMIT order');
+      if (step) return step;
+      const errors = await schemaErrors('single-order-response', r.observation.json);
+      return info(errors.length === 0 ? 'matches the reference single-order response' : `differs from the reference shape: ${errors.slice(0, 3).join('; ')}`, errors.length === 0, r.exchange);
     },
   },
 ];
