@@ -8,7 +8,7 @@ import { authorize } from './auth.js';
 import { ApiCode, issueCode, issueMessage, issueRejection, reject } from './codes.js';
 import type { HandlerDeps, RequestInput } from './handler.js';
 import { collectParams, mediaType } from './params.js';
-import { orderData, placeOrder, stpModeOf } from './place.js';
+import { placeOrder, stpModeOf } from './place.js';
 import { rejectionReply, type Reply } from './respond.js';
 
 /** Text of `result[].msg` for a placed order. */
@@ -58,7 +58,7 @@ export function handleBatch(input: RequestInput, deps: HandlerDeps): Reply {
     const fields = typeof o === 'object' && o !== null ? (o as Record<string, unknown>) : {};
     const placed = placeOrder(deps.store, fields, { accountId, now: auth.now });
     if (!placed.ok) return { code: placed.code, msg: placed.msg, stpMode, concentration: '' };
-    return { code: ApiCode.OK, msg: ENTRY_OK_MSG, order: orderData(placed.order), stpMode, concentration: '' };
+    return { code: ApiCode.OK, msg: ENTRY_OK_MSG, order: placed.order, stpMode, concentration: '' };
   });
   return { status: 200, body: { code: ApiCode.OK, result } };
 }

@@ -8,7 +8,7 @@ import { authorize } from './auth.js';
 import { ApiCode, issueRejection, reject } from './codes.js';
 import type { HandlerDeps, RequestInput } from './handler.js';
 import { collectParams, mediaType } from './params.js';
-import { orderData, placeOrder } from './place.js';
+import { placeOrder } from './place.js';
 import { rejectionReply, type Reply } from './respond.js';
 
 /** Media type of a single-order body (D-CONTENT-TYPE). */
@@ -48,5 +48,5 @@ export function handleOrder(input: RequestInput, version: ApiVersion, deps: Hand
 
   const placed = placeOrder(deps.store, fields, { accountId: deps.accountIdOf(auth.credential.apiKey), now: auth.now });
   if (!placed.ok) return rejectionReply(reject('duplicate-client-id', 400, placed.code, placed.msg));
-  return { status: 200, body: { code: ApiCode.OK, ...orderData(placed.order) } };
+  return { status: 200, body: { code: ApiCode.OK, ...placed.order } };
 }

@@ -20,7 +20,7 @@ export interface PlaceContext {
 }
 
 /** A placed order, or the refusal of that order. */
-export type PlaceOutcome = { ok: true; order: PlacedOrder } | { ok: false; code: number; msg: string };
+export type PlaceOutcome = { ok: true; order: PlacedOrder; stpMode: StpMode } | { ok: false; code: number; msg: string };
 
 /** A DECIMAL as plain decimal text: strings are echoed as sent, numbers written without exponent. */
 export function decimalText(v: unknown): string {
@@ -77,14 +77,7 @@ export function placeOrder(store: OrderStore, fields: Readonly<Record<string, un
     type: type as PlacedOrder['type'],
     side: text(fields['side']) as PlacedOrder['side'],
     reqAmount: fields['amount'] === undefined ? '0' : decimalText(fields['amount']),
-    stpMode: stpModeOf(fields),
   };
   store.add(order);
-  return { ok: true, order };
-}
-
-/** The §2.2 order data of a placed order (without the server-side stpMode, which the entry carries). */
-export function orderData(o: PlacedOrder): Omit<PlacedOrder, 'stpMode'> {
-  const { stpMode: _stp, ...data } = o;
-  return data;
+  return { ok: true, order, stpMode: stpModeOf(fields) };
 }

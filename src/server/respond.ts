@@ -47,6 +47,19 @@ export function finalReply(reply: Reply, endpoint: Endpoint, deps: RespondDeps):
   return { out, payload };
 }
 
+let dateSecond = NaN;
+let dateText = '';
+
+/** The HTTP `Date` value for a clock reading, computed once per second. */
+function httpDate(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateText = new Date(ms).toUTCString();
+  }
+  return dateText;
+}
+
 /** Write a reply on a response that has not started yet. */
 export function writeReply(res: ServerResponse, reply: Reply, endpoint: Endpoint, deps: RespondDeps): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
@@ -55,7 +68,7 @@ export function writeReply(res: ServerResponse, reply: Reply, endpoint: Endpoint
   res.writeHead(out.status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(payload),
-    date: new Date(deps.clock()).toUTCString(),
+    date: httpDate(deps.clock()),
     ...reply.headers,
   });
   res.end(payload);
@@ -69,7 +82,7 @@ export function rawReply(reply: Reply, deps: RespondDeps): string {
     `HTTP/1.1 ${out.status} ${reason}\r\n` +
     `Content-Type: application/json\r\n` +
     `Content-Length: ${Buffer.byteLength(payload)}\r\n` +
-    `Date: ${new Date(deps.clock()).toUTCString()}\r\n` +
+    `Date: ${httpDate(deps.clock())}\r\n` +
     `Connection: close\r\n\r\n${payload}`
   );
 }

@@ -132,7 +132,7 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
     credentials,
     clock,
     errorStyle: options.errorStyle ?? 'http-status',
-    store: new OrderStore(options.storeCapacity ?? DEFAULT_STORE_CAPACITY, BigInt(Math.max(1, Math.floor(systemClock()))) * 1000n),
+    store: new OrderStore(options.storeCapacity ?? DEFAULT_STORE_CAPACITY, Math.max(1, Math.floor(systemClock())) * 1000),
     accountIdOf: (apiKey) => accountIds.get(apiKey) ?? '0',
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
   };

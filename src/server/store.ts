@@ -2,12 +2,12 @@
  * The in-memory order store (decision D-ORDER-STORE): the newest orders are kept up
  * to a bound, older ones are forgotten, so memory stays flat under load.
  */
-import type { OrderResponse, StpMode } from '../types.js';
+import type { OrderResponse } from '../types.js';
 
 /** Orders kept by default (D-ORDER-STORE). */
 export const DEFAULT_STORE_CAPACITY = 10_000;
 
-/** An order as the server placed it: the §2.2 order data (LONGs and DECIMALs as strings) plus its stpMode. */
+/** An order as the server placed it: the §2.2 order data, LONGs and DECIMALs as strings. */
 export interface PlacedOrder extends OrderResponse {
   accountId: string;
   symbolName: string;
@@ -19,7 +19,6 @@ export interface PlacedOrder extends OrderResponse {
   status: string;
   timeInForce: string;
   reqAmount: string;
-  stpMode: StpMode;
 }
 
 /** Read-only view of the placed orders, for tests and the runner's self-test. */
@@ -31,48 +30,49 @@ export interface OrderLog {
 }
 
 /**
- * Orders by id, with a per-account index of client order ids. Order ids are a
- * counter from a clock-derived base: unique within the process and at most 20
- * digits (RESULT-ORDER-ID, §2.2, §8).
+ * The newest orders in a ring (oldest overwritten first, O(1) per order), with a
+ * per-account index of client order ids. Order ids are a counter from a
+ * clock-derived base: unique within the process and at most 20 digits
+ * (RESULT-ORDER-ID, §2.2, §8).
  */
 export class OrderStore implements OrderLog {
   readonly capacity: number;
-  private readonly byId = new Map<string, PlacedOrder>();
-  private readonly byClientId = new Map<string, string>();
-  private next: bigint;
+  private readonly ring: Array<PlacedOrder | undefined>;
+  private readonly byClientId = new Map<string, Map<string, PlacedOrder>>();
+  private next: number;
   private placed = 0;
 
-  /** `firstId` seeds the id counter (e.g. the start time in ms times 1000). */
-  constructor(capacity: number = DEFAULT_STORE_CAPACITY, firstId = 1n) {
+  /** `firstId` seeds the id counter (e.g. the start time in ms times 1000); it stays below 2^53. */
+  constructor(capacity: number = DEFAULT_STORE_CAPACITY, firstId = 1) {
     this.capacity = Math.max(1, Math.floor(capacity));
-    this.next = firstId < 1n ? 1n : firstId;
+    this.ring = new Array<PlacedOrder | undefined>(this.capacity);
+    this.next = Number.isSafeInteger(firstId) && firstId >= 1 ? firstId : 1;
   }
 
-  /** A fresh order id (at most 20 digits; the counter wraps to 1 rather than grow past that). */
+  /** A fresh order id: digits only, at most 16 characters (the counter restarts at 1 before leaving the safe integers). */
   nextOrderId(): string {
-    if (this.next >= 10n ** 20n) this.next = 1n;
-    const id = this.next.toString();
-    this.next += 1n;
-    return id;
+    if (this.next >= Number.MAX_SAFE_INTEGER) this.next = 1;
+    return String(this.next++);
   }
 
   /** Whether this account has a held order with this client order id (D-DUPLICATE-CLIENT-ID). */
   hasClientOrderId(accountId: string, clientOrderId: string): boolean {
-    return this.byClientId.has(clientKey(accountId, clientOrderId));
+    return this.byClientId.get(accountId)?.has(clientOrderId) === true;
   }
 
-  /** Hold an order, forgetting the oldest beyond the capacity. */
+  /** Hold an order, forgetting the oldest one once the store is full. */
   add(order: PlacedOrder): void {
-    this.byId.set(order.orderId, order);
-    this.byClientId.set(clientKey(order.accountId, order.clientOrderId), order.orderId);
-    this.placed++;
-    while (this.byId.size > this.capacity) {
-      const oldest = this.byId.keys().next();
-      if (oldest.done === true) break;
-      const o = this.byId.get(oldest.value);
-      this.byId.delete(oldest.value);
-      if (o !== undefined) this.byClientId.delete(clientKey(o.accountId, o.clientOrderId));
+    const slot = this.placed % this.capacity;
+    const old = this.ring[slot];
+    if (old !== undefined) {
+      const ids = this.byClientId.get(old.accountId);
+      if (ids?.get(old.clientOrderId) === old) ids.delete(old.clientOrderId);
     }
+    this.ring[slot] = order;
+    let ids = this.byClientId.get(order.accountId);
+    if (ids === undefined) this.byClientId.set(order.accountId, (ids = new Map()));
+    ids.set(order.clientOrderId, order);
+    this.placed++;
   }
 
   count(): number {
@@ -80,10 +80,9 @@ export class OrderStore implements OrderLog {
   }
 
   list(): PlacedOrder[] {
-    return [...this.byId.values()];
+    const out: PlacedOrder[] = [];
+    const n = Math.min(this.placed, this.capacity);
+    for (let i = this.placed - n; i < this.placed; i++) out.push(this.ring[i % this.capacity] as PlacedOrder);
+    return out;
   }
-}
-
-function clientKey(accountId: string, clientOrderId: string): string {
-  return `${accountId}\u0000${clientOrderId}`;
 }
