@@ -4,7 +4,9 @@ import { kitPath } from '../../src/paths.js';
 import { rules } from '../../src/rules.js';
 import { sign } from '../../src/signing/index.js';
 import { loadOrderVectors, loadSigningVectors, loadTimeWindowVectors } from '../../vectors/load.js';
-import { decisionIds, makeHelpers, type DocsData } from './helpers.js';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { decisionRows, makeHelpers, type DocsData } from './helpers.js';
+import type { OpenApiDocument } from './openapi-pages.js';
 import { renderTemplate } from './template.js';
 import { ageText, pickVector } from './vector-views.js';
 
@@ -13,7 +15,8 @@ const data: DocsData = {
   timeWindow: loadTimeWindowVectors(),
   orders: loadOrderVectors(),
   rules: rules(),
-  decisions: decisionIds(readFileSync(kitPath('spec', 'decisions.md'), 'utf8')),
+  decisions: decisionRows(readFileSync(kitPath('spec', 'decisions.md'), 'utf8')),
+  openapi: (await SwaggerParser.dereference(kitPath('spec', 'openapi.yaml'))) as unknown as OpenApiDocument,
   constants: { MAX_BATCH_ORDERS: 20 },
   cliHelp: new Map([['sign', 'Usage: spotcheck sign\n']]),
 };
@@ -24,8 +27,9 @@ describe('guide helpers over the real data', () => {
     const out = render('{{example flags=Published,Split result=valid}}');
     const v = pickVector(data.signing.tests, { flags: ['Published', 'Split'], result: 'valid' }, 'signing');
     expect(out).toContain(`Golden vector #${v.tcId} of \`vectors/signing.json\` (valid)`);
-    expect(out).toContain(`totalParams            ${v.totalParams}`);
-    expect(out).toContain(`signature              ${v.signature}`);
+    expect(out).toContain(`\n\ntotalParams:\n${v.totalParams}\n\n`);
+    expect(out).toContain(`\n\nsignature:\n${v.signature}\n`);
+    expect(out).toContain(`\n\nbody as sent (${v.bodyKind}):\n${v.body}\n`);
     expect(v.totalParams).toBe(v.queryWithoutSignature + v.signedBody);
     expect(sign(v.secret, v.totalParams)).toBe(v.signature);
   });
@@ -35,15 +39,20 @@ describe('guide helpers over the real data', () => {
     expect(render('{{example flags=Published,QueryOnly}}')).not.toContain('presented signature');
     const some = render('{{example flags=Published,QueryOnly fields=totalParams,signature}}');
     expect(some).not.toContain('secret');
-    expect(some).toMatch(/totalParams {2}\S+\nsignature {4}[0-9a-f]{64}/);
+    expect(some).toMatch(/```text\ntotalParams:\n\S+\n\nsignature:\n[0-9a-f]{64}\n```/);
   });
 
   it('inserts single values, vector numbers, counts, constants, rule and decision links', () => {
     const v = pickVector(data.signing.tests, { flags: ['JsonBody', 'Batch'], result: 'valid' }, 'signing');
     expect(render('{{value field=signature flags=JsonBody,Batch result=valid}}')).toBe(`\`${v.signature}\``);
     expect(render('{{tc flags=JsonBody,Batch result=valid}}')).toBe(`#${v.tcId}`);
+    const upper = pickVector(data.signing.tests, { flags: ['WrongSecret'], about: 'upper case' }, 'signing');
+    expect(upper.comment).toMatch(/upper case/);
+    expect(render('{{tc flags=WrongSecret about=UPPER_case}}')).toBe(`#${upper.tcId}`);
     expect(render('{{count signing}}')).toBe(String(data.signing.tests.length));
     expect(render('{{const MAX_BATCH_ORDERS}}')).toBe('20');
+    expect(render('{{rule-count}}')).toBe(String(data.rules.size));
+    expect(Number(render('{{rule-count MUST}}'))).toBe([...data.rules.values()].filter((r) => r.level === 'MUST').length);
     expect(render('{{rule SIG-REQUIRED}}')).toBe('[`SIG-REQUIRED`](./rules.md#sig-required)');
     expect(render('{{decision D-EMPTY-BATCH}}')).toBe('[D-EMPTY-BATCH](./decisions.md)');
     expect(render('{{cli-help sign}}')).toBe('```text\nUsage: spotcheck sign\n```');
@@ -75,8 +84,26 @@ describe('guide helpers over the real data', () => {
   });
 });
 
-describe('decisionIds', () => {
-  it('reads the IDs of the table rows only', () => {
-    expect([...decisionIds('| ID | x |\n|---|---|\n| D-ONE | a |\n| D-TWO-2 | b |\ntext D-THREE\n')]).toEqual(['D-ONE', 'D-TWO-2']);
+describe('decisionRows', () => {
+  it('reads the cells of the table rows whose first cell is a decision ID', () => {
+    const rows = decisionRows('| ID | x | y |\n|---|---|---|\n| D-ONE | a `x\\|y` | b |\n| D-TWO-2 | c | d |\ntext D-THREE\n');
+    expect([...rows.entries()]).toEqual([
+      ['D-ONE', ['D-ONE', 'a `x\\|y`', 'b']],
+      ['D-TWO-2', ['D-TWO-2', 'c', 'd']],
+    ]);
+  });
+});
+
+describe('decision rows and OpenAPI examples', () => {
+  it('copies the rows of the real decisions record and fails for an unknown ID', () => {
+    const out = render('{{decision-rows D-EMPTY-BATCH,D-BATCH-ATOMICITY}}');
+    expect(out.split('\n')).toHaveLength(4);
+    expect(out).toContain(`| [D-EMPTY-BATCH](./decisions.md) | ${(data.decisions.get('D-EMPTY-BATCH') ?? []).slice(1).join(' | ')} |`);
+    expect(() => render('{{decision-rows D-EMPTY-BATCH,D-NOPE}}')).toThrow(/no decision D-NOPE/);
+  });
+
+  it('quotes an example of the OpenAPI document as JSON, failing for a missing one', () => {
+    expect(render('{{openapi-example createBatchOrders 200 partialFailure}}')).toMatch(/^```json\n\{\n  "code": 0,/);
+    expect(() => render('{{openapi-example createBatchOrders 200 nope}}')).toThrow(/no example nope/);
   });
 });

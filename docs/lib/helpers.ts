@@ -4,7 +4,8 @@
  */
 import type { Rule } from '../../src/rules.js';
 import type { OrderVectorFile, SigningVectorFile, TimeWindowVectorFile } from '../../vectors/types.js';
-import { code, codeBlock } from './markdown.js';
+import { code, codeBlock, table } from './markdown.js';
+import { operations, type OpenApiDocument } from './openapi-pages.js';
 import { ruleLink } from './rules-page.js';
 import type { Helpers } from './template.js';
 import { isSigningField, orderCaseTable, pickVector, queryFromOptions, signingExample, timeTable, type SigningField } from './vector-views.js';
@@ -19,17 +20,24 @@ export interface DocsData {
   orders: OrderVectorFile;
   /** The rule catalog by ID. */
   rules: ReadonlyMap<string, Rule>;
-  /** The decision IDs of `spec/decisions.md`. */
-  decisions: ReadonlySet<string>;
+  /** The decisions table of `spec/decisions.md`: ID to its cells (ID, open point, reference choice, core profile). */
+  decisions: ReadonlyMap<string, readonly string[]>;
+  /** The dereferenced OpenAPI document. */
+  openapi: OpenApiDocument;
   /** Named constants of the code the guides may quote (limits, defaults, header names). */
   constants: Readonly<Record<string, string | number>>;
   /** `spotcheck <command> --help` output by command (`''` for the top-level help). */
   cliHelp: ReadonlyMap<string, string>;
 }
 
-/** The decision IDs (`D-...`) of the decisions record's table rows. */
-export function decisionIds(markdown: string): Set<string> {
-  return new Set([...markdown.matchAll(/^\|\s*(D-[A-Z0-9-]+)\s*\|/gm)].map((m) => m[1] ?? ''));
+/** The rows of the decisions record's table, by decision ID (`D-...`), as their Markdown cells. */
+export function decisionRows(markdown: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const m of markdown.matchAll(/^\|\s*(D-[A-Z0-9-]+)\s*\|(.*)\|\s*$/gm)) {
+    const id = m[1] ?? '';
+    out.set(id, [id, ...(m[2] ?? '').split(/(?<!\\)\|/).map((c) => c.trim())]);
+  }
+  return out;
 }
 
 function one(args: readonly string[], what: string): string {
@@ -53,6 +61,26 @@ export function makeHelpers(data: DocsData): Helpers {
       const id = one(args, 'decision ID');
       if (!data.decisions.has(id)) throw new Error(`spec/decisions.md has no decision ${id}`);
       return `[${id}](./decisions.md)`;
+    },
+    /** `{{decision-rows D-A,D-B}}`: those rows of the decisions table, as a table. */
+    'decision-rows': (args) => {
+      const ids = one(args, 'comma-separated list of decision IDs').split(',');
+      const rows = ids.map((id) => {
+        const row = data.decisions.get(id);
+        if (row === undefined) throw new Error(`spec/decisions.md has no decision ${id}`);
+        return [`[${id}](./decisions.md)`, ...row.slice(1)];
+      });
+      return table(['Decision', 'Open point (seed)', 'Reference choice', 'Core profile'], rows);
+    },
+    /** `{{openapi-example createBatchOrders 200 partialFailure}}`: an example of the OpenAPI document, as a JSON block. */
+    'openapi-example': (args) => {
+      const [opId, status, name] = args;
+      const found = operations(data.openapi).find(({ op }) => op.operationId === opId);
+      if (found === undefined) throw new Error(`no operation ${String(opId)} in spec/openapi.yaml`);
+      const content = status === 'request' ? found.op.requestBody?.content : found.op.responses?.[status ?? '']?.content;
+      const ex = Object.values(content ?? {}).find((m) => m.examples?.[name ?? ''] !== undefined)?.examples?.[name ?? ''];
+      if (ex?.value === undefined) throw new Error(`operation ${String(opId)} has no example ${String(name)} for ${String(status)}`);
+      return codeBlock(JSON.stringify(ex.value, null, 2), 'json');
     },
     /** `{{const MAX_BATCH_ORDERS}}`: a constant of the code, as plain text. */
     const: (args) => {
@@ -87,6 +115,11 @@ export function makeHelpers(data: DocsData): Helpers {
       const n = file === 'signing' ? data.signing.tests.length : file === 'time-window' ? data.timeWindow.tests.length : file === 'orders' ? data.orders.tests.length : undefined;
       if (n === undefined) throw new Error(`unknown vector file ${file}`);
       return String(n);
+    },
+    /** `{{rule-count [MUST|SHOULD|INFO]}}`: number of rules in the catalog, of one level or all. */
+    'rule-count': (args) => {
+      const [level] = args;
+      return String([...data.rules.values()].filter((r) => level === undefined || r.level === level).length);
     },
     /** `{{time-table [flag=Boundary]}}`: the time-window table. */
     'time-table': (_args, opts) => timeTable(data.timeWindow.tests, linkRule, opts['flag']),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { anchorsOf, checkLinks, linksOf } from './link-check.js';
+import { anchorsOf, checkLinks, externalLinks, linksOf } from './link-check.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -38,6 +38,7 @@ describe('checkLinks', () => {
       [{ name: 'A', url: 'documents/a.html#sig-x' }],
     );
     expect(checkLinks(root)).toEqual([]);
+    expect(externalLinks(root)).toEqual([{ page: 'index.html', link: 'https://example.org/' }]);
   });
 
   it('reports a missing page, a missing anchor, a link leaving the site and a dangling navigation path', () => {

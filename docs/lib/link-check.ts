@@ -55,31 +55,54 @@ function isExternal(link: string): boolean {
   return /^[a-z][a-z0-9+.-]*:/i.test(link) || link.startsWith('//');
 }
 
-/**
- * The paths recorded in TypeDoc's `assets/navigation.js` and `assets/search.js`
- * (base64 of deflated JSON), relative to the site root.
- */
-export function typedocDataPaths(siteDir: string): Array<{ file: string; path: string }> {
-  const out: Array<{ file: string; path: string }> = [];
-  const decode = (file: string): unknown => {
-    const text = readFileSync(join(siteDir, file), 'utf8');
-    const m = /"([A-Za-z0-9+/=]+)"/.exec(text);
-    if (m?.[1] === undefined) throw new Error(`${file}: no embedded data found`);
-    return JSON.parse(inflateSync(Buffer.from(m[1], 'base64')).toString('utf8'));
-  };
-  const walk = (node: unknown, file: string): void => {
-    if (Array.isArray(node)) node.forEach((n) => walk(n, file));
-    else if (typeof node === 'object' && node !== null) {
-      const rec = node as Record<string, unknown>;
-      for (const key of ['path', 'url']) {
-        const v = rec[key];
-        if (typeof v === 'string') out.push({ file, path: v });
-      }
-      for (const v of Object.values(rec)) if (typeof v === 'object') walk(v, file);
+/** The JSON TypeDoc embeds (base64 of deflated JSON) in a data script such as `assets/navigation.js`. */
+export function decodeTypedocData(siteDir: string, file: string): unknown {
+  const text = readFileSync(join(siteDir, file), 'utf8');
+  const m = /"([A-Za-z0-9+/=]+)"/.exec(text);
+  if (m?.[1] === undefined) throw new Error(`${file}: no embedded data found`);
+  return JSON.parse(inflateSync(Buffer.from(m[1], 'base64')).toString('utf8'));
+}
+
+/** One entry of TypeDoc's navigation tree, flattened: its text and page path. */
+export interface NavEntry {
+  /** The text shown in the navigation. */
+  text: string;
+  /** The page, relative to the site root. */
+  path: string;
+}
+
+/** Every entry of `assets/navigation.js`, depth first. */
+export function navigationEntries(siteDir: string): NavEntry[] {
+  const out: NavEntry[] = [];
+  const walk = (nodes: unknown): void => {
+    if (!Array.isArray(nodes)) return;
+    for (const n of nodes as Array<{ text?: unknown; path?: unknown; children?: unknown }>) {
+      if (typeof n.text === 'string' && typeof n.path === 'string') out.push({ text: n.text, path: n.path });
+      walk(n.children);
     }
   };
-  walk(decode('assets/navigation.js'), 'assets/navigation.js');
-  walk((decode('assets/search.js') as { rows?: unknown }).rows, 'assets/search.js');
+  walk(decodeTypedocData(siteDir, 'assets/navigation.js'));
+  return out;
+}
+
+/** The page paths of TypeDoc's navigation and search data, relative to the site root. */
+export function typedocDataPaths(siteDir: string): Array<{ file: string; path: string }> {
+  const nav = navigationEntries(siteDir).map((e) => ({ file: 'assets/navigation.js', path: e.path }));
+  const rows = (decodeTypedocData(siteDir, 'assets/search.js') as { rows?: Array<{ url?: unknown }> }).rows ?? [];
+  const search = rows.filter((r) => typeof r.url === 'string').map((r) => ({ file: 'assets/search.js', path: String(r.url) }));
+  return [...nav, ...search];
+}
+
+/** Every link of the site's HTML pages that leaves the site (`http:`, `https:` or protocol-relative), with its page. */
+export function externalLinks(siteDir: string): Array<{ page: string; link: string }> {
+  const root = resolve(siteDir);
+  const out: Array<{ page: string; link: string }> = [];
+  for (const file of listFiles(root)) {
+    if (!file.endsWith('.html')) continue;
+    for (const link of linksOf(readFileSync(file, 'utf8'))) {
+      if (/^https?:/i.test(link) || link.startsWith('//')) out.push({ page: relative(root, file), link });
+    }
+  }
   return out;
 }
 

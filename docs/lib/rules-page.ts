@@ -20,6 +20,9 @@ export interface CheckSummary {
   level?: RuleLevel;
 }
 
+/** Title of the rule catalog page (TypeDoc derives its file name, `documents/Rule_catalog.html`, from it). */
+export const RULES_TITLE = 'Rule catalog';
+
 /** Family headings, in page order. */
 export const FAMILY_TITLES: Readonly<Record<RuleFamily, string>> = {
   SIG: 'Signature',
@@ -58,9 +61,9 @@ export function renderRulesPage(rules: ReadonlyMap<string, Rule>, checks: readon
   const count = (level: RuleLevel) => all.filter((r) => r.level === level).length;
   const out: string[] = [
     '---',
-    'title: Rule catalog',
+    `title: ${RULES_TITLE}`,
     '---',
-    '# Rule catalog',
+    `# ${RULES_TITLE}`,
     '',
     `Every normative sentence of the seed is a rule with a stable name. ${all.length} rules: ` +
       `${count('MUST')} MUST (a failure fails the run), ${count('SHOULD')} SHOULD (reported; fails only with \`--strict\`), ` +

@@ -38,3 +38,11 @@ describe('parsePlaceholder', () => {
     });
   });
 });
+
+describe('escaped braces', () => {
+  it('writes \\{{...}} as literal braces without calling a helper', () => {
+    expect(renderTemplate('t.md', 'key: $\\{{ secrets.KEY }} and {{upper a}}', { upper: (a) => a.join('').toUpperCase() })).toBe(
+      'key: ${{ secrets.KEY }} and A',
+    );
+  });
+});

@@ -22,7 +22,8 @@ export class TemplateError extends Error {
   }
 }
 
-const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
+/** A placeholder; `\\{{` (a backslash before the braces) writes literal braces instead. */
+const PLACEHOLDER = /\\?\{\{([^{}]*)\}\}/g;
 
 /** Split a placeholder's inside into its helper name, positional arguments and `key=value` options. */
 export function parsePlaceholder(inside: string): { name: string; args: string[]; opts: Record<string, string> } {
@@ -40,10 +41,12 @@ export function parsePlaceholder(inside: string): { name: string; args: string[]
 
 /**
  * Replace every placeholder of `text` by its helper's output. An unknown helper, or a
- * helper that throws, fails the whole render with the file and line.
+ * helper that throws, fails the whole render with the file and line. `\\{{...}}` is
+ * written as `{{...}}` (for text such as GitHub Actions expressions).
  */
 export function renderTemplate(file: string, text: string, helpers: Helpers): string {
-  return text.replace(PLACEHOLDER, (whole, inside: string, offset: number) => {
+  return text.replace(PLACEHOLDER, (whole: string, inside: string, offset: number) => {
+    if (whole.startsWith('\\')) return whole.slice(1);
     const line = text.slice(0, offset).split('\n').length;
     const { name, args, opts } = parsePlaceholder(inside);
     const helper = Object.hasOwn(helpers, name) ? helpers[name] : undefined;

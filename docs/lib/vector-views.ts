@@ -15,25 +15,32 @@ export interface VectorQuery {
   result?: string;
   /** Required tcId (use with flags, so a renumbering is caught). */
   tcId?: number;
+  /** Text the vector's comment must contain (case ignored). */
+  about?: string;
 }
 
 /** The first vector matching `q`; throws naming the query when none does. */
 export function pickVector<T extends VectorBase>(tests: readonly T[], q: VectorQuery, file: string): T {
   const found = tests.find(
     (t) =>
-      (q.flags ?? []).every((f) => t.flags.includes(f)) && (q.result === undefined || t.result === q.result) && (q.tcId === undefined || t.tcId === q.tcId),
+      (q.flags ?? []).every((f) => t.flags.includes(f)) &&
+      (q.result === undefined || t.result === q.result) &&
+      (q.tcId === undefined || t.tcId === q.tcId) &&
+      (q.about === undefined || t.comment.toLowerCase().includes(q.about.toLowerCase())),
   );
   if (found === undefined) {
-    throw new Error(`no vector in ${file} with flags [${(q.flags ?? []).join(', ')}]${q.result ? `, result ${q.result}` : ''}${q.tcId ? `, tcId ${q.tcId}` : ''}`);
+    const more = `${q.result ? `, result ${q.result}` : ''}${q.tcId ? `, tcId ${q.tcId}` : ''}${q.about ? `, comment containing "${q.about}"` : ''}`;
+    throw new Error(`no vector in ${file} with flags [${(q.flags ?? []).join(', ')}]${more}`);
   }
   return found;
 }
 
-/** Read a `VectorQuery` from template options `flags=A,B result=valid tc=3`. */
+/** Read a `VectorQuery` from template options `flags=A,B result=valid tc=3 about=word` (in `about`, `_` stands for a space). */
 export function queryFromOptions(opts: Readonly<Record<string, string>>): VectorQuery {
   const q: VectorQuery = {};
   if (opts['flags'] !== undefined) q.flags = opts['flags'].split(',').filter((f) => f !== '');
   if (opts['result'] !== undefined) q.result = opts['result'];
+  if (opts['about'] !== undefined) q.about = opts['about'].replace(/_/g, ' ');
   if (opts['tc'] !== undefined) {
     const n = Number(opts['tc']);
     if (!Number.isInteger(n)) throw new Error(`tc=${opts['tc']} is not a tcId`);
@@ -69,19 +76,18 @@ export function vectorCaption(v: SigningVector): string {
 }
 
 /**
- * A worked signing example: the request as sent and each intermediate value, aligned
- * like the output of `spotcheck sign`. `fields` limits the lines shown (default: all
- * but the presented signature, which is shown only when it differs from the correct one).
+ * A worked signing example: the request as sent and each intermediate value, each
+ * label on its own line above its value (values are long and wrap). `fields` limits the
+ * lines shown (default: all but the presented signature, which is shown only when it
+ * differs from the correct one).
  */
 export function signingExample(v: SigningVector, fields?: readonly SigningField[]): string {
   const chosen = fields ?? SIGNING_FIELDS.map(([f]) => f).filter((f) => f !== 'presentedSignature' || v.presentedSignature !== v.signature);
-  const labels = SIGNING_FIELDS.filter(([f]) => chosen.includes(f)).map(([f, label]) => [f, f === 'body' ? `${label} (${v.bodyKind})` : label] as const);
-  const width = Math.max(...labels.map(([, l]) => l.length)) + 2;
-  const lines = labels.map(([f, label]) => {
+  const blocks = SIGNING_FIELDS.filter(([f]) => chosen.includes(f)).map(([f, label]) => {
     const value = v[f];
-    return `${label.padEnd(width)}${value === '' ? '(empty)' : value}`;
+    return `${f === 'body' ? `${label} (${v.bodyKind})` : label}:\n${value === '' ? '(empty)' : value}`;
   });
-  return `${vectorCaption(v)}\n\n${codeBlock(lines.join('\n'))}`;
+  return `${vectorCaption(v)}\n\n${codeBlock(blocks.join('\n\n'))}`;
 }
 
 /** `serverTime - timestamp` in words: how old (or how far ahead) the request is. */
