@@ -1,0 +1,207 @@
+/**
+ * The docs site build (`npm run docs`): render the guide templates and the generated
+ * pages into a temporary folder, run TypeDoc over the library with those pages as
+ * project documents (one site, one navigation, one search), copy the playground in,
+ * then check the result. Any warning, broken link or missing page fails the build.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { Application, PackageJsonReader, TSConfigReader, TypeDocReader } from 'typedoc';
+import { checks } from '../../conformance/checks/index.js';
+import { DATE_HEADER_SLACK_MS } from '../../conformance/clock.js';
+import { API_KEY_HEADER } from '../../src/client/index.js';
+import { rules } from '../../src/rules.js';
+import { DEFAULT_BODY_LIMIT, DEMO_API_KEY, DEMO_SECRET } from '../../src/server/index.js';
+import { SIGNATURE_PARAM } from '../../src/signing/index.js';
+import { DEFAULT_RECV_WINDOW, MAX_LEAD_MS } from '../../src/time.js';
+import { MAX_BATCH_ORDERS, MAX_CLIENT_ORDER_ID, MAX_RECV_WINDOW } from '../../src/validation/index.js';
+import { loadOrderVectors, loadSigningVectors, loadTimeWindowVectors } from '../../vectors/load.js';
+import { renderDecisionsPage } from './decisions-page.js';
+import { decisionRows, makeHelpers, type DocsData } from './helpers.js';
+import { checkLinks, externalLinks, navigationEntries } from './link-check.js';
+import { renderOpenApi, type GeneratedPage, type OpenApiDocument } from './openapi-pages.js';
+import { renderRulesPage, ruleLink, RULES_TITLE, type CheckSummary } from './rules-page.js';
+import { renderTemplate } from './template.js';
+
+/** The guide templates of `docs/guides/`, in navigation order; `index.md` is the home page. */
+export const GUIDES = ['quickstart.md', 'signing.md', 'playground.md', 'time-window.md', 'batch-orders.md', 'conformance.md'] as const;
+
+/** Generated pages after the guides, in navigation order (`http-api.md` holds its own children). */
+export const REFERENCE_PAGES = ['http-api.md', 'rules.md', 'decisions.md'] as const;
+
+/** The `--help` text of every command the CLI's top-level help lists, by command (`''`: the top-level help). */
+export function cliHelpTexts(root: string): Map<string, string> {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin?: Record<string, string> };
+  const binRel = pkg.bin?.['spotcheck'];
+  if (binRel === undefined) throw new Error('package.json has no bin.spotcheck');
+  const bin = join(root, binRel);
+  if (!existsSync(bin)) throw new Error(`${binRel} does not exist: run \`npm run build\` first (npm run docs does)`);
+  const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 });
+  const top = run(['--help']);
+  if (top.status !== 0) throw new Error(`spotcheck --help exited with ${String(top.status)}: ${top.stderr}`);
+  const out = new Map<string, string>([['', top.stdout]]);
+  const listed = /Commands:\n((?: {2}\S+.*\n)+)/.exec(top.stdout)?.[1] ?? '';
+  for (const m of listed.matchAll(/^ {2}(\S+)/gm)) {
+    const cmd = m[1] ?? '';
+    const r = run([cmd, '--help']);
+    if (r.status === 0) out.set(cmd, r.stdout);
+  }
+  return out;
+}
+
+/** Everything the pages are made from, read from the kit (vectors through their checking loader); `cliHelp` defaults to the built CLI's own help texts. */
+export async function loadDocsData(root: string, cliHelp?: ReadonlyMap<string, string>): Promise<DocsData> {
+  return {
+    signing: loadSigningVectors(),
+    timeWindow: loadTimeWindowVectors(),
+    orders: loadOrderVectors(),
+    rules: rules(),
+    decisions: decisionRows(readFileSync(join(root, 'spec', 'decisions.md'), 'utf8')),
+    openapi: (await SwaggerParser.dereference(join(root, 'spec', 'openapi.yaml'))) as unknown as OpenApiDocument,
+    constants: {
+      API_KEY_HEADER,
+      SIGNATURE_PARAM,
+      DEFAULT_RECV_WINDOW,
+      MAX_LEAD_MS,
+      MAX_RECV_WINDOW,
+      MAX_BATCH_ORDERS,
+      MAX_CLIENT_ORDER_ID,
+      DEFAULT_BODY_LIMIT,
+      DEMO_API_KEY,
+      DEMO_SECRET,
+      DATE_HEADER_SLACK_MS,
+    },
+    cliHelp: cliHelp ?? cliHelpTexts(root),
+  };
+}
+
+/** Every Markdown page of the site: the home page, the guides, the rule catalog, the decisions record, the HTTP API pages. */
+export function renderPages(root: string, data: DocsData, checkList: readonly CheckSummary[]): GeneratedPage[] {
+  const helpers = makeHelpers(data);
+  const guide = (file: string): GeneratedPage => {
+    const path = join(root, 'docs', 'guides', file);
+    return { file, markdown: renderTemplate(relative(root, path), readFileSync(path, 'utf8'), helpers) };
+  };
+  const linkRule = (id: string) => {
+    if (!data.rules.has(id)) throw new Error(`spec/openapi.yaml cites unknown rule ${id}`);
+    return ruleLink(id);
+  };
+  return [
+    guide('index.md'),
+    ...GUIDES.map(guide),
+    ...renderOpenApi(data.openapi, linkRule),
+    { file: 'rules.md', markdown: renderRulesPage(data.rules, checkList) },
+    { file: 'decisions.md', markdown: renderDecisionsPage(readFileSync(join(root, 'spec', 'decisions.md'), 'utf8')) },
+  ];
+}
+
+/** Run TypeDoc with `docs/typedoc.json`, the pages of `genDir` as project documents, into `outDir`. Throws on any warning. */
+export async function runTypedoc(root: string, genDir: string, outDir: string): Promise<void> {
+  const app = await Application.bootstrapWithPlugins(
+    {
+      options: join(root, 'docs', 'typedoc.json'),
+      readme: join(genDir, 'index.md'),
+      projectDocuments: [...GUIDES, ...REFERENCE_PAGES].map((f) => join(genDir, f)),
+      out: outDir,
+    },
+    [new TypeDocReader(), new PackageJsonReader(), new TSConfigReader()],
+  );
+  const fail = (stage: string) => new Error(`typedoc ${stage}: ${app.logger.errorCount} errors, ${app.logger.warningCount} warnings (see above); warnings fail the docs build`);
+  if (app.logger.hasErrors() || app.logger.hasWarnings()) throw fail('options');
+  const project = await app.convert();
+  if (project === undefined || app.logger.hasErrors() || app.logger.hasWarnings()) throw fail('conversion');
+  app.validate(project);
+  if (app.logger.hasErrors() || app.logger.hasWarnings() || app.logger.validationWarningCount > 0) throw fail('validation');
+  await app.generateOutputs(project);
+  if (app.logger.hasErrors() || app.logger.hasWarnings()) throw fail('rendering');
+}
+
+/** Relative module specifiers a compiled ES module imports (static, re-export and dynamic). */
+export function importsOf(js: string): string[] {
+  const out: string[] = [];
+  for (const m of js.matchAll(/(?:^|[;\s])(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|(?:^|[;\s])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    out.push(m[1] ?? m[2] ?? m[3] ?? '');
+  }
+  return out;
+}
+
+/**
+ * Copy the playground module and everything it imports from the compiled tree into
+ * `assets/playground/` of the site (paths kept, so relative imports still resolve), and
+ * write the golden vectors next to them. Fails on any import a browser cannot load
+ * (a bare specifier such as `node:crypto`).
+ */
+export function copyPlayground(compiledRoot: string, outDir: string, golden: unknown): string[] {
+  const dest = join(outDir, 'assets', 'playground');
+  const copied: string[] = [];
+  const queue = [join(compiledRoot, 'docs', 'playground', 'page.js')];
+  const seen = new Set<string>();
+  while (queue.length > 0) {
+    const file = queue.pop() ?? '';
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (!existsSync(file)) throw new Error(`playground module ${relative(compiledRoot, file)} is missing from ${compiledRoot}`);
+    const rel = relative(compiledRoot, file);
+    for (const spec of importsOf(readFileSync(file, 'utf8'))) {
+      if (!spec.startsWith('./') && !spec.startsWith('../')) throw new Error(`playground module ${rel} imports ${spec}, which a browser cannot load`);
+      queue.push(resolve(dirname(file), spec));
+    }
+    mkdirSync(dirname(join(dest, rel)), { recursive: true });
+    copyFileSync(file, join(dest, rel));
+    copied.push(rel);
+  }
+  writeFileSync(join(dest, 'golden-vectors.js'), `// The golden signing vectors (vectors/signing.json), embedded when the site was built.\nexport default ${JSON.stringify(golden)};\n`);
+  return copied.sort();
+}
+
+/** Hosts the site may link to (TypeDoc's footer); anything else is a mistake such as an auto-linked file name. */
+export const EXTERNAL_HOSTS: readonly string[] = ['typedoc.org'];
+
+/** Checks of the built site; returns the problems (none: the site is good). */
+export function verifySite(outDir: string, ruleIds: Iterable<string>, documentTitles: readonly string[]): string[] {
+  const problems = checkLinks(outDir).map((b) => `${b.page}: ${b.problem}: ${b.link}`);
+  for (const { page, link } of externalLinks(outDir)) {
+    const host = URL.canParse(link, 'https://x/') ? new URL(link, 'https://x/').hostname : link;
+    if (!EXTERNAL_HOSTS.includes(host)) problems.push(`${page}: external link to ${link} (allowed hosts: ${EXTERNAL_HOSTS.join(', ')})`);
+  }
+  const nav = navigationEntries(outDir);
+  const pageOf = (title: string) => nav.find((e) => e.text === title)?.path;
+  for (const title of documentTitles) if (pageOf(title) === undefined) problems.push(`page "${title}" is missing from the navigation`);
+  const rulesPage = pageOf(RULES_TITLE);
+  if (rulesPage !== undefined) {
+    const html = readFileSync(join(outDir, rulesPage), 'utf8');
+    for (const id of ruleIds) if (!html.includes(`id="${id}"`)) problems.push(`${rulesPage}: no anchor #${id}`);
+  }
+  return problems;
+}
+
+/** The title of a generated page (its front matter `title:`), or undefined for the home page. */
+export function titleOf(markdown: string): string | undefined {
+  return /^---\n(?:.*\n)*?title: (.+)\n(?:.*\n)*?---/.exec(markdown)?.[1]?.trim();
+}
+
+/** Build the whole site into `outDir`; returns a one-line summary. */
+export async function buildSite(root: string, outDir: string, compiledRoot: string): Promise<string> {
+  const started = Date.now();
+  const data = await loadDocsData(root);
+  const pages = renderPages(root, data, checks);
+  const genDir = mkdtempSync(join(tmpdir(), 'spotcheck-docs-'));
+  let ok = false;
+  try {
+    for (const p of pages) writeFileSync(join(genDir, p.file), p.markdown);
+    await runTypedoc(root, genDir, outDir);
+    const copied = copyPlayground(compiledRoot, outDir, data.signing);
+    const titles = pages.map((p) => titleOf(p.markdown)).filter((t): t is string => t !== undefined);
+    const problems = verifySite(outDir, data.rules.keys(), titles);
+    if (problems.length > 0) throw new Error(`the built site has ${problems.length} problems:\n  ${problems.join('\n  ')}`);
+    ok = true;
+    const html = readdirSync(outDir, { recursive: true }).filter((f) => String(f).endsWith('.html')).length;
+    return `docs: ${html} pages (${pages.length} generated from docs/ and spec/, ${copied.length} playground modules) in ${relative(root, outDir)}/, links checked, ${((Date.now() - started) / 1000).toFixed(1)} s`;
+  } finally {
+    if (ok) rmSync(genDir, { recursive: true, force: true });
+    else process.stderr.write(`docs: generated Markdown kept in ${genDir}\n`);
+  }
+}
