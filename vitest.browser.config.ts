@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+/** The browser suite (`npm run test:browser`): the built site in headless Chromium. Build it first with `npm run docs`. */
+export default defineConfig({
+  test: {
+    include: ['docs/**/*.browser.test.ts'],
+    exclude: ['**/node_modules/**', 'dist/**'],
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+    fileParallelism: false,
+  },
+});
