@@ -7,6 +7,8 @@
  *
  * The load runs in a child process (this module, forked with SPOTCHECK_BENCH_LOAD_CHILD=1):
  * a small undici loop signing each 20-order batch with the kit's client builder.
+ * Environment: SPOTCHECK_BENCH_SERVER_ROUNDS (default 3), SPOTCHECK_BENCH_SOAK_S
+ * (default 60; 0 skips the memory run).
  */
 import { fork } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -38,13 +40,15 @@ export interface LoadSpec {
 
 /** What one load run measured. */
 export interface LoadResult {
+  /** Requests completed in the measured time. */
   requests: number;
   /** Answers that were not HTTP 200 with code 0 for the call and for every entry, or failed to arrive. */
   failures: number;
   /** Requests per second over the measured time. */
   rate: number;
-  /** Latency percentiles, ms. */
+  /** Median latency, ms. */
   p50: number;
+  /** 99th percentile latency, ms. */
   p99: number;
 }
 

@@ -10,6 +10,7 @@ import type { Credential } from '../server/policy.js';
 import { startServer } from '../server/server.js';
 import { credential, parse, type Io } from './args.js';
 
+/** Usage text of `spotcheck serve`. */
 export const SERVE_HELP = `Usage: spotcheck serve [--port P] [--host H] [--api-key K --secret S]
 
 Starts the reference server (POST /api/v1/spot/batchOrders, /api/v1/spot/order,

@@ -37,6 +37,7 @@ export interface RawResponse {
   elapsedMs: number;
   /** Epoch ms when the request was sent and when the answer was complete (for clock estimation). */
   sentAt: number;
+  /** Epoch ms when the answer was complete. */
   receivedAt: number;
 }
 

@@ -24,7 +24,9 @@ export type NewOrderV11 = Omit<OrderRequestV11, 'timestamp' | 'recvWindow'>;
 
 /** Who signs and the time parameters (§5.3, §5.4). */
 export interface SigningAuth {
+  /** Sent in `X-SVC-APIKEY` (§5.2). */
   apiKey: string;
+  /** HMAC key (§5.3); never sent. */
   secret: string;
   /** Request time, epoch ms. */
   timestamp: number;
@@ -34,7 +36,9 @@ export interface SigningAuth {
 
 /** A raw request and each step of its signature. */
 export interface BuiltRequest {
+  /** What goes on the wire. */
   request: RawRequest;
+  /** The signing steps of that request (query without signature, body, totalParams, signature). */
   signed: SignedRequest;
 }
 

@@ -19,6 +19,7 @@ export const DEFAULT_CLIENT_TIMEOUT_MS = 10_000;
 export interface SpotClientOptions {
   /** e.g. `http://127.0.0.1:8080`; paths are appended. */
   baseUrl: string;
+  /** Sent in `X-SVC-APIKEY` (§5.2). */
   apiKey: string;
   /** HMAC key (§5.3); kept in memory only, never printed. */
   secret: string;
@@ -42,7 +43,9 @@ export interface OrderCallOptions<V extends ApiVersion = ApiVersion> {
 
 /** A client bound to one server and one key. */
 export class SpotClient {
+  /** Base URL requests go to. */
   readonly baseUrl: string;
+  /** The API key sent with every request. */
   readonly apiKey: string;
   readonly #secret: string;
   readonly #recvWindow: number | undefined;
@@ -71,9 +74,11 @@ export class SpotClient {
     return expectObject<BatchOrderResponse>(await this.#send(request));
   }
 
-  /** Create one order (§4.2) in the given version and placement; a refusal throws `ApiError`. */
+  /** Create one v1 order (§4.2) in the given placement; a refusal throws `ApiError`. */
   order(order: NewOrderV1, opts?: OrderCallOptions<'v1'>): Promise<SingleOrderResponse>;
+  /** Create one v1.1 order (§4.2, §9) in the given placement; a refusal throws `ApiError`. */
   order(order: NewOrderV11, opts: OrderCallOptions<'v1.1'> & { version: 'v1.1' }): Promise<SingleOrderResponse>;
+  /** Create one order (§4.2): version `v1` by default, placement `query` by default. */
   async order(order: NewOrderV1 | NewOrderV11, opts: OrderCallOptions = {}): Promise<SingleOrderResponse> {
     const { request } = orderRequest(order, { version: opts.version ?? 'v1', placement: opts.placement ?? 'query' }, this.#auth());
     return expectObject<SingleOrderResponse>(await this.#send(request));

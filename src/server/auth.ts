@@ -13,8 +13,11 @@ import type { Credential, Permission, ServerPolicy } from './policy.js';
 
 /** What the server knows that authentication needs. */
 export interface AuthDeps {
+  /** Rule seams (defaults: the library). */
   policy: ServerPolicy;
+  /** Accepted keys. */
   credentials: ReadonlyArray<Credential>;
+  /** Server time (§5.4). */
   clock: Clock;
 }
 

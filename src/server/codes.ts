@@ -57,9 +57,13 @@ export type RejectionKind =
 
 /** A refusal of a whole call: HTTP status (D-ERROR-SHAPE), reference code and message. */
 export interface Rejection {
+  /** Why, for `finalizeResponse`. */
   kind: RejectionKind;
+  /** HTTP status under the `http-status` error style. */
   status: number;
+  /** Reference error code (negative). */
   code: number;
+  /** Message for people, naming the rule. */
   msg: string;
 }
 

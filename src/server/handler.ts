@@ -18,6 +18,7 @@ export interface RequestInput {
 
 /** Server state the endpoint handlers use. */
 export interface HandlerDeps extends AuthDeps {
+  /** Where placed orders go. */
   store: OrderStore;
   /** Account number of each API key (order.accountId, §2.2). */
   accountIdOf: (apiKey: string) => string;

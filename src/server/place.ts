@@ -14,6 +14,7 @@ export const DEFAULT_STP_MODE: StpMode = 'EXPIRE_TAKER';
 
 /** Who places and when. */
 export interface PlaceContext {
+  /** Account of the placing key (order.accountId). */
   accountId: string;
   /** Server time, epoch ms. */
   now: number;

@@ -16,8 +16,11 @@ export type Permission = 'TRADE' | 'USER_DATA' | 'USER_STREAM' | 'MARKET_DATA';
 
 /** One API key with its secret and permissions (§5.1, §5.2). */
 export interface Credential {
+  /** The value of `X-SVC-APIKEY`. */
   apiKey: string;
+  /** HMAC key of this API key; never printed. */
   secret: string;
+  /** What the key may call (§5.1); the order endpoints need `TRADE`. */
   permissions: ReadonlyArray<Permission>;
 }
 
@@ -26,12 +29,15 @@ export type Endpoint = 'batchOrders' | 'order-v1' | 'order-v1.1' | 'none';
 
 /** A response about to be written. A string body is written as is (not JSON-encoded). */
 export interface OutgoingResponse {
+  /** HTTP status. */
   status: number;
+  /** JSON-encodable body, or a string written as is. */
   body: unknown;
 }
 
 /** What `finalizeResponse` is told about the response. */
 export interface ResponseContext {
+  /** The endpoint that answered. */
   endpoint: Endpoint;
   /** Set when the whole call was refused, naming why. */
   rejection?: RejectionKind;

@@ -16,7 +16,9 @@ export type ErrorStyle = 'http-status' | 'code-only';
 
 /** A response decided by a handler, before styling and finalizing. */
 export interface Reply {
+  /** HTTP status under the `http-status` style. */
   status: number;
+  /** JSON body. */
   body: unknown;
   /** Set when the whole call was refused. */
   rejection?: Rejection;
@@ -31,8 +33,11 @@ export function rejectionReply(r: Rejection, headers?: Record<string, string>): 
 
 /** What writing needs to know. */
 export interface RespondDeps {
+  /** Supplies `finalizeResponse`. */
   policy: ServerPolicy;
+  /** How rejections are written. */
   errorStyle: ErrorStyle;
+  /** Source of the `Date` header. */
   clock: Clock;
 }
 

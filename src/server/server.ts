@@ -47,7 +47,9 @@ export interface ServerOptions {
 export interface RunningServer {
   /** Base URL, e.g. `http://127.0.0.1:40123`. */
   url: string;
+  /** Interface listened on. */
   host: string;
+  /** Port listened on (the chosen one when 0 was asked). */
   port: number;
   /** The orders placed so far. */
   orders: OrderLog;

@@ -9,15 +9,25 @@ export const DEFAULT_STORE_CAPACITY = 10_000;
 
 /** An order as the server placed it: the §2.2 order data, LONGs and DECIMALs as strings. */
 export interface PlacedOrder extends OrderResponse {
+  /** Account number of the placing key (digits). */
   accountId: string;
+  /** Same as symbol. */
   symbolName: string;
+  /** Unique, digits, at most 20 characters. */
   orderId: string;
+  /** Server time of placement, epoch ms (digits). */
   transactTime: string;
+  /** Price as sent; `0` when none (MARKET). */
   price: string;
+  /** Quantity as sent; `0` when none (v1.1 MARKET by amount). */
   origQty: string;
+  /** origQty for MARKET (FILLED), `0` for limit types (NEW), D-STATUS. */
   executedQty: string;
+  /** `FILLED` or `NEW` (D-STATUS). */
   status: string;
+  /** As sent, else GTC for limit types and IOC for MARKET. */
   timeInForce: string;
+  /** amount as sent (v1.1 MARKET), else `0`. */
   reqAmount: string;
 }
 
@@ -36,6 +46,7 @@ export interface OrderLog {
  * (RESULT-ORDER-ID, §2.2, §8).
  */
 export class OrderStore implements OrderLog {
+  /** Orders held at most. */
   readonly capacity: number;
   private readonly ring: Array<PlacedOrder | undefined>;
   private readonly byClientId = new Map<string, Map<string, PlacedOrder>>();
@@ -75,10 +86,12 @@ export class OrderStore implements OrderLog {
     this.placed++;
   }
 
+  /** Orders placed since creation. */
   count(): number {
     return this.placed;
   }
 
+  /** Held orders, oldest first. */
   list(): PlacedOrder[] {
     const out: PlacedOrder[] = [];
     const n = Math.min(this.placed, this.capacity);

@@ -13,8 +13,11 @@ import type { RunningServer } from './server.js';
 
 /** A clock standing still until the test moves it. */
 export interface SettableClock {
+  /** Reads the current setting. */
   clock: Clock;
+  /** Set the time, epoch ms. */
   set(ms: number): void;
+  /** Move the time by `ms`. */
   advance(ms: number): void;
 }
 
