@@ -62,7 +62,9 @@ describe('guide helpers over the real data', () => {
     const out = render('{{time-table}}');
     const boundary = data.timeWindow.tests.filter((t) => t.flags.includes('Boundary'));
     expect(out.split('\n')).toHaveLength(boundary.length + 2);
-    for (const t of boundary) expect(out).toContain(`| #${t.tcId} | ${t.recvWindow ?? 'absent (5000)'} | ${ageText(t)} |`);
+    for (const t of boundary) {
+      expect(out).toContain(`| #${t.tcId} | ${t.recvWindow ?? 'absent (5000)'} | \`${t.serverTime - t.timestamp}\` (${ageText(t)}) | **${t.result === 'valid' ? 'processed' : 'rejected'}** |`);
+    }
     expect(out).toContain('[`TIME-WINDOW-LEAD`](./rules.md#time-window-lead)');
   });
 

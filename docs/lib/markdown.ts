@@ -3,9 +3,18 @@
  * tables, so generated text never breaks the page it lands on.
  */
 
-/** Escape text for Markdown prose and table cells (HTML, emphasis, links, pipes). */
+function escapePlain(s: string): string {
+  return s.replace(/[\\`*_[\]<>|]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : `\\${c}`));
+}
+
+/**
+ * Escape text for Markdown prose and table cells (HTML, emphasis, links, pipes), on
+ * one line. Code spans written in the text (`like this`) stay code spans, their
+ * content untouched but for pipes.
+ */
 export function escapeMd(s: string): string {
-  return s.replace(/[\\`*_[\]<>|]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : `\\${c}`)).replace(/\r?\n/g, ' ');
+  const parts = s.replace(/\r?\n/g, ' ').split(/(`[^`]+`)/);
+  return parts.map((p, i) => (i % 2 === 1 ? p.replace(/\|/g, '\\|') : escapePlain(p))).join('');
 }
 
 /** A code span holding `s` exactly, whatever backticks it contains. An empty value shows as *(empty)*. */

@@ -23,7 +23,7 @@ describe('renderRulesPage', () => {
   });
 
   it('quotes the sentence escaped and links decisions named in the note', () => {
-    expect(page).toContain('> The request carries a parameter \\`signature\\`.');
+    expect(page).toContain('> The request carries a parameter `signature`.');
     expect(page).toContain('> at most 20 &lt;elements&gt;');
     expect(page).toContain('Open point (decision [D-EMPTY-BATCH](./decisions.md)).');
   });

@@ -107,13 +107,12 @@ export function timeTable(vectors: readonly TimeWindowVector[], ruleLink: (id: s
     .map((v) => [
       `#${v.tcId}`,
       v.recvWindow === undefined ? 'absent (5000)' : String(v.recvWindow),
-      ageText(v),
-      code(String(v.serverTime - v.timestamp)),
+      `${code(String(v.serverTime - v.timestamp))} (${ageText(v)})`,
       v.result === 'valid' ? '**processed**' : '**rejected**',
       v.ruleId === undefined ? '' : ruleLink(v.ruleId),
     ]);
   if (rows.length === 0) throw new Error(`no time-window vector has the flag ${flag}`);
-  return table(['Vector', 'recvWindow', 'Request age', 'serverTime − timestamp', 'Verdict', 'Rejected by'], rows);
+  return table(['Vector', 'recvWindow', 'serverTime − timestamp', 'Verdict', 'Rejected by'], rows);
 }
 
 /** The validation cases of a kind (`batch` or `order`) with a flag, as a table: what, verdict, rules reported. */
