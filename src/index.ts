@@ -8,4 +8,6 @@ export * from './validation/index.js';
 export * from './time.js';
 export * from './errors.js';
 export * from './rules.js';
+export * from './client/index.js';
+export * from './server/index.js';
 export type * from './types.js';

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import type { CompareOptions } from './measure.js';
 import { runSigning } from './signing.js';
+import { benchServer } from './server.js';
 
 /** One benchmark section: a name to select it by and a function that prints its figures. */
 export interface BenchSection {
@@ -17,6 +18,7 @@ export interface BenchSection {
 /** Every section, in the order they run. Add new sections (server, runner) here. */
 export const SECTIONS: readonly BenchSection[] = [
   { name: 'signing', description: 'sign vs naive createHmac; batch validation vs JSON.parse', run: runSigning },
+  { name: 'server', description: 'reference server vs bare node:http under child-process load; RSS over 60 s', run: (out) => benchServer(out) },
 ];
 
 const USAGE = `Usage: node dist/src/bench/main.js [section...] [--rounds N] [--sample-ms M]

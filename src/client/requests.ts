@@ -5,7 +5,7 @@
 import { signJsonBody, signParams, type Params, type Placement, type SignedRequest } from '../signing/build.js';
 import type { BatchOrderItem, Decimal, OrderRequestV1, OrderRequestV11 } from '../types.js';
 import type { ApiVersion } from '../validation/order.js';
-import { plainDecimal } from './decimal.js';
+import { plainDecimal } from '../validation/decimal.js';
 import { API_KEY_HEADER, type RawRequest } from './http.js';
 
 /** Path of the batch endpoint (§4.1). */

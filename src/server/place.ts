@@ -3,7 +3,7 @@
  * D-DUPLICATE-CLIENT-ID, D-STP-PLACEMENT). Wire encoding: every LONG (accountId,
  * orderId, transactTime) is a digit string and every DECIMAL a decimal string.
  */
-import { plainDecimal } from '../client/decimal.js';
+import { plainDecimal } from '../validation/decimal.js';
 import type { StpMode } from '../types.js';
 import { isOneOf, STP_MODES } from '../validation/fields.js';
 import { ApiCode } from './codes.js';

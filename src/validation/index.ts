@@ -2,6 +2,7 @@
 export { type Issue, issue, describeValue, assertNoIssues } from './issue.js';
 export { validateOrder, type ApiVersion, type ValidateOrderOptions } from './order.js';
 export { validateBatch, splitBatchIssues, MAX_BATCH_ORDERS } from './batch.js';
+export { plainDecimal } from './decimal.js';
 export { checkTimeParams, MAX_RECV_WINDOW, type TimeParams } from './time-params.js';
 export {
   parseDecimal,
