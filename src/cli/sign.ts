@@ -58,7 +58,7 @@ export function signCommand(argv: string[], io: Io): number {
     io.out(
       [
         `query without signature: ${steps.queryWithoutSignature}`,
-        `body (${kind}):${' '.repeat(Math.max(1, 12 - kind.length))}${steps.body}`,
+        `${`body (${kind}):`.padEnd(25)}${steps.body}`,
         `totalParams:             ${steps.totalParams}`,
         `signature:               ${signature}`,
         '',
