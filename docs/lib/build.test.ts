@@ -1,10 +1,11 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checks } from '../../conformance/checks/index.js';
 import { packageRoot } from '../../src/paths.js';
-import { copyPlayground, GUIDES, importsOf, loadDocsData, REFERENCE_PAGES, renderPages, titleOf } from './build.js';
+import { copyPlayground, GUIDES, importsOf, loadDocsData, REFERENCE_PAGES, renderPages, runTypedoc, titleOf, verifySite } from './build.js';
 import type { GeneratedPage } from './openapi-pages.js';
 
 const root = packageRoot();
@@ -85,5 +86,68 @@ describe('copyPlayground', () => {
     const compiled = join(dir, 'bad');
     write(compiled, { 'docs/playground/page.js': "import { createHmac } from 'node:crypto';" });
     expect(() => copyPlayground(compiled, join(dir, 'site-bad'), {})).toThrow(/imports node:crypto, which a browser cannot load/);
+  });
+});
+
+describe('runTypedoc fails the build', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'typedoc-fixture-'));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', types: [], noEmit: true }, include: ['*.ts'] }),
+    );
+    writeFileSync(join(dir, 'documented.ts'), '/** Adds one. */\nexport function inc(n: number): number {\n  return n + 1;\n}\n');
+    writeFileSync(join(dir, 'undocumented.ts'), '/** Adds one. */\nexport function inc(n: number): number {\n  return n + 1;\n}\nexport const LIMIT = 20;\n');
+    writeFileSync(join(dir, 'index.md'), '# Home\n\nSee [the guide](./guide.md).\n');
+    writeFileSync(join(dir, 'guide.md'), '---\ntitle: Guide\n---\n# Guide\n\nBack [home](./index.md).\n');
+    writeFileSync(join(dir, 'broken.md'), '---\ntitle: Broken\n---\n# Broken\n\nSee [a page that is not there](./missing.md).\n');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** TypeDoc with the site's own configuration, extended to document the fixture entry point. */
+  const run = (entry: string, documents: string[]) => {
+    const config = join(dir, `typedoc-${entry}.json`);
+    writeFileSync(config, JSON.stringify({ extends: [join(root, 'docs', 'typedoc.json')], entryPoints: [`./${entry}`], tsconfig: './tsconfig.json' }));
+    return runTypedoc(root, dir, join(dir, `out-${entry}-${documents.length}`), { projectDocuments: documents.map((d) => join(dir, d)) }, config);
+  };
+
+  it('passes a documented entry point with pages whose links resolve', async () => {
+    await expect(run('documented.ts', ['guide.md'])).resolves.toBeUndefined();
+    expect(readdirSync(join(dir, 'out-documented.ts-1', 'documents'))).toEqual(['Guide.html']);
+  });
+
+  it('fails on an undocumented export', async () => {
+    await expect(run('undocumented.ts', ['guide.md'])).rejects.toThrow(/typedoc validation: .*warnings fail the docs build/);
+  });
+
+  it('fails on a link to a missing page', async () => {
+    await expect(run('documented.ts', ['guide.md', 'broken.md'])).rejects.toThrow(/typedoc (conversion|rendering): .*warnings fail the docs build/);
+  });
+});
+
+describe('verifySite', () => {
+  it('reports external links to other hosts, pages missing from the navigation and rule anchors missing', () => {
+    const site = mkdtempSync(join(tmpdir(), 'verify-'));
+    const data = (name: string, v: unknown) => `window.${name} = "${deflateSync(JSON.stringify(v)).toString('base64')}"`;
+    const files: Record<string, string> = {
+      'assets/navigation.js': data('navigationData', [{ text: 'Rule catalog', path: 'documents/Rule_catalog.html' }]),
+      'assets/search.js': data('searchData', { rows: [], index: {} }),
+      'index.html': '<a href="https://typedoc.org/">ok</a> <a href="http://rest-api.md">auto-linked file name</a>',
+      'documents/Rule_catalog.html': '<h3 id="sig-a"><a id="SIG-A"></a>SIG-A</h3>',
+    };
+    for (const [f, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(site, f)), { recursive: true });
+      writeFileSync(join(site, f), text);
+    }
+    try {
+      expect(verifySite(site, ['SIG-A', 'SIG-B'], ['Rule catalog', 'Quickstart'])).toEqual([
+        'index.html: external link to http://rest-api.md (allowed hosts: typedoc.org)',
+        'page "Quickstart" is missing from the navigation',
+        'documents/Rule_catalog.html: no anchor #SIG-B',
+      ]);
+    } finally {
+      rmSync(site, { recursive: true, force: true });
+    }
   });
 });

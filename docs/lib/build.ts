@@ -98,17 +98,33 @@ export function renderPages(root: string, data: DocsData, checkList: readonly Ch
   ];
 }
 
-/** Run TypeDoc with `docs/typedoc.json`, the pages of `genDir` as project documents, into `outDir`. Throws on any warning. */
-export async function runTypedoc(root: string, genDir: string, outDir: string): Promise<void> {
-  const app = await Application.bootstrapWithPlugins(
-    {
-      options: join(root, 'docs', 'typedoc.json'),
-      readme: join(genDir, 'index.md'),
-      projectDocuments: [...GUIDES, ...REFERENCE_PAGES].map((f) => join(genDir, f)),
-      out: outDir,
-    },
-    [new TypeDocReader(), new PackageJsonReader(), new TSConfigReader()],
-  );
+/** Options `runTypedoc` sets after reading the configuration (home page, documents, output). */
+export type TypedocOverrides = Readonly<Record<string, unknown>>;
+
+/**
+ * Run TypeDoc with `config` (default `docs/typedoc.json`), the pages of `genDir` as
+ * project documents (`index.md` as the home page), into `outDir`. Throws on any warning
+ * or error: an undocumented export, a link TypeDoc cannot resolve, a missing page.
+ */
+export async function runTypedoc(
+  root: string,
+  genDir: string,
+  outDir: string,
+  overrides: TypedocOverrides = {},
+  config: string = join(root, 'docs', 'typedoc.json'),
+): Promise<void> {
+  const app = await Application.bootstrapWithPlugins({ options: config }, [
+    new TypeDocReader(),
+    new PackageJsonReader(),
+    new TSConfigReader(),
+  ]);
+  const settings: TypedocOverrides = {
+    readme: join(genDir, 'index.md'),
+    projectDocuments: [...GUIDES, ...REFERENCE_PAGES].map((f) => join(genDir, f)),
+    out: outDir,
+    ...overrides,
+  };
+  for (const [name, value] of Object.entries(settings)) app.options.setValue(name as never, value as never, root);
   const fail = (stage: string) => new Error(`typedoc ${stage}: ${app.logger.errorCount} errors, ${app.logger.warningCount} warnings (see above); warnings fail the docs build`);
   if (app.logger.hasErrors() || app.logger.hasWarnings()) throw fail('options');
   const project = await app.convert();
