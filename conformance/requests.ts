@@ -1,15 +1,21 @@
 /**
  * Building the requests checks send: signed with the library's signer (no second
  * implementation), then optionally tampered with after signing so a negative case
- * carries exactly one defect.
+ * carries exactly one defect. The client's builders (src/client/requests.ts) make
+ * only well-formed requests; checks also need a missing timestamp, a raw body text,
+ * a signature over another string, so this factory takes those hooks and sends
+ * through the client's raw exchange.
  */
 import { API_KEY_HEADER, type RawRequest } from '../src/client/http.js';
 import { encodePairs, placeParams, sign, totalParams, type Placement } from '../src/signing/index.js';
 import type { ApiVersion } from '../src/validation/index.js';
 import type { SigningFacts } from './transport.js';
 
-export const BATCH_PATH = '/api/v1/spot/batchOrders';
-export const ORDER_PATHS: Record<ApiVersion, string> = { v1: '/api/v1/spot/order', 'v1.1': '/api/v1.1/spot/order' };
+import { BATCH_ORDERS_PATH, ORDER_PATHS } from '../src/client/requests.js';
+
+/** The endpoint paths, as the client has them (§4.1, §4.2). */
+export { BATCH_ORDERS_PATH as BATCH_PATH, ORDER_PATHS };
+const BATCH_PATH = BATCH_ORDERS_PATH;
 
 /** A request ready to send and the facts of its signature. */
 export interface Built {
