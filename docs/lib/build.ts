@@ -20,7 +20,7 @@ import { DEFAULT_RECV_WINDOW, MAX_LEAD_MS } from '../../src/time.js';
 import { MAX_BATCH_ORDERS, MAX_CLIENT_ORDER_ID, MAX_RECV_WINDOW } from '../../src/validation/index.js';
 import { loadOrderVectors, loadSigningVectors, loadTimeWindowVectors } from '../../vectors/load.js';
 import { renderDecisionsPage } from './decisions-page.js';
-import { decisionRows, makeHelpers, type DocsData } from './helpers.js';
+import { decisionRows, makeHelpers, moduleName, type DocsData } from './helpers.js';
 import { checkLinks, externalLinks, navigationEntries } from './link-check.js';
 import { renderOpenApi, type GeneratedPage, type OpenApiDocument } from './openapi-pages.js';
 import { renderRulesPage, ruleLink, RULES_TITLE, type CheckSummary } from './rules-page.js';
@@ -75,6 +75,7 @@ export async function loadDocsData(root: string, cliHelp?: ReadonlyMap<string, s
       DATE_HEADER_SLACK_MS,
     },
     cliHelp: cliHelp ?? cliHelpTexts(root),
+    apiModule: moduleName(readFileSync(join(root, 'src', 'index.ts'), 'utf8')),
   };
 }
 

@@ -5,7 +5,7 @@ import { rules } from '../../src/rules.js';
 import { sign } from '../../src/signing/index.js';
 import { loadOrderVectors, loadSigningVectors, loadTimeWindowVectors } from '../../vectors/load.js';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { decisionRows, makeHelpers, type DocsData } from './helpers.js';
+import { decisionRows, makeHelpers, moduleName, type DocsData } from './helpers.js';
 import type { OpenApiDocument } from './openapi-pages.js';
 import { renderTemplate } from './template.js';
 import { ageText, pickVector } from './vector-views.js';
@@ -19,6 +19,7 @@ const data: DocsData = {
   openapi: (await SwaggerParser.dereference(kitPath('spec', 'openapi.yaml'))) as unknown as OpenApiDocument,
   constants: { MAX_BATCH_ORDERS: 20 },
   cliHelp: new Map([['sign', 'Usage: spotcheck sign\n']]),
+  apiModule: 'index',
 };
 const render = (t: string) => renderTemplate('t.md', t, makeHelpers(data));
 
@@ -83,6 +84,14 @@ describe('guide helpers over the real data', () => {
     expect(() => render('{{const NOPE}}')).toThrow(/unknown constant NOPE/);
     expect(() => render('{{cli-help serve-nope}}')).toThrow(/no help text/);
     expect(() => render('{{order-cases kind=batch flag=NoSuchFlag}}')).toThrow(/no batch vector/);
+  });
+});
+
+describe('moduleName and the api helper', () => {
+  it('reads the @module tag, else names the module index', () => {
+    expect(moduleName('/**\n * The kit.\n * @module spotcheck\n */')).toBe('spotcheck');
+    expect(moduleName('/** The kit. @packageDocumentation */')).toBe('index');
+    expect(render('{{api sign}}')).toBe('{@link index.sign | sign}');
   });
 });
 

@@ -28,6 +28,13 @@ export interface DocsData {
   constants: Readonly<Record<string, string | number>>;
   /** `spotcheck <command> --help` output by command (`''` for the top-level help). */
   cliHelp: ReadonlyMap<string, string>;
+  /** TypeDoc's name of the library's main module (`src/index.ts`): its `@module` tag, else `index`. */
+  apiModule: string;
+}
+
+/** The name TypeDoc gives the module of an entry point's source: its `@module` tag, or `index` for an `index.ts`. */
+export function moduleName(source: string): string {
+  return /@module\s+(\S+)/.exec(source)?.[1] ?? 'index';
 }
 
 /** The rows of the decisions record's table, by decision ID (`D-...`), as their Markdown cells. */
@@ -120,6 +127,11 @@ export function makeHelpers(data: DocsData): Helpers {
     'rule-count': (args) => {
       const [level] = args;
       return String([...data.rules.values()].filter((r) => level === undefined || r.level === level).length);
+    },
+    /** `{{api signingSteps}}`: a TypeDoc link to an export of the library's main module. */
+    api: (args) => {
+      const name = one(args, 'export name');
+      return `{@link ${data.apiModule}.${name} | ${name}}`;
     },
     /** `{{time-table [flag=Boundary]}}`: the time-window table. */
     'time-table': (_args, opts) => timeTable(data.timeWindow.tests, linkRule, opts['flag']),

@@ -15,9 +15,8 @@ function el<T extends HTMLElement>(root: HTMLElement, id: string, type: new () =
 
 /** Fill one output with text, showing an empty value as such. */
 function show(out: HTMLElement, text: string): void {
-  out.textContent = text;
   out.classList.toggle('sc-empty', text === '');
-  if (text === '') out.textContent = '(empty)';
+  out.textContent = text === '' ? '(empty)' : text;
 }
 
 /** The totalParams output with the query part and the body part told apart, so the join is visible. */
