@@ -101,7 +101,7 @@ export function formatSigning(r: ReturnType<typeof measureSigning>, opts: Compar
     ...[v.parse, v.validate, v.parseAndValidate].map((t) => [t.name, formatRate(t.median), `${(t.median / v.parse.median).toFixed(2)}x`]),
   ]);
   return [
-    `HMAC-SHA256 signing: sign (cached KeyObject per secret) vs createHmac('sha256', secretString) — ${head}`,
+    `HMAC-SHA256 signing: sign (padded keys prepared once per secret, two one-shot SHA-256 calls) vs createHmac('sha256', secretString) — ${head}`,
     sig,
     '',
     `Validation of a 20-order batch (§4.1) — ${head}`,
