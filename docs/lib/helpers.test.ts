@@ -36,8 +36,10 @@ describe('guide helpers over the real data', () => {
   });
 
   it('shows the presented signature only when it differs, and only the fields asked for', () => {
-    expect(render('{{example flags=FlippedBit,DerivedFromPublished}}')).toContain('presented signature');
-    expect(render('{{example flags=Published,QueryOnly}}')).not.toContain('presented signature');
+    const flipped = render('{{example flags=FlippedBit,DerivedFromPublished}}');
+    expect(flipped).toContain('\n\nsignature of totalParams (correct):\n');
+    expect(flipped).toContain('\n\nsignature the request carries:\n');
+    expect(render('{{example flags=Published,QueryOnly}}')).not.toContain('carries');
     const some = render('{{example flags=Published,QueryOnly fields=totalParams,signature}}');
     expect(some).not.toContain('secret');
     expect(some).toMatch(/```text\ntotalParams:\n\S+\n\nsignature:\n[0-9a-f]{64}\n```/);
@@ -50,6 +52,10 @@ describe('guide helpers over the real data', () => {
     const upper = pickVector(data.signing.tests, { flags: ['WrongSecret'], about: 'upper case' }, 'signing');
     expect(upper.comment).toMatch(/upper case/);
     expect(render('{{tc flags=WrongSecret about=UPPER_case}}')).toBe(`#${upper.tcId}`);
+    const reserialised = data.signing.tests.filter((t) => t.flags.includes('JsonReserialised')).map((t) => `#${t.tcId}`);
+    expect(reserialised.length).toBeGreaterThan(1);
+    expect(render('{{tcs flags=JsonReserialised}}')).toBe(reserialised.join(', '));
+    expect(() => render('{{tcs flags=NoSuchFlag}}')).toThrow(/no vector/);
     expect(render('{{count signing}}')).toBe(String(data.signing.tests.length));
     expect(render('{{const MAX_BATCH_ORDERS}}')).toBe('20');
     expect(render('{{rule-count}}')).toBe(String(data.rules.size));

@@ -8,7 +8,7 @@ import { code, codeBlock, table } from './markdown.js';
 import { operations, type OpenApiDocument } from './openapi-pages.js';
 import { ruleLink } from './rules-page.js';
 import type { Helpers } from './template.js';
-import { isSigningField, orderCaseTable, pickVector, queryFromOptions, signingExample, timeTable, type SigningField } from './vector-views.js';
+import { isSigningField, orderCaseTable, pickVector, pickVectors, queryFromOptions, signingExample, timeTable, type SigningField } from './vector-views.js';
 
 /** Everything the helpers read. */
 export interface DocsData {
@@ -116,6 +116,11 @@ export function makeHelpers(data: DocsData): Helpers {
     },
     /** `{{tc flags=...}}`: the tcId of the vector a query picks, as `#N`. */
     tc: (_args, opts) => `#${signingVector(opts).tcId}`,
+    /** `{{tcs flags=...}}`: the tcIds of every signing vector matching, as `#N, #M`. */
+    tcs: (_args, opts) =>
+      pickVectors(data.signing.tests, queryFromOptions(opts), 'vectors/signing.json')
+        .map((t) => `#${t.tcId}`)
+        .join(', '),
     /** `{{count signing|time-window|orders}}`: number of vectors in a file. */
     count: (args) => {
       const file = one(args, 'vector file');

@@ -19,20 +19,31 @@ export interface VectorQuery {
   about?: string;
 }
 
-/** The first vector matching `q`; throws naming the query when none does. */
-export function pickVector<T extends VectorBase>(tests: readonly T[], q: VectorQuery, file: string): T {
-  const found = tests.find(
-    (t) =>
-      (q.flags ?? []).every((f) => t.flags.includes(f)) &&
-      (q.result === undefined || t.result === q.result) &&
-      (q.tcId === undefined || t.tcId === q.tcId) &&
-      (q.about === undefined || t.comment.toLowerCase().includes(q.about.toLowerCase())),
+/** True when vector `t` matches the query `q`. */
+export function matchesQuery(t: VectorBase, q: VectorQuery): boolean {
+  return (
+    (q.flags ?? []).every((f) => t.flags.includes(f)) &&
+    (q.result === undefined || t.result === q.result) &&
+    (q.tcId === undefined || t.tcId === q.tcId) &&
+    (q.about === undefined || t.comment.toLowerCase().includes(q.about.toLowerCase()))
   );
-  if (found === undefined) {
+}
+
+/** Every vector matching `q`, in file order; throws naming the query when none does. */
+export function pickVectors<T extends VectorBase>(tests: readonly T[], q: VectorQuery, file: string): T[] {
+  const found = tests.filter((t) => matchesQuery(t, q));
+  if (found.length === 0) {
     const more = `${q.result ? `, result ${q.result}` : ''}${q.tcId ? `, tcId ${q.tcId}` : ''}${q.about ? `, comment containing "${q.about}"` : ''}`;
     throw new Error(`no vector in ${file} with flags [${(q.flags ?? []).join(', ')}]${more}`);
   }
   return found;
+}
+
+/** The first vector matching `q`; throws naming the query when none does. */
+export function pickVector<T extends VectorBase>(tests: readonly T[], q: VectorQuery, file: string): T {
+  const [first] = pickVectors(tests, q, file);
+  if (first === undefined) throw new Error(`no vector in ${file}`);
+  return first;
 }
 
 /** Read a `VectorQuery` from template options `flags=A,B result=valid tc=3 about=word` (in `about`, `_` stands for a space). */
@@ -83,9 +94,16 @@ export function vectorCaption(v: SigningVector): string {
  */
 export function signingExample(v: SigningVector, fields?: readonly SigningField[]): string {
   const chosen = fields ?? SIGNING_FIELDS.map(([f]) => f).filter((f) => f !== 'presentedSignature' || v.presentedSignature !== v.signature);
+  const differs = chosen.includes('presentedSignature') && v.presentedSignature !== v.signature;
+  const labelOf = (f: SigningField, label: string): string => {
+    if (f === 'body') return `${label} (${v.bodyKind})`;
+    if (differs && f === 'signature') return 'signature of totalParams (correct)';
+    if (differs && f === 'presentedSignature') return 'signature the request carries';
+    return label;
+  };
   const blocks = SIGNING_FIELDS.filter(([f]) => chosen.includes(f)).map(([f, label]) => {
     const value = v[f];
-    return `${f === 'body' ? `${label} (${v.bodyKind})` : label}:\n${value === '' ? '(empty)' : value}`;
+    return `${labelOf(f, label)}:\n${value === '' ? '(empty)' : value}`;
   });
   return `${vectorCaption(v)}\n\n${codeBlock(blocks.join('\n\n'))}`;
 }
