@@ -67,7 +67,8 @@ describe('typeSummary and fieldRows', () => {
   it('summarises alternatives, patterns, bounds and defaults', () => {
     expect(typeSummary({ anyOf: [{ type: 'number' }, { type: 'string', pattern: '^[0-9]+$' }] })).toBe('number, or string (pattern `^[0-9]+$`)');
     expect(typeSummary({ type: 'string', minLength: 1, maxLength: 255, default: 'x' })).toBe('string (1 to 255 characters, default `"x"`)');
-    expect(typeSummary({ type: 'array', items: { title: 'Order' }, maxItems: 20 })).toBe('array of Order (0 to 20 items)');
+    expect(typeSummary({ type: 'array', items: { title: 'Order' }, maxItems: 20 })).toBe('array of Order (at most 20 items)');
+    expect(typeSummary({ type: 'string', minLength: 1 })).toBe('string (at least 1 character)');
   });
 
   it('merges allOf parts and their required lists', () => {

@@ -109,10 +109,16 @@ export function typeSummary(s: SchemaObject | undefined): string {
   const facts: string[] = [];
   if (s.pattern !== undefined) facts.push(`pattern ${code(s.pattern)}`);
   if (s.format !== undefined) facts.push(`format ${s.format}`);
-  if (s.minLength !== undefined || s.maxLength !== undefined) facts.push(`${s.minLength ?? 0} to ${s.maxLength ?? '∞'} characters`);
+  const bounds = (min: number | undefined, max: number | undefined, unit: string) => {
+    const n = (k: number) => `${k} ${k === 1 ? unit.slice(0, -1) : unit}`;
+    if (min !== undefined && max !== undefined) facts.push(`${min} to ${n(max)}`);
+    else if (min !== undefined) facts.push(`at least ${n(min)}`);
+    else if (max !== undefined) facts.push(`at most ${n(max)}`);
+  };
+  bounds(s.minLength, s.maxLength, 'characters');
   if (s.minimum !== undefined) facts.push(`≥ ${s.minimum}`);
   if (s.maximum !== undefined) facts.push(`≤ ${s.maximum}`);
-  if (s.minItems !== undefined || s.maxItems !== undefined) facts.push(`${s.minItems ?? 0} to ${s.maxItems ?? '∞'} items`);
+  bounds(s.minItems, s.maxItems, 'items');
   if (s.default !== undefined) facts.push(`default ${code(JSON.stringify(s.default))}`);
   const base = type === 'array' ? `array of ${s.items?.title ?? typeSummary(s.items)}` : type;
   return facts.length === 0 ? base : `${base} (${facts.join(', ')})`;
