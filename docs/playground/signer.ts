@@ -31,7 +31,7 @@ export interface PlaygroundResult extends SigningSteps {
   signature: string;
   /** The `signature` values found in the pasted query and form body (as sent). */
   presented: string[];
-  /** Whether a presented signature equals the computed one, ignoring case (§5.3 item 3); undefined when none is presented. */
+  /** Whether a presented signature equals the computed one, ignoring case (SIG-CASE-INSENSITIVE, §5.3 item 3); undefined when none is presented. */
   presentedMatches: boolean | undefined;
 }
 
@@ -45,14 +45,18 @@ export function resolveBodyKind(body: string, choice: BodyKindChoice): BodyKind 
 
 const encoder = new TextEncoder();
 
-/** Lower-case hex HMAC-SHA256 of `message` keyed with `secret`, both as UTF-8, by Web Crypto. */
+/** Lower-case hex HMAC-SHA256 of `message` keyed with `secret`, both as UTF-8, by Web Crypto (SIG-HMAC-SHA256-HEX, §5.3 item 2). */
 export async function hmacSha256Hex(secret: string, message: string, subtle: SubtleCrypto = globalThis.crypto.subtle): Promise<string> {
   const key = await subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   const mac = new Uint8Array(await subtle.sign('HMAC', key, encoder.encode(message)));
   return Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** Compute every step of the signature of a pasted request (§5.3). */
+/**
+ * Compute every step of the signature of a pasted request (§5.3): the signature pair
+ * left out (SIG-EXCLUDES-SIGNATURE, item 5), query and body joined with nothing between
+ * (SIG-TOTALPARAMS-NO-SEPARATOR, item 4), both by the kit's `signingSteps`.
+ */
 export async function computeSignature(input: PlaygroundInput, subtle?: SubtleCrypto): Promise<PlaygroundResult> {
   const query = input.query.startsWith('?') ? input.query.slice(1) : input.query;
   const bodyKind = resolveBodyKind(input.body, input.bodyKind);
@@ -94,7 +98,8 @@ export interface GoldenCheck {
 
 /**
  * Run one golden vector: recompute each step from the request as sent, then judge the
- * presented signature (valid or acceptable iff it equals the correct one, ignoring case).
+ * presented signature (valid or acceptable iff it equals the correct one, ignoring
+ * case: SIG-CASE-INSENSITIVE, §5.3 item 3).
  */
 export async function checkVector(v: SigningVector, subtle?: SubtleCrypto): Promise<VectorMismatch | undefined> {
   const r = await computeSignature({ query: v.query, body: v.body, secret: v.secret, bodyKind: v.bodyKind }, subtle);
