@@ -2,6 +2,7 @@
  * spotcheck: reference signer, time window, validator, client and server for the
  * signed spot-trading API.
  * @packageDocumentation
+ * @module spotcheck
  */
 export * from './signing/index.js';
 export * from './validation/index.js';

@@ -43,6 +43,7 @@ describe('spotcheck run (command line)', () => {
     expect(out).toContain('Actual:');
     expect(out).toContain('$SPOTCHECK_SECRET');
     expect(out).toContain('spotcheck replay --seed 3 --only SIG-BODY-COVERED');
+    expect(out).toMatch(/Rule: \S*documents\/Rule_catalog\.html#SIG-BODY-COVERED/);
     expect(out).toMatch(/^\d+ passed, \d+ failed, \d+ info, \d+ skipped$/m);
     expect(out + io.stderr() + readFileSync(json, 'utf8') + readFileSync(junit, 'utf8')).not.toContain(DEMO_SECRET);
     const report = JSON.parse(readFileSync(json, 'utf8')) as { seed: number; summary: { failed: number }; checks: Array<{ id: string; status: string }> };

@@ -2,14 +2,16 @@
  * `spotcheck run` and `spotcheck replay`: run the conformance checks against the
  * embedded reference server (no target given) or any server URL.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { kitPath } from '../../src/paths.js';
 import { dirname } from 'node:path';
 import { credential, parse, type Io } from '../../src/cli/args.js';
 import { SpotcheckError } from '../../src/errors.js';
 import { sendRaw } from '../../src/client/http.js';
 import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET, startServer, type RunningServer } from '../../src/server/index.js';
 import { checks } from '../checks/index.js';
-import { renderConsole } from '../report/console.js';
+import { renderConsole, RULES_PAGE } from '../report/console.js';
 import { renderJunit } from '../report/junit.js';
 import { BATCH_PATH } from '../requests.js';
 import { runConformance, selectChecks } from '../runner.js';
@@ -51,6 +53,8 @@ Safety:
 Reports:
   --report-json FILE     write the JSON report (schema: conformance/report/report.schema.json)
   --junit FILE           write JUnit XML, one testcase per check
+  --docs-url URL         base URL of the docs site, for rule links in failures
+                         (default: the locally built site, when there is one)
   --no-color             plain console output
   -h, --help             this text
 
@@ -80,6 +84,7 @@ const options = {
   yes: { type: 'boolean', default: false },
   'report-json': { type: 'string' },
   junit: { type: 'string' },
+  'docs-url': { type: 'string' },
   'no-color': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -104,6 +109,13 @@ function writeReport(path: string, text: string): void {
   } catch (err) {
     throw new SpotcheckError('ERR_USAGE', `cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
+}
+
+/** Where failures link their rule: the given docs site, else the locally built one. */
+function rulesLink(docsUrl: string | undefined): { rulesUrl?: string } {
+  if (docsUrl !== undefined) return { rulesUrl: `${docsUrl.replace(/\/+$/, '')}/${RULES_PAGE}` };
+  const local = kitPath('site', ...RULES_PAGE.split('/'));
+  return existsSync(local) ? { rulesUrl: pathToFileURL(local).href } : {};
 }
 
 /** `run` (and `replay`, which requires --seed and --only). */
@@ -218,7 +230,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     await server?.close();
   }
 
-  io.out(renderConsole(report, { color: !v['no-color'] && process.stdout.isTTY === true }));
+  io.out(renderConsole(report, { color: !v['no-color'] && process.stdout.isTTY === true, ...rulesLink(v['docs-url']) }));
   if (v['report-json'] !== undefined) writeReport(v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
   if (v.junit !== undefined) writeReport(v.junit, renderJunit(report));
   const shouldFailures = report.checks.filter((c) => c.status === 'fail' && c.level === 'SHOULD').length;

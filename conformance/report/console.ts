@@ -6,9 +6,12 @@ import type { CheckReport, RunReport } from '../types.js';
 
 const FAMILIES = ['AUTH', 'SIG', 'TIME', 'BATCH', 'ORDER', 'RESULT', 'SCHEMA', 'ROBUST'] as const;
 
+/** The rule catalog page, relative to the docs site root (built by `npm run docs`). */
+export const RULES_PAGE = 'documents/Rule_catalog.html';
+
 export interface ConsoleStyle {
   color: boolean;
-  /** Base URL of the rule catalog page in the docs, for links from failures. */
+  /** URL of the rule catalog page of the docs site; each rule's anchor is its ID. Default: the page's path in the site. */
   rulesUrl?: string;
 }
 
@@ -70,7 +73,7 @@ export function renderConsole(r: RunReport, style: ConsoleStyle): string {
       if (f.expected !== undefined) out.push(`   Expected: ${f.expected}`);
       if (f.actual !== undefined) out.push(`   Actual:   ${f.actual}`);
       if (f.counterexample !== undefined) out.push(`   Counterexample (after ${f.runs ?? '?'} runs, shrunk): ${f.counterexample.slice(0, 400)}`);
-      if (style.rulesUrl !== undefined) out.push(`   Rule: ${style.rulesUrl}#${f.ruleId}`);
+      out.push(`   Rule: ${style.rulesUrl ?? RULES_PAGE}#${f.ruleId}`);
       out.push(`   Replay: spotcheck replay --seed ${r.seed} --only ${f.id}`);
       if (f.reproduce !== undefined) out.push('   Reproduce with (export SPOTCHECK_SECRET first):', indent(f.reproduce, 5));
     });

@@ -5,7 +5,7 @@
  * (`crypto.subtle`) instead of node:crypto. Nothing leaves the page.
  */
 import { signatureValues } from '../../src/signing/query.js';
-import { signingSteps, type BodyKind, type SigningSteps } from '../../src/signing/total-params.js';
+import { guessBodyKind, signingSteps, type BodyKind, type SigningSteps } from '../../src/signing/total-params.js';
 import type { SigningVector } from '../../vectors/types.js';
 
 /** How the page reads the body: `auto` guesses as `spotcheck sign` does (JSON when it starts with `[` or `{`). */
@@ -37,10 +37,7 @@ export interface PlaygroundResult extends SigningSteps {
 
 /** The body kind to use for `body` under `choice`. */
 export function resolveBodyKind(body: string, choice: BodyKindChoice): BodyKind {
-  if (choice !== 'auto') return choice;
-  if (body === '') return 'none';
-  const t = body.trimStart();
-  return t.startsWith('[') || t.startsWith('{') ? 'json' : 'form';
+  return choice === 'auto' ? guessBodyKind(body) : choice;
 }
 
 const encoder = new TextEncoder();

@@ -3,7 +3,7 @@
  * integrator checking their own signer. The secret is never printed.
  */
 import { SpotcheckError } from '../errors.js';
-import { sign, signingSteps, type BodyKind } from '../signing/index.js';
+import { guessBodyKind, sign, signingSteps } from '../signing/index.js';
 import { credential, parse, type Io } from './args.js';
 
 export const SIGN_HELP = `Usage: spotcheck sign --secret S [--query Q] [--body B] [--json]
@@ -48,8 +48,7 @@ export function signCommand(argv: string[], io: Io): number {
   }
   const query = values.query.startsWith('?') ? values.query.slice(1) : values.query;
   const body = values.body;
-  const trimmed = body.trimStart();
-  const kind: BodyKind = body === '' ? 'none' : trimmed.startsWith('[') || trimmed.startsWith('{') ? 'json' : 'form';
+  const kind = guessBodyKind(body);
   const steps = signingSteps(query, body, kind);
   const signature = sign(secret, steps.totalParams);
   if (values.json) {

@@ -11,5 +11,5 @@ export {
   encodePairs,
   isWellEncoded,
 } from './query.js';
-export { totalParams, signedBody, signingSteps, type BodyKind, type SigningSteps } from './total-params.js';
+export { totalParams, signedBody, signingSteps, guessBodyKind, type BodyKind, type SigningSteps } from './total-params.js';
 export { signParams, signJsonBody, placeParams, type Placement, type Params, type SignedRequest, type SignParamsOptions } from './build.js';

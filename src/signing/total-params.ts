@@ -20,6 +20,16 @@ export function signedBody(body: string, kind: BodyKind): string {
   return kind === 'form' ? withoutSignature(body) : body;
 }
 
+/**
+ * The body kind of a raw body when nothing else says (a tool reading text typed by a
+ * person): empty is `none`, text starting with `[` or `{` is `json`, anything else `form`.
+ */
+export function guessBodyKind(body: string): BodyKind {
+  if (body === '') return 'none';
+  const t = body.trimStart();
+  return t.startsWith('[') || t.startsWith('{') ? 'json' : 'form';
+}
+
 /** The intermediate values of signing a request as received, for verification and for display. */
 export interface SigningSteps {
   /** The raw query string without its `signature` pair. */
