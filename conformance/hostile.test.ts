@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runConformance } from './runner.js';
@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 /** Start a misbehaving HTTP server; return its base URL. */
-async function hostile(handler: Parameters<typeof createServer>[0]): Promise<string> {
+async function hostile(handler: RequestListener): Promise<string> {
   server = createServer(handler);
   server.keepAliveTimeout = 100;
   await new Promise<void>((r) => server?.listen(0, '127.0.0.1', () => r()));

@@ -1,13 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RawResponse } from '../client/http.js';
 import { orderRequest } from '../client/requests.js';
-import { kitPath } from '../paths.js';
 import type { ApiVersion } from '../validation/order.js';
 import { DEMO_CREDENTIALS } from './credentials.js';
 import { startServer, type RunningServer } from './server.js';
-import { caller, settableClock, type Caller } from './testing.js';
+import { caller, settableClock, specSchema, type Caller } from './testing.js';
 
 const NOW = 1_750_000_000_000;
 const TRADE = DEMO_CREDENTIALS[0] as (typeof DEMO_CREDENTIALS)[0];
@@ -15,9 +12,7 @@ const clock = settableClock(NOW);
 let server: RunningServer;
 let api: Caller;
 
-const ajv = new Ajv2020({ strict: false });
-for (const f of readdirSync(kitPath('spec', 'schemas'))) ajv.addSchema(JSON.parse(readFileSync(kitPath('spec', 'schemas', f), 'utf8')) as object);
-const singleSchema = ajv.getSchema('urn:spotcheck:schemas:single-order-response');
+const singleSchema = specSchema('single-order-response');
 
 beforeAll(async () => {
   server = await startServer({ clock: clock.clock });

@@ -3,7 +3,10 @@
  * a clock the test sets, and one-call signed requests built with the kit's client
  * builders (so tests sign exactly as the client does).
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { sendRaw, type RawRequest, type RawResponse } from '../client/http.js';
+import { kitPath } from '../paths.js';
 import { batchOrdersRequest, orderRequest, type BatchElement, type NewOrderV11, type SigningAuth } from '../client/requests.js';
 import type { Placement } from '../signing/build.js';
 import type { Clock } from '../time.js';
@@ -55,4 +58,17 @@ export function caller(server: RunningServer, cred: Credential, clock: Clock): C
     order: (order, opts = {}, over) =>
       raw(orderRequest(order as NewOrderV11, { version: opts.version ?? 'v1', placement: opts.placement ?? 'query' }, auth(over)).request),
   };
+}
+
+let specSchemas: Ajv2020 | undefined;
+
+/** Validator of one generated schema of spec/schemas, by file name (`batch-order-response`). */
+export function specSchema(name: string): ValidateFunction {
+  if (specSchemas === undefined) {
+    specSchemas = new Ajv2020({ strict: false });
+    for (const f of readdirSync(kitPath('spec', 'schemas'))) specSchemas.addSchema(JSON.parse(readFileSync(kitPath('spec', 'schemas', f), 'utf8')) as object);
+  }
+  const v = specSchemas.getSchema(`urn:spotcheck:schemas:${name}`);
+  if (v === undefined) throw new Error(`no schema ${name} in spec/schemas`);
+  return v;
 }
