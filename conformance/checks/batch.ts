@@ -148,6 +148,19 @@ export const batchChecks: CheckDefinition[] = [
     },
   },
   {
+    id: 'BATCH-WEIGHT',
+    ruleId: 'BATCH-WEIGHT',
+    title: 'rate-limit or weight headers on a batch answer (the seed gives weight 1 but no header or totals)',
+    placesOrders: true,
+    async run(ctx) {
+      const r = await send(ctx, ctx.requests.batch([oneOrder(ctx)]));
+      const step = expectAccepted(r, 'a valid one-order batch');
+      if (step) return step;
+      const h = Object.entries(r.response?.headers ?? {}).filter(([k]) => /weight|rate|limit|retry/i.test(k));
+      return info(h.length === 0 ? 'no rate-limit or weight header' : h.map(([k, v]) => `${k}: ${String(v)}`).join('; '), undefined, r.exchange);
+    },
+  },
+  {
     id: 'BATCH-ATOMICITY',
     ruleId: 'BATCH-ATOMICITY',
     title: 'whether one bad order fails the whole batch (not shown by the seed)',

@@ -6,7 +6,8 @@
  */
 import { DEFAULT_RECV_WINDOW, MAX_LEAD_MS } from '../../src/time.js';
 import type { CheckContext, CheckDefinition, CheckOutcome } from '../types.js';
-import { expectAccepted, expectRejected, firstFailure, info, outcome, send, skip, type Step } from './helpers.js';
+import { expectAccepted, expectRejected, fail, firstFailure, info, outcome, send, skip, type Step } from './helpers.js';
+import { describe } from '../observe.js';
 import { oneOrder } from './auth.js';
 
 /** Safety added to every margin: scheduling jitter on a busy machine. */
@@ -83,6 +84,22 @@ export const timeChecks: CheckDefinition[] = [
       { age: -Math.round(MAX_LEAD_MS / 2), accept: true, what: `timestamp ${MAX_LEAD_MS / 2} ms ahead of the server` },
     ],
   ),
+  timeCheck('TIME-REJECTED', 'TIME-REJECTED', 'a batch failing the time check, too old or too far ahead, is rejected as a whole and places nothing', (m) => [
+    { age: 3 * D, accept: false, what: `a batch ${3 * D} ms old` },
+    { age: -(MAX_LEAD_MS + 2 * m), accept: false, what: `a batch ${MAX_LEAD_MS + 2 * m} ms ahead` },
+  ]),
+  {
+    id: 'TIME-RECVWINDOW-RECOMMENDED',
+    ruleId: 'TIME-RECVWINDOW-RECOMMENDED',
+    title: 'what the server does with a recvWindow far above the recommended 5000 (largest accepted: not shown, D-RECVWINDOW-MAX)',
+    placesOrders: true,
+    async run(ctx) {
+      const r = await send(ctx, ctx.requests.batch([oneOrder(ctx)], { recvWindow: 120000 }));
+      const v = r.observation.verdict;
+      if (v === 'server-error' || v === 'no-answer') return fail('an answer that is not a 5xx', describe(r.observation), r.exchange);
+      return info(`recvWindow 120000: ${v} (${describe(r.observation)})`, v === 'rejected', r.exchange);
+    },
+  },
   {
     id: 'TIME-TIMESTAMP-REQUIRED',
     ruleId: 'TIME-TIMESTAMP-REQUIRED',
