@@ -50,9 +50,14 @@ export function describe(o: Observation): string {
   return `HTTP ${o.status ?? '?'} ${body}`.trim();
 }
 
-/** The top-level `result` array of a batch response, when there is one. */
+/** The top-level `result` array of a batch response body (§2.2), when there is one. */
+export function entriesOf(json: unknown): unknown[] | undefined {
+  return isRecord(json) && Array.isArray(json.result) ? json.result : undefined;
+}
+
+/** The `result` entries of an observed batch answer. */
 export function resultEntries(o: Observation): unknown[] | undefined {
-  return isRecord(o.json) && Array.isArray(o.json.result) ? o.json.result : undefined;
+  return entriesOf(o.json);
 }
 
 export { isRecord };

@@ -6,7 +6,7 @@
 import type { Dispatcher } from 'undici';
 import { rule, type RuleLevel } from '../src/rules.js';
 import { readKitJson } from '../src/paths.js';
-import { isRecord, resultEntries } from './observe.js';
+import { entriesOf, isRecord } from './observe.js';
 import { measureClock } from './clock.js';
 import { curlFor } from './curl.js';
 import { checks as allChecks } from './checks/index.js';
@@ -53,7 +53,7 @@ function version(): string {
 function placedBy(path: string, verdict: string, json: unknown): number {
   if (verdict !== 'accepted') return 0;
   if (path !== BATCH_PATH) return 1;
-  return (resultEntries({ verdict: 'accepted', json }) ?? []).filter((e) => isRecord(e) && e.code === 0).length;
+  return (entriesOf(json) ?? []).filter((e) => isRecord(e) && e.code === 0).length;
 }
 
 /** Apply level and profile to an outcome: what goes in the report. */

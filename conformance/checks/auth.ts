@@ -14,6 +14,11 @@ export function oneOrder(ctx: CheckContext): Record<string, unknown> {
   return { ...o, newClientOrderId: ctx.clientId() };
 }
 
+/** A valid MARKET order as single-order parameters: quantity, no price, IOC (§2.1). */
+export function marketParams(ctx: CheckContext): Record<string, unknown> {
+  return { symbol: ctx.target.symbol, side: 'BUY', type: 'MARKET', timeInForce: 'IOC', quantity: '1', newClientOrderId: ctx.clientId() };
+}
+
 /** A valid LIMIT order as single-order parameters. */
 export function limitParams(ctx: CheckContext): Record<string, unknown> {
   return { symbol: ctx.target.symbol, side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '1', price: '0.1', newClientOrderId: ctx.clientId() };

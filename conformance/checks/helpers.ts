@@ -36,7 +36,10 @@ function brokenAnswer(o: Observation): boolean {
   return o.verdict === 'server-error' || o.verdict === 'no-answer' || o.verdict === 'bad-response';
 }
 
-/** Expect a rejection (HTTP 4xx, or 200 with a non-zero code) and no order placed. */
+/**
+ * Expect a rejection (HTTP 4xx, or 200 with a non-zero code; design principle) and no
+ * order placed (BATCH-REJECTED-PLACES-NOTHING, §4.1).
+ */
 export function expectRejected(r: SendResult, what: string): Step {
   const o = r.observation;
   if (o.verdict === 'rejected') {
@@ -53,6 +56,17 @@ export function expectAccepted(r: SendResult, what: string): Step {
   const o = r.observation;
   if (o.verdict === 'accepted') return undefined;
   return fail(`${what}: accepted`, describe(o), r.exchange);
+}
+
+/**
+ * An open point of the seed (spec/decisions.md): what the server did is INFO, and
+ * matches the reference when its verdict is `referenceVerdict`; only a 5xx or no
+ * answer fails (ROBUST-NO-5XX, ROBUST-NO-HANG).
+ */
+export function openPoint(r: SendResult, what: string, referenceVerdict: 'accepted' | 'rejected'): CheckOutcome {
+  const o = r.observation;
+  if (o.verdict === 'server-error' || o.verdict === 'no-answer') return fail(`${what}: an answer that is not a 5xx`, describe(o), r.exchange);
+  return info(`${what}: ${o.verdict} (${describe(o)})`, o.verdict === referenceVerdict, r.exchange);
 }
 
 /** Run steps in order; the first failure wins. */
