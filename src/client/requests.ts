@@ -6,15 +6,16 @@ import { signJsonBody, signParams, type Params, type Placement, type SignedReque
 import type { BatchOrderItem, Decimal, OrderRequestV1, OrderRequestV11 } from '../types.js';
 import type { ApiVersion } from '../validation/order.js';
 import { plainDecimal } from '../validation/decimal.js';
-import { API_KEY_HEADER, type RawRequest } from './http.js';
+import { API_KEY_HEADER, ENDPOINTS, orderEndpoint } from '../core/wire.js';
+import type { RawRequest } from './http.js';
 
-/** Path of the batch endpoint (§4.1). */
-export const BATCH_ORDERS_PATH = '/api/v1/spot/batchOrders';
+/** Path of the batch endpoint (§4.1), from the core's wire table. */
+export const BATCH_ORDERS_PATH = ENDPOINTS.batchOrders.path;
 
-/** Paths of the single-order endpoints by version (§4.2, §9). */
+/** Paths of the single-order endpoints by version (§4.2, §9), from the core's wire table. */
 export const ORDER_PATHS: Readonly<Record<ApiVersion, string>> = Object.freeze({
-  v1: '/api/v1/spot/order',
-  'v1.1': '/api/v1.1/spot/order',
+  v1: orderEndpoint('v1').path,
+  'v1.1': orderEndpoint('v1.1').path,
 });
 
 /** A v1 order as the caller gives it: the time parameters are added when signing. */
