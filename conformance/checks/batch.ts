@@ -9,9 +9,10 @@ import { editableBatch, validBatch, validOrder, withClientIds } from '../generat
 import { describe, isRecord, resultEntries } from '../observe.js';
 import { expectAccepted, expectRejected, fail, firstFailure, info, openPoint, outcome, property, send } from './helpers.js';
 import { oneOrder } from './auth.js';
+import type { RuleId } from '../../src/core/rule-id.js';
 
 /** Whether every listed rule ID, and no other, is what the validator finds. */
-function onlyRules(body: unknown, ruleIds: readonly string[]): boolean {
+function onlyRules(body: unknown, ruleIds: readonly RuleId[]): boolean {
   const found = new Set(validateBatch(body).map((i) => i.ruleId));
   return found.size === ruleIds.length && ruleIds.every((r) => found.has(r));
 }

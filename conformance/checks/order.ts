@@ -11,6 +11,7 @@ import { describe, entriesOf, isRecord, resultEntries } from '../observe.js';
 import { expectAccepted, expectRejected, fail, firstFailure, info, openPoint, outcome, property, send, type Step } from './helpers.js';
 import { limitParams, marketParams, oneOrder } from './auth.js';
 import { orderParams } from './sig.js';
+import type { RuleId } from '../../src/core/rule-id.js';
 
 type Params = Record<string, unknown>;
 
@@ -26,7 +27,7 @@ function without(o: Params, field: string): Params {
  */
 function negative(
   id: string,
-  ruleId: string,
+  ruleId: RuleId,
   title: string,
   version: ApiVersion,
   defect: (o: Params) => fc.Arbitrary<Params>,

@@ -10,6 +10,7 @@ import type { CheckContext, CheckDefinition } from '../types.js';
 import { validBatch, validOrder, withClientIds } from '../generators.js';
 import { expectAccepted, expectRejected, firstFailure, outcome, property, send } from './helpers.js';
 import { limitParams, oneOrder } from './auth.js';
+import type { RuleId } from '../../src/core/rule-id.js';
 
 /** Flip bit `bit` (0..255) of a hex signature. */
 export function flipBit(sig: string, bit: number): string {
@@ -50,13 +51,13 @@ export function orderParams(o: object, clientId: string): Record<string, unknown
   return { ...o, newClientOrderId: clientId };
 }
 
-const placements: ReadonlyArray<[Placement, string]> = [
+const placements: ReadonlyArray<[Placement, RuleId]> = [
   ['query', 'SIG-PLACEMENT-QUERY'],
   ['body', 'SIG-PLACEMENT-BODY'],
   ['split', 'SIG-PLACEMENT-SPLIT'],
 ];
 
-function placementCheck(placement: Placement, ruleId: string, version: ApiVersion): CheckDefinition {
+function placementCheck(placement: Placement, ruleId: RuleId, version: ApiVersion): CheckDefinition {
   return {
     id: `${ruleId}.${version}`,
     ruleId,

@@ -76,7 +76,7 @@ export function reject(kind: RejectionKind, status: number, code: number, msg: s
 export function issueCode(i: Issue): number {
   if (i.ruleId === 'BATCH-MAX-ORDERS') return ApiCode.BATCH_TOO_LARGE;
   if (i.ruleId === 'BATCH-SINGLE-SYMBOL') return ApiCode.BATCH_MIXED_SYMBOLS;
-  if (i.received === 'missing') return ApiCode.MISSING_PARAM;
+  if (i.missing) return ApiCode.MISSING_PARAM;
   return ApiCode.INVALID_VALUE;
 }
 

@@ -2,17 +2,20 @@
  * Validation results as data (never thrown except by an explicit assert).
  */
 import { SpotcheckError } from '../errors.js';
+import type { RuleId } from '../rule-id.js';
 
 /** One reason an input breaks a rule of the catalog. */
 export interface Issue {
   /** Rule ID from `spec/rules.json`. */
-  ruleId: string;
+  ruleId: RuleId;
   /** Where in the input: field names and array indexes. */
   path: ReadonlyArray<string | number>;
   /** What the rule wants, in words. */
   expected: string;
   /** What was found, short and printable. */
   received: string;
+  /** True when the value is absent (the typed flag; never match `received` text). */
+  missing: boolean;
   /** One sentence for people. */
   message: string;
 }
@@ -30,10 +33,10 @@ export function describeValue(v: unknown): string {
 }
 
 /** Build an issue; `message` defaults to a sentence made of the others. */
-export function issue(ruleId: string, path: ReadonlyArray<string | number>, expected: string, received: unknown, message?: string): Issue {
+export function issue(ruleId: RuleId, path: ReadonlyArray<string | number>, expected: string, received: unknown, message?: string): Issue {
   const where = path.length === 0 ? 'request' : path.join('.');
   const got = describeValue(received);
-  return { ruleId, path, expected, received: got, message: message ?? `${where}: expected ${expected}, got ${got}` };
+  return { ruleId, path, expected, received: got, missing: received === undefined, message: message ?? `${where}: expected ${expected}, got ${got}` };
 }
 
 /** Throw `ERR_VALIDATION` listing the issues, when there are any. */
