@@ -14,7 +14,9 @@ function hex(bytes: ArrayBuffer): string {
 
 /** Lower-case hex HMAC-SHA256 of `message` under `secret` via `crypto.subtle`. */
 export async function webCryptoHmac(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey('raw', utf8.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  // Web Crypto refuses a zero-length key; HMAC pads keys with zero bytes, so one zero byte is the same key.
+  const raw = secret === '' ? new Uint8Array(1) : utf8.encode(secret);
+  const key = await crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   return hex(await crypto.subtle.sign('HMAC', key, utf8.encode(message)));
 }
 
