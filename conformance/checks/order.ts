@@ -12,6 +12,7 @@ import { expectAccepted, expectRejected, fail, firstFailure, info, openPoint, ou
 import { limitParams, marketParams, oneOrder } from './auth.js';
 import { orderParams } from './sig.js';
 import type { RuleId } from '../../src/core/rule-id.js';
+import { ORDER_PATHS } from '../requests.js';
 
 type Params = Record<string, unknown>;
 
@@ -148,7 +149,7 @@ export const orderChecks: CheckDefinition[] = [
   {
     id: 'ORDER-V1-ENDPOINT',
     ruleId: 'ORDER-V1-ENDPOINT',
-    title: 'POST /api/v1/spot/order accepts a valid LIMIT and a valid MARKET order',
+    title: `POST ${ORDER_PATHS.v1} accepts a valid LIMIT and a valid MARKET order`,
     placesOrders: true,
     async run(ctx) {
       const market = marketParams(ctx);
@@ -163,7 +164,7 @@ export const orderChecks: CheckDefinition[] = [
   {
     id: 'ORDER-V11-ENDPOINT',
     ruleId: 'ORDER-V11-ENDPOINT',
-    title: 'POST /api/v1.1/spot/order accepts a valid LIMIT order and a MARKET order with quantity',
+    title: `POST ${ORDER_PATHS['v1.1']} accepts a valid LIMIT order and a MARKET order with quantity`,
     placesOrders: true,
     async run(ctx) {
       const market = marketParams(ctx);
