@@ -99,7 +99,7 @@ export function buildRequest(hmac: HmacHex, spec: RequestSpec, wire: WireProfile
     if (inBody) body = body === '' ? pair : `${body}&${pair}`;
     else query = query === '' ? pair : `${query}&${pair}`;
   }
-  const contentType = json ? ('application/json' as const) : body === '' ? undefined : ('application/x-www-form-urlencoded' as const);
+  const contentType = json || body !== '' ? ep.contentType : undefined;
   const headers: Record<string, string> = {};
   if (spec.apiKey !== null) headers[wire.apiKeyHeader] = spec.apiKey;
   if (contentType !== undefined) headers['content-type'] = contentType;

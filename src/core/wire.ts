@@ -26,6 +26,8 @@ export interface EndpointSpec {
   path: string;
   /** What the body is: ordered form parameters, or raw JSON text (§4.1). */
   bodyKind: 'form' | 'json';
+  /** Media type of the body (D-CONTENT-TYPE). */
+  contentType: 'application/x-www-form-urlencoded' | 'application/json';
   /** Placements of the signed parameters this endpoint accepts (§5.3). */
   placements: ReadonlyArray<ParamPlacement>;
   /** Where `timestamp`/`recvWindow` may go. */
@@ -71,6 +73,7 @@ const endpoint = (name: EndpointName, path: string, version: 'v1' | 'v1.1', body
     method: 'POST',
     path,
     bodyKind,
+    contentType: bodyKind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
     placements: bodyKind === 'json' ? ['json-body'] : ['query', 'body', 'split'],
     timeParamsIn: bodyKind === 'json' ? ['query'] : ['query', 'body'],
     signatureIn: bodyKind === 'json' ? ['query'] : ['query', 'body'],
