@@ -13,6 +13,7 @@ import { limitParams, marketParams, oneOrder } from './auth.js';
 import { orderParams } from './sig.js';
 import type { RuleId } from '../../src/core/rule-id.js';
 import { ORDER_PATHS } from '../requests.js';
+import { LIMITS } from '../../src/core/wire.js';
 
 type Params = Record<string, unknown>;
 
@@ -113,7 +114,7 @@ export const orderChecks: CheckDefinition[] = [
     title: 'a newClientOrderId of 255 characters is accepted and one of 256 rejected',
     placesOrders: true,
     async run(ctx) {
-      const id255 = (s: string) => (s + 'x'.repeat(255)).slice(0, 255);
+      const id255 = (s: string) => (s + 'x'.repeat(LIMITS.maxClientOrderId)).slice(0, LIMITS.maxClientOrderId);
       const ok = await send(ctx, ctx.requests.batch([{ ...oneOrder(ctx), newClientOrderId: id255(ctx.clientId()) }]));
       const okSingle = await send(ctx, ctx.requests.order({ ...limitParams(ctx), newClientOrderId: id255(ctx.clientId()) }, 'v1', 'body'));
       const long = await send(ctx, ctx.requests.order({ ...limitParams(ctx), newClientOrderId: `${id255(ctx.clientId())}y` }, 'v1', 'body'));
