@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { API_KEY_HEADER, type RawRequest } from '../../src/client/http.js';
 import type { CheckDefinition } from '../types.js';
-import { describe, isRecord, resultEntries } from '../observe.js';
+import { describe, entryPlaced, resultEntries } from '../observe.js';
 import type { SendResult } from '../transport.js';
 import { BATCH_PATH, ORDER_PATHS } from '../requests.js';
 import { fail, firstFailure, outcome, property, send, type Step } from './helpers.js';
@@ -26,7 +26,7 @@ function noBreakage(r: SendResult, what: string, allowReset = false): Step {
 /** A malformed request must not place anything. */
 function placesNothing(r: SendResult, what: string): Step {
   const o = r.observation;
-  const placed = o.verdict === 'accepted' || (resultEntries(o) ?? []).some((e) => isRecord(e) && e.code === 0 && isRecord(e.order));
+  const placed = o.verdict === 'accepted' || (resultEntries(o) ?? []).some(entryPlaced);
   return placed ? fail(`${what}: rejected, nothing placed`, describe(o), r.exchange) : undefined;
 }
 

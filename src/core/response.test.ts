@@ -1,5 +1,5 @@
 import { describe as group, expect, it } from 'vitest';
-import { classify, codeValue, describe, entriesOf } from './response.js';
+import { classify, codeValue, describe, entriesOf, entryPlaced } from './response.js';
 
 const answer = (status: number, json: unknown) => ({ status, json, text: json === undefined ? '' : JSON.stringify(json), elapsedMs: 1 });
 
@@ -65,5 +65,15 @@ group('entriesOf', () => {
     expect(entriesOf({ code: 0, result: [1] })).toEqual([1]);
     expect(entriesOf({ result: 'x' })).toBeUndefined();
     expect(entriesOf([1])).toBeUndefined();
+  });
+});
+
+group('entryPlaced', () => {
+  it('is true only for code 0 with an order object', () => {
+    expect(entryPlaced({ code: 0, order: {} })).toBe(true);
+    expect(entryPlaced({ code: 0 })).toBe(false);
+    expect(entryPlaced({ code: -1130, order: {} })).toBe(false);
+    expect(entryPlaced({ code: '0', order: {} })).toBe(false);
+    expect(entryPlaced(null)).toBe(false);
   });
 });

@@ -89,6 +89,11 @@ export function entriesOf(json: unknown): unknown[] | undefined {
   return isRecord(json) && Array.isArray(json.result) ? json.result : undefined;
 }
 
+/** Whether a batch `result` entry reports a placed order: code 0 and an `order` object (§2.2). */
+export function entryPlaced(e: unknown): boolean {
+  return isRecord(e) && e.code === 0 && isRecord(e.order);
+}
+
 /** The `result` entries of an observed batch answer. */
 export function resultEntries(o: Observation): unknown[] | undefined {
   return entriesOf(o.json);
