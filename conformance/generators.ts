@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import type { BatchOrderItem, OrderType, Side } from '../src/types.js';
+import { LIMITS } from '../src/core/wire.js';
 
 /** A DECIMAL as text: 1 to 6 integer digits, 0 to 4 fraction digits, never zero. */
 export const decimalText: fc.Arbitrary<string> = fc
@@ -42,7 +43,7 @@ export function validOrder(symbol: string): fc.Arbitrary<BatchOrderItem> {
 }
 
 /** A valid batch of `min`..`max` orders for one symbol (§4.1). */
-export function validBatch(symbol: string, min = 1, max = 20): fc.Arbitrary<BatchOrderItem[]> {
+export function validBatch(symbol: string, min = 1, max = LIMITS.maxBatchOrders): fc.Arbitrary<BatchOrderItem[]> {
   return fc.array(validOrder(symbol), { minLength: min, maxLength: max });
 }
 

@@ -7,6 +7,7 @@ import { verify } from '../src/signing/index.js';
 import { checkTimeWindow, MAX_LEAD_MS } from '../src/time.js';
 import { defaultPolicy, type ServerOptions, type OutgoingResponse } from '../src/server/index.js';
 import type { RuleFamily } from '../src/rules.js';
+import type { RuleId } from '../src/core/rule-id.js';
 import { isRecord } from './observe.js';
 
 export interface Mutant {
@@ -16,7 +17,7 @@ export interface Mutant {
   options: ServerOptions;
 }
 
-const dropIssues = (ruleId: string) => ({
+const dropIssues = (ruleId: RuleId) => ({
   validateBatch: (body: unknown) => defaultPolicy.validateBatch(body).filter((i) => i.ruleId !== ruleId),
   validateOrder: (input: unknown, o: Parameters<typeof defaultPolicy.validateOrder>[1]) => defaultPolicy.validateOrder(input, o).filter((i) => i.ruleId !== ruleId),
 });
@@ -128,7 +129,7 @@ export const mutants: readonly Mutant[] = [
       policy: {
         validateBatch: (b) => {
           const issues = defaultPolicy.validateBatch(b);
-          return Array.isArray(b) && b.length === 20 ? [...issues, { ruleId: 'BATCH-MAX-ORDERS', path: [], expected: 'fewer than 20', received: '20', message: 'mutant' }] : issues;
+          return Array.isArray(b) && b.length === 20 ? [...issues, { ruleId: 'BATCH-MAX-ORDERS', path: [], expected: 'fewer than 20', received: '20', missing: false, message: 'mutant' }] : issues;
         },
       },
     },

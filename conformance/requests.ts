@@ -1,13 +1,14 @@
 /**
- * Building the requests checks send: signed with the library's signer (no second
- * implementation), then optionally tampered with after signing so a negative case
- * carries exactly one defect. The client's builders (src/client/requests.ts) make
- * only well-formed requests; checks also need a missing timestamp, a raw body text,
- * a signature over another string, so this factory takes those hooks and sends
- * through the client's raw exchange.
+ * The requests checks send, built by the core's one builder (src/core/request.ts) with
+ * its deliberate defects (another string signed, the signature rewritten or left out,
+ * the request tampered after signing, another secret or key) so a negative case
+ * carries exactly one defect. This file only maps the checks' options onto it and
+ * records the signing facts for the report.
  */
-import { API_KEY_HEADER, type RawRequest } from '../src/client/http.js';
-import { encodePairs, placeParams, sign, totalParams, type Placement } from '../src/signing/index.js';
+import type { RawRequest } from '../src/client/http.js';
+import { buildRequest, type BuiltWireRequest, type Defects, type RequestSpec } from '../src/core/request.js';
+import { orderEndpoint } from '../src/core/wire.js';
+import { sign, type Placement } from '../src/signing/index.js';
 import type { ApiVersion } from '../src/validation/index.js';
 import type { SigningFacts } from './transport.js';
 
@@ -15,7 +16,6 @@ import { BATCH_ORDERS_PATH, ORDER_PATHS } from '../src/client/requests.js';
 
 /** The endpoint paths, as the client has them (§4.1, §4.2). */
 export { BATCH_ORDERS_PATH as BATCH_PATH, ORDER_PATHS };
-const BATCH_PATH = BATCH_ORDERS_PATH;
 
 /** A request ready to send and the facts of its signature. */
 export interface Built {
@@ -53,40 +53,25 @@ export interface RequestFactoryOptions {
   serverNow: () => number;
 }
 
-function finish(
-  base: { query: string; body: string; contentType: string | undefined; path: string },
-  tp: string,
-  opts: SignOptions,
-  f: RequestFactoryOptions,
-  timestamp: string | undefined,
-): Built {
-  const secret = opts.secret ?? f.secret;
-  const stringToSign = opts.signedString ? opts.signedString(tp, base.query, base.body) : tp;
-  const genuine = sign(secret, stringToSign);
-  const sig = opts.signature ? opts.signature(genuine) : genuine;
-  // The signature pair travels in the query unless the query is empty and a form body exists.
-  const inBody = base.query === '' && base.body !== '' && base.contentType === 'application/x-www-form-urlencoded';
-  let query = base.query;
-  let body = base.body;
-  if (!opts.omitSignature) {
-    const pair = `signature=${sig}`;
-    if (inBody) body = `${body}&${pair}`;
-    else query = query === '' ? pair : `${query}&${pair}`;
-  }
-  const headers: Record<string, string> = {};
-  const key = opts.apiKey === undefined ? f.apiKey : opts.apiKey;
-  if (key !== null) headers[API_KEY_HEADER] = key;
-  if (base.contentType !== undefined) headers['content-type'] = base.contentType;
-  Object.assign(headers, opts.headers ?? {});
-  let request: RawRequest = { method: 'POST', path: base.path, query, body, headers };
-  if (opts.tamper) request = opts.tamper(request);
-  const facts: SigningFacts = { signature: sig };
-  if (opts.secret === undefined && !opts.signature && !opts.omitSignature) facts.signedString = stringToSign;
+/** Send-side facts of a built request, for the report and replay. */
+function factsOf(b: BuiltWireRequest, opts: SignOptions, timestamp: string | undefined): SigningFacts {
+  const facts: SigningFacts = { signature: b.signature };
+  if (opts.secret === undefined && !opts.signature && !opts.omitSignature) facts.signedString = b.signedString;
   if (timestamp !== undefined) {
     facts.timestamp = timestamp;
     if (/^\d+$/.test(timestamp)) facts.timestampShiftMs = Number(timestamp) - Date.now();
   }
-  return { request, facts };
+  return facts;
+}
+
+/** The core builder's spec for these options (defects included). */
+function coreSpec(opts: SignOptions, f: RequestFactoryOptions): Pick<RequestSpec, 'secret' | 'apiKey' | 'headers' | 'defects'> {
+  const defects: Defects = {};
+  if (opts.signedString) defects.signedString = opts.signedString;
+  if (opts.signature) defects.signature = opts.signature;
+  if (opts.omitSignature) defects.omitSignature = true;
+  if (opts.tamper) defects.tamper = opts.tamper;
+  return { secret: opts.secret ?? f.secret, apiKey: opts.apiKey === undefined ? f.apiKey : opts.apiKey, headers: opts.headers ?? {}, defects };
 }
 
 export interface RequestFactory {
@@ -107,14 +92,13 @@ function timeParams(opts: SignOptions, f: RequestFactoryOptions): { pairs: Array
   return timestamp === undefined ? { pairs } : { pairs, timestamp };
 }
 
-/** Make the request builders for one target. */
+/** Make the request builders for one target: adapters over the core's one builder. */
 export function createRequestFactory(f: RequestFactoryOptions): RequestFactory {
   return {
     batch(orders, opts = {}) {
       const { pairs, timestamp } = timeParams(opts, f);
-      const bodyText = opts.rawBody ?? JSON.stringify(orders);
-      const q = encodePairs(pairs);
-      return finish({ query: q, body: bodyText, contentType: 'application/json', path: BATCH_PATH }, totalParams(q, bodyText), opts, f, timestamp);
+      const built = buildRequest(sign, { endpoint: 'batchOrders', params: pairs, jsonText: opts.rawBody ?? JSON.stringify(orders), ...coreSpec(opts, f) });
+      return { request: built.request, facts: factsOf(built, opts, timestamp) };
     },
     order(params, version, placement, opts = {}) {
       const { pairs: tpairs, timestamp } = timeParams(opts, f);
@@ -122,14 +106,10 @@ export function createRequestFactory(f: RequestFactoryOptions): RequestFactory {
         .filter(([, v]) => v !== undefined)
         .map(([k, v]) => [k, String(v)]);
       pairs.push(...tpairs);
-      const { query: q, body: b } = placeParams(pairs, placement, opts.splitAt);
-      return finish(
-        { query: q, body: b, contentType: b === '' ? undefined : 'application/x-www-form-urlencoded', path: ORDER_PATHS[version] },
-        totalParams(q, b),
-        opts,
-        f,
-        timestamp,
-      );
+      const spec: RequestSpec = { endpoint: orderEndpoint(version).name, params: pairs, placement, ...coreSpec(opts, f) };
+      if (opts.splitAt !== undefined) spec.splitAt = opts.splitAt;
+      const built = buildRequest(sign, spec);
+      return { request: built.request, facts: factsOf(built, opts, timestamp) };
     },
   };
 }

@@ -6,6 +6,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { kitPath } from '../src/paths.js';
+import { ENDPOINTS } from '../src/core/wire.js';
 
 /** The response bodies the runner validates. */
 export type ResponseSchema = 'batch-order-response' | 'order-response' | 'single-order-response';
@@ -30,8 +31,8 @@ function standalone(schema: Json): Json {
 async function build(): Promise<Record<ResponseSchema, ValidateFunction>> {
   const doc = await SwaggerParser.dereference(kitPath('spec', 'openapi.yaml'));
   const json = ['content', 'application/json', 'schema'];
-  const batch = at(doc, ['paths', '/api/v1/spot/batchOrders', 'post', 'responses', '200', ...json]);
-  const single = at(doc, ['paths', '/api/v1/spot/order', 'post', 'responses', '200', ...json]);
+  const batch = at(doc, ['paths', ENDPOINTS.batchOrders.path, 'post', 'responses', '200', ...json]);
+  const single = at(doc, ['paths', ENDPOINTS['order-v1'].path, 'post', 'responses', '200', ...json]);
   const order = at(batch, ['properties', 'result', 'items', 'properties', 'order']);
   const compile = (s: Json) => new Ajv2020({ allErrors: true, strict: false }).compile(standalone(s));
   return { 'batch-order-response': compile(batch), 'order-response': compile(order), 'single-order-response': compile(single) };

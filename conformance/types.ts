@@ -3,6 +3,7 @@
  * ID), level and the seed sentence it enforces.
  */
 import type { RuleFamily, RuleLevel } from '../src/rules.js';
+import type { RuleId } from '../src/core/rule-id.js';
 import type { Exchange, Sender } from './transport.js';
 import type { ClockEstimate } from './clock.js';
 import type { RequestFactory } from './requests.js';
@@ -71,7 +72,7 @@ export interface CheckContext {
 export interface CheckDefinition {
   /** Stable name: the rule ID, or rule ID + `.` + variant (e.g. `SIG-PLACEMENT-QUERY.v1.1`). */
   id: string;
-  ruleId: string;
+  ruleId: RuleId;
   /** One line saying what is checked. */
   title: string;
   /** Defaults to the rule's level. */
@@ -86,7 +87,7 @@ export interface CheckDefinition {
 /** A check's result in the report. */
 export interface CheckReport {
   id: string;
-  ruleId: string;
+  ruleId: RuleId;
   family: RuleFamily;
   level: RuleLevel;
   status: CheckStatus;

@@ -1,6 +1,6 @@
 /** Types of spec/generate-schemas.mjs, for tests that import it. */
 
-/** Absolute path of src/types.ts, the source of the schemas. */
+/** Absolute path of src/core/types.ts, the source of the schemas. */
 export declare const TYPES_FILE: string;
 /** Absolute path of spec/schemas/. */
 export declare const SCHEMAS_DIR: string;
@@ -8,7 +8,7 @@ export declare const SCHEMAS_DIR: string;
 export declare const SCHEMA_DIALECT: string;
 /** Prefix of every generated `$id`. */
 export declare const ID_PREFIX: string;
-/** File stem to exported type name in src/types.ts. */
+/** File stem to exported type name in src/core/types.ts. */
 export declare const SCHEMA_TYPES: Readonly<Record<string, string>>;
 /** Every schema file as text, keyed by file name; writes nothing. */
 export declare function generateSchemas(): Record<string, string>;

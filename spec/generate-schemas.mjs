@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Generates spec/schemas/*.schema.json from the wire types in src/types.ts with
+ * Generates spec/schemas/*.schema.json from the wire types in src/core/types.ts with
  * typescript-json-schema. `npm run schemas` writes the files; `--check` only
  * compares and exits 1 when a committed file differs (drift). Tests import
  * `generateSchemas()` and compare without writing.
@@ -20,7 +20,7 @@ const ts = TJS.ts;
 /** Folder of this script (spec/). */
 const SPEC_DIR = dirname(fileURLToPath(import.meta.url));
 /** The source of the wire types. */
-export const TYPES_FILE = join(SPEC_DIR, '..', 'src', 'types.ts');
+export const TYPES_FILE = join(SPEC_DIR, '..', 'src', 'core', 'types.ts');
 /** Where the generated files live. */
 export const SCHEMAS_DIR = join(SPEC_DIR, 'schemas');
 /** The dialect every generated file declares. */
@@ -28,7 +28,7 @@ export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 /** Prefix of every generated `$id`; the file name follows it. */
 export const ID_PREFIX = 'urn:spotcheck:schemas:';
 
-/** File stem (without `.schema.json`) to exported type name in src/types.ts. */
+/** File stem (without `.schema.json`) to exported type name in src/core/types.ts. */
 export const SCHEMA_TYPES = Object.freeze({
   'order-request-v1': 'OrderRequestV1',
   'order-request-v1.1': 'OrderRequestV11',
@@ -184,7 +184,7 @@ function aliasDescription(checker, program, file, name) {
 
 /**
  * Every schema file as text, keyed by file name (`order-request-v1.schema.json`),
- * in a fixed order. Pure apart from reading src/types.ts; writes nothing.
+ * in a fixed order. Pure apart from reading src/core/types.ts; writes nothing.
  */
 export function generateSchemas() {
   const file = resolve(TYPES_FILE);
@@ -196,7 +196,7 @@ export function generateSchemas() {
       getCurrentDirectory: () => process.cwd(),
       getNewLine: () => '\n',
     });
-    throw new Error(`generate-schemas: src/types.ts does not compile:\n${text}`);
+    throw new Error(`generate-schemas: src/core/types.ts does not compile:\n${text}`);
   }
   const generator = TJS.buildGenerator(program, TJS_ARGS, [file]);
   if (generator === null) throw new Error('generate-schemas: typescript-json-schema could not build a generator');
@@ -246,7 +246,7 @@ function main(argv) {
   if (check) {
     const drift = schemaDrift(generated);
     if (drift.length > 0) {
-      process.stderr.write(`spec/schemas is out of date with src/types.ts: ${drift.join(', ')}\nRun: npm run schemas\n`);
+      process.stderr.write(`spec/schemas is out of date with src/core/types.ts: ${drift.join(', ')}\nRun: npm run schemas\n`);
       return 1;
     }
     process.stdout.write(`spec/schemas: ${Object.keys(generated).length} files up to date\n`);

@@ -23,7 +23,7 @@ const OPERATIONS = [
   ['/api/v1.1/spot/order', 'post'],
 ] as const;
 
-const catalogIds = new Set((JSON.parse(readFileSync(join(ROOT, 'spec', 'rules.json'), 'utf8')) as { rules: Rule[] }).rules.map((r) => r.id));
+const catalogIds = new Set<string>((JSON.parse(readFileSync(join(ROOT, 'spec', 'rules.json'), 'utf8')) as { rules: Rule[] }).rules.map((r) => r.id));
 const decisions = readFileSync(join(ROOT, 'spec', 'decisions.md'), 'utf8');
 const decisionIds = new Set([...decisions.matchAll(/^\|\s*(D-[A-Z0-9-]+)\s*\|/gm)].map((m) => m[1] as string));
 /** Reference error codes of spec/decisions.md: code to the HTTP statuses listed for it. */

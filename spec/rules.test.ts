@@ -18,7 +18,7 @@ const ROOT = packageRoot();
 const catalog = JSON.parse(readFileSync(join(ROOT, 'spec', 'rules.json'), 'utf8')) as Catalog;
 const ruleSchema = JSON.parse(readFileSync(join(ROOT, 'spec', 'rules.schema.json'), 'utf8')) as object;
 const decisions = readFileSync(join(ROOT, 'spec', 'decisions.md'), 'utf8');
-const ids = new Set(catalog.rules.map((r) => r.id));
+const ids = new Set<string>(catalog.rules.map((r) => r.id));
 
 const ID_PATTERN = /^(AUTH|SIG|TIME|BATCH|ORDER|RESULT|SCHEMA|ROBUST)-[A-Z0-9-]+$/;
 /** A quoted rule ID in source code. */

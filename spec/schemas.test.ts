@@ -1,5 +1,5 @@
 /**
- * The generated JSON Schemas (spec/schemas/) against their source (src/types.ts):
+ * The generated JSON Schemas (spec/schemas/) against their source (src/core/types.ts):
  * no drift, deterministic layout, strict-mode clean under ajv 2020-12, and the
  * seed's limits (§2.1, §4.1, §8) actually enforced.
  */
@@ -45,7 +45,7 @@ function keysSorted(v: Json): boolean {
 const order = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.01', price: '30000' };
 
 describe('spec/schemas generation', () => {
-  it('regenerating from src/types.ts gives the committed files byte for byte (run `npm run schemas` after editing types)', () => {
+  it('regenerating from src/core/types.ts gives the committed files byte for byte (run `npm run schemas` after editing types)', () => {
     expect(Object.keys(generated).sort()).toEqual(Object.keys(SCHEMA_TYPES).map((s) => `${s}.schema.json`).sort());
     for (const [name, text] of Object.entries(generated)) {
       expect(readFileSync(join(SCHEMAS_DIR, name), 'utf8'), name).toBe(text);
@@ -80,7 +80,7 @@ describe('spec/schemas generation', () => {
   });
 });
 
-describe('spec/schemas content (annotations of src/types.ts come through)', () => {
+describe('spec/schemas content (annotations of src/core/types.ts come through)', () => {
   it('batch body: 1 to 20 orders (§4.1, §8), each needing symbol, side, type, quantity', () => {
     const v = validator('batch-order-request');
     expect(v(Array.from({ length: 20 }, () => order))).toBe(true);

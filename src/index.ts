@@ -8,6 +8,7 @@ export * from './signing/index.js';
 export * from './validation/index.js';
 export * from './time.js';
 export * from './errors.js';
+export * from './core/index.js';
 export * from './rules.js';
 export * from './client/index.js';
 export * from './server/index.js';

@@ -3,6 +3,10 @@
  * stable named ID, a level and its seed section.
  */
 import { readKitJson } from './paths.js';
+import type { RuleId } from './core/rule-id.js';
+
+export type { RuleId } from './core/rule-id.js';
+export { RULE_IDS } from './core/rule-id.js';
 
 /** Rule family: the prefix of every rule ID (design notes). */
 export type RuleFamily = 'AUTH' | 'SIG' | 'TIME' | 'BATCH' | 'ORDER' | 'RESULT' | 'SCHEMA' | 'ROBUST';
@@ -11,7 +15,7 @@ export type RuleLevel = 'MUST' | 'SHOULD' | 'INFO';
 
 /** One catalog entry. */
 export interface Rule {
-  id: string;
+  id: RuleId;
   family: RuleFamily;
   level: RuleLevel;
   /** Seed section, e.g. `5.3`. */
@@ -40,7 +44,7 @@ export function rules(): ReadonlyMap<string, Rule> {
 }
 
 /** The rule with this ID; throws for an ID the catalog does not have (a programming error). */
-export function rule(id: string): Rule {
+export function rule(id: RuleId): Rule {
   const r = rules().get(id);
   if (r === undefined) throw new Error(`unknown rule ID ${id}`);
   return r;

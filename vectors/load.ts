@@ -6,7 +6,7 @@
  * `SpotcheckError` with code `ERR_DATA_FILE` (the schema errors in `details.errors`).
  *
  * ```ts
- * import { loadSigningVectors } from 'spotcheck/vectors/load.js';
+ * import { loadSigningVectors } from 'spotcheck/vectors';
  * for (const v of loadSigningVectors().tests) { ... }
  * ```
  */

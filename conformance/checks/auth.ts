@@ -7,6 +7,7 @@ import { BATCH_PATH } from '../requests.js';
 import { expectRejected, firstFailure, outcome, send, skip } from './helpers.js';
 import { validOrder } from '../generators.js';
 import fc from 'fast-check';
+import { API_KEY_HEADER } from '../../src/core/wire.js';
 
 /** One valid order for the target, with a fresh client id. */
 export function oneOrder(ctx: CheckContext): Record<string, unknown> {
@@ -28,7 +29,7 @@ export const authChecks: CheckDefinition[] = [
   {
     id: 'AUTH-APIKEY-REQUIRED',
     ruleId: 'AUTH-APIKEY-REQUIRED',
-    title: 'a correctly signed request without the X-SVC-APIKEY header is rejected',
+    title: `a correctly signed request without the ${API_KEY_HEADER} header is rejected`,
     async run(ctx) {
       const batch = send(ctx, ctx.requests.batch([oneOrder(ctx)], { apiKey: null }));
       const single = send(ctx, ctx.requests.order(limitParams(ctx), 'v1', 'query', { apiKey: null }));

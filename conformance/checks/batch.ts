@@ -9,9 +9,11 @@ import { editableBatch, validBatch, validOrder, withClientIds } from '../generat
 import { describe, isRecord, resultEntries } from '../observe.js';
 import { expectAccepted, expectRejected, fail, firstFailure, info, openPoint, outcome, property, send } from './helpers.js';
 import { oneOrder } from './auth.js';
+import type { RuleId } from '../../src/core/rule-id.js';
+import { LIMITS } from '../../src/core/wire.js';
 
 /** Whether every listed rule ID, and no other, is what the validator finds. */
-function onlyRules(body: unknown, ruleIds: readonly string[]): boolean {
+function onlyRules(body: unknown, ruleIds: readonly RuleId[]): boolean {
   const found = new Set(validateBatch(body).map((i) => i.ruleId));
   return found.size === ruleIds.length && ruleIds.every((r) => found.has(r));
 }
@@ -23,7 +25,7 @@ export const batchChecks: CheckDefinition[] = [
     title: 'batches of 1 to 20 valid orders of one symbol are accepted with one result entry per order',
     placesOrders: true,
     run(ctx) {
-      const arb = validBatch(ctx.target.symbol, 1, 20);
+      const arb = validBatch(ctx.target.symbol, 1, LIMITS.maxBatchOrders);
       return property(
         ctx,
         arb,
@@ -39,7 +41,7 @@ export const batchChecks: CheckDefinition[] = [
           }
           return undefined;
         },
-        { examples: fc.sample(validBatch(ctx.target.symbol, 20, 20), { seed: ctx.seed, numRuns: 1 }) },
+        { examples: fc.sample(validBatch(ctx.target.symbol, LIMITS.maxBatchOrders, LIMITS.maxBatchOrders), { seed: ctx.seed, numRuns: 1 }) },
       );
     },
   },
@@ -96,7 +98,7 @@ export const batchChecks: CheckDefinition[] = [
         ['stpMode "NONE"', (o) => ({ ...o, stpMode: 'NONE' })],
         ['newClientOrderId of 256 characters', (o) => ({ ...o, newClientOrderId: 'x'.repeat(256) })],
       ];
-      const arb = fc.tuple(validBatch(ctx.target.symbol, 1, 20), fc.nat(), fc.integer({ min: 0, max: defects.length - 1 }));
+      const arb = fc.tuple(validBatch(ctx.target.symbol, 1, LIMITS.maxBatchOrders), fc.nat(), fc.integer({ min: 0, max: defects.length - 1 }));
       return property(ctx, arb, async ([orders, at, d]) => {
         const batch = editableBatch(orders, ctx.clientId);
         const i = at % batch.length;

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import type { CheckContext, CheckOutcome } from '../types.js';
-import { describe, resultEntries, isRecord, type Observation } from '../observe.js';
+import { describe, entryPlaced, resultEntries, type Observation } from '../observe.js';
 import type { Exchange, SendResult } from '../transport.js';
 import type { Built } from '../requests.js';
 
@@ -44,7 +44,7 @@ export function expectRejected(r: SendResult, what: string): Step {
   const o = r.observation;
   if (o.verdict === 'rejected') {
     const entries = resultEntries(o);
-    const placed = entries?.some((e) => isRecord(e) && e.code === 0 && isRecord(e.order));
+    const placed = entries?.some(entryPlaced);
     if (placed) return fail(`${what}: rejected, no order placed`, `rejection that still reports placed orders: ${describe(o)}`, r.exchange);
     return undefined;
   }

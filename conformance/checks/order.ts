@@ -11,6 +11,9 @@ import { describe, entriesOf, isRecord, resultEntries } from '../observe.js';
 import { expectAccepted, expectRejected, fail, firstFailure, info, openPoint, outcome, property, send, type Step } from './helpers.js';
 import { limitParams, marketParams, oneOrder } from './auth.js';
 import { orderParams } from './sig.js';
+import type { RuleId } from '../../src/core/rule-id.js';
+import { ORDER_PATHS } from '../requests.js';
+import { LIMITS } from '../../src/core/wire.js';
 
 type Params = Record<string, unknown>;
 
@@ -26,7 +29,7 @@ function without(o: Params, field: string): Params {
  */
 function negative(
   id: string,
-  ruleId: string,
+  ruleId: RuleId,
   title: string,
   version: ApiVersion,
   defect: (o: Params) => fc.Arbitrary<Params>,
@@ -111,7 +114,7 @@ export const orderChecks: CheckDefinition[] = [
     title: 'a newClientOrderId of 255 characters is accepted and one of 256 rejected',
     placesOrders: true,
     async run(ctx) {
-      const id255 = (s: string) => (s + 'x'.repeat(255)).slice(0, 255);
+      const id255 = (s: string) => (s + 'x'.repeat(LIMITS.maxClientOrderId)).slice(0, LIMITS.maxClientOrderId);
       const ok = await send(ctx, ctx.requests.batch([{ ...oneOrder(ctx), newClientOrderId: id255(ctx.clientId()) }]));
       const okSingle = await send(ctx, ctx.requests.order({ ...limitParams(ctx), newClientOrderId: id255(ctx.clientId()) }, 'v1', 'body'));
       const long = await send(ctx, ctx.requests.order({ ...limitParams(ctx), newClientOrderId: `${id255(ctx.clientId())}y` }, 'v1', 'body'));
@@ -147,7 +150,7 @@ export const orderChecks: CheckDefinition[] = [
   {
     id: 'ORDER-V1-ENDPOINT',
     ruleId: 'ORDER-V1-ENDPOINT',
-    title: 'POST /api/v1/spot/order accepts a valid LIMIT and a valid MARKET order',
+    title: `POST ${ORDER_PATHS.v1} accepts a valid LIMIT and a valid MARKET order`,
     placesOrders: true,
     async run(ctx) {
       const market = marketParams(ctx);
@@ -162,7 +165,7 @@ export const orderChecks: CheckDefinition[] = [
   {
     id: 'ORDER-V11-ENDPOINT',
     ruleId: 'ORDER-V11-ENDPOINT',
-    title: 'POST /api/v1.1/spot/order accepts a valid LIMIT order and a MARKET order with quantity',
+    title: `POST ${ORDER_PATHS['v1.1']} accepts a valid LIMIT order and a MARKET order with quantity`,
     placesOrders: true,
     async run(ctx) {
       const market = marketParams(ctx);

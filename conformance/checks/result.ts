@@ -10,6 +10,7 @@ import { editableBatch, validBatch, withClientIds } from '../generators.js';
 import { describe, isRecord, resultEntries, type Observation } from '../observe.js';
 import { expectAccepted, fail, info, property, send, type Step } from './helpers.js';
 import type { Exchange } from '../transport.js';
+import { LIMITS } from '../../src/core/wire.js';
 
 type Sent = Array<BatchOrderItem & { newClientOrderId: string }>;
 /** Judges one accepted batch; `seen` lives for one run of the check (e.g. orderIds given so far). */
@@ -22,7 +23,7 @@ function resultCheck(def: Omit<CheckDefinition, 'run'>, judge: Judge): CheckDefi
     ...def,
     run(ctx) {
       const seen = new Set<string>();
-      return property(ctx, validBatch(ctx.target.symbol, 1, 20), async (orders) => {
+      return property(ctx, validBatch(ctx.target.symbol, 1, LIMITS.maxBatchOrders), async (orders) => {
         const sent = withClientIds(orders, ctx.clientId);
         if (validateBatch(sent).length > 0) return undefined;
         const r = await send(ctx, ctx.requests.batch(sent));
@@ -83,7 +84,7 @@ export const resultChecks: CheckDefinition[] = [
         if (o === undefined) continue;
         const id = o.orderId;
         const text = typeof id === 'number' && Number.isInteger(id) ? String(id) : typeof id === 'string' && /^[0-9]+$/.test(id) ? id : undefined;
-        if (text === undefined || charLength(text) > 20) return fail(`result[${i}].order.orderId: a LONG of at most 20 characters`, JSON.stringify(id), x);
+        if (text === undefined || charLength(text) > LIMITS.maxOrderId) return fail(`result[${i}].order.orderId: a LONG of at most ${LIMITS.maxOrderId} characters`, JSON.stringify(id), x);
         if (seen.has(text)) return fail(`result[${i}].order.orderId unique`, `${text} was already given to another order`, x);
         seen.add(text);
       }

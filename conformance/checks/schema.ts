@@ -11,6 +11,7 @@ import { isRecord, resultEntries } from '../observe.js';
 import { schemaErrors } from '../schemas.js';
 import { expectAccepted, fail, info, property, send } from './helpers.js';
 import { limitParams } from './auth.js';
+import { LIMITS } from '../../src/core/wire.js';
 
 export const schemaChecks: CheckDefinition[] = [
   {
@@ -19,7 +20,7 @@ export const schemaChecks: CheckDefinition[] = [
     title: 'accepted batch responses validate against the 200 response schema of spec/openapi.yaml',
     placesOrders: true,
     run(ctx) {
-      return property(ctx, validBatch(ctx.target.symbol, 1, 20), async (orders) => {
+      return property(ctx, validBatch(ctx.target.symbol, 1, LIMITS.maxBatchOrders), async (orders) => {
         const sent = withClientIds(orders, ctx.clientId);
         if (validateBatch(sent).length > 0) return undefined;
         const r = await send(ctx, ctx.requests.batch(sent));

@@ -10,6 +10,8 @@ import type { CheckContext, CheckDefinition } from '../types.js';
 import { validBatch, validOrder, withClientIds } from '../generators.js';
 import { expectAccepted, expectRejected, firstFailure, outcome, property, send } from './helpers.js';
 import { limitParams, oneOrder } from './auth.js';
+import type { RuleId } from '../../src/core/rule-id.js';
+import { LIMITS } from '../../src/core/wire.js';
 
 /** Flip bit `bit` (0..255) of a hex signature. */
 export function flipBit(sig: string, bit: number): string {
@@ -50,13 +52,13 @@ export function orderParams(o: object, clientId: string): Record<string, unknown
   return { ...o, newClientOrderId: clientId };
 }
 
-const placements: ReadonlyArray<[Placement, string]> = [
+const placements: ReadonlyArray<[Placement, RuleId]> = [
   ['query', 'SIG-PLACEMENT-QUERY'],
   ['body', 'SIG-PLACEMENT-BODY'],
   ['split', 'SIG-PLACEMENT-SPLIT'],
 ];
 
-function placementCheck(placement: Placement, ruleId: string, version: ApiVersion): CheckDefinition {
+function placementCheck(placement: Placement, ruleId: RuleId, version: ApiVersion): CheckDefinition {
   return {
     id: `${ruleId}.${version}`,
     ruleId,
@@ -153,7 +155,7 @@ export const sigChecks: CheckDefinition[] = [
     ruleId: 'SIG-BODY-COVERED',
     title: 'a batch signed over its query string alone, leaving the JSON body unsigned, is rejected',
     run(ctx) {
-      return property(ctx, validBatch(ctx.target.symbol, 1, 20), async (orders) => {
+      return property(ctx, validBatch(ctx.target.symbol, 1, LIMITS.maxBatchOrders), async (orders) => {
         // What some client libraries do for this endpoint: sign timestamp/recvWindow only.
         const r = await send(ctx, ctx.requests.batch(withClientIds(orders, ctx.clientId), { signedString: (_tp, q) => q }));
         return expectRejected(r, 'a valid batch whose signature covers the query string only');
@@ -165,7 +167,7 @@ export const sigChecks: CheckDefinition[] = [
     ruleId: 'SIG-BODY-COVERED',
     title: 'any change to the JSON body of a batch after signing is rejected, even one that keeps it a valid batch',
     run(ctx) {
-      const arb = fc.tuple(validBatch(ctx.target.symbol, 1, 20), fc.constantFrom(...bodyTampers), fc.nat());
+      const arb = fc.tuple(validBatch(ctx.target.symbol, 1, LIMITS.maxBatchOrders), fc.constantFrom(...bodyTampers), fc.nat());
       return property(ctx, arb, async ([orders, how, index]) => {
         const batch = withClientIds(orders, ctx.clientId);
         const tampered = tamperBatch(batch, how, index);

@@ -8,6 +8,7 @@ import { DEFAULT_RECV_WINDOW, MAX_LEAD_MS } from '../../src/time.js';
 import type { CheckContext, CheckDefinition, CheckOutcome } from '../types.js';
 import { expectAccepted, expectRejected, firstFailure, info, openPoint, outcome, send, skip, type Step } from './helpers.js';
 import { oneOrder } from './auth.js';
+import type { RuleId } from '../../src/core/rule-id.js';
 
 /** Safety added to every margin: scheduling jitter on a busy machine. */
 const SAFETY_MS = 150;
@@ -27,7 +28,7 @@ async function probe(ctx: CheckContext, age: number, recvWindow?: number) {
 
 type Probe = { age: number; recvWindow?: number; accept: boolean; what: string };
 
-function timeCheck(id: string, ruleId: string, title: string, plan: (margin: number) => Probe[] | string): CheckDefinition {
+function timeCheck(id: string, ruleId: RuleId, title: string, plan: (margin: number) => Probe[] | string): CheckDefinition {
   return {
     id,
     ruleId,

@@ -328,7 +328,7 @@ export function renderOpenApi(doc: OpenApiDocument, ruleLink: (id: string) => st
   index.push(`## Schemas`, '', `The [schemas page](./http-api-schemas.md) describes the ${schemas.size} named schemas field by field.`, '');
 
   const schemaPage: string[] = ['---', 'title: Schemas', '---', '# Schemas', ''];
-  schemaPage.push('Every named schema of the request and response bodies. The JSON Schema files in `spec/schemas/` are generated from the TypeScript types of `src/types.ts`.', '');
+  schemaPage.push('Every named schema of the request and response bodies. The JSON Schema files in `spec/schemas/` are generated from the TypeScript types of `src/core/types.ts`.', '');
   for (const [name, s] of schemas) schemaPage.push(`## ${name}`, '', renderSchema(s));
 
   return [

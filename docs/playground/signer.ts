@@ -1,11 +1,12 @@
 /**
- * The signing playground's computation, run in the browser: the intermediate values
- * come from the kit's own pure signing steps (`src/signing/total-params.ts`, the one
- * implementation of §5.3 items 4 and 5); only the HMAC-SHA256 primitive is Web Crypto
- * (`crypto.subtle`) instead of node:crypto. Nothing leaves the page.
+ * The signing playground's computation, run in the browser: an adapter over the pure
+ * core (src/core/): its signing steps (§5.3 items 4 and 5), its one case-insensitive
+ * compare (§5.3 item 3) and its Web Crypto HMAC primitive. Nothing leaves the page.
  */
-import { signatureValues } from '../../src/signing/query.js';
-import { guessBodyKind, signingSteps, type BodyKind, type SigningSteps } from '../../src/signing/total-params.js';
+import { signatureMatches } from '../../src/core/signing/hmac.js';
+import { signatureValues } from '../../src/core/signing/query.js';
+import { guessBodyKind, signingSteps, type BodyKind, type SigningSteps } from '../../src/core/signing/total-params.js';
+import { webCryptoHmac } from '../../src/core/signing/webcrypto.js';
 import type { SigningVector } from '../../vectors/types.js';
 
 /** How the page reads the body: `auto` guesses as `spotcheck sign` does (JSON when it starts with `[` or `{`). */
@@ -40,14 +41,8 @@ export function resolveBodyKind(body: string, choice: BodyKindChoice): BodyKind 
   return choice === 'auto' ? guessBodyKind(body) : choice;
 }
 
-const encoder = new TextEncoder();
-
-/** Lower-case hex HMAC-SHA256 of `message` keyed with `secret`, both as UTF-8, by Web Crypto (SIG-HMAC-SHA256-HEX, §5.3 item 2). */
-export async function hmacSha256Hex(secret: string, message: string, subtle: SubtleCrypto = globalThis.crypto.subtle): Promise<string> {
-  const key = await subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const mac = new Uint8Array(await subtle.sign('HMAC', key, encoder.encode(message)));
-  return Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('');
-}
+/** Lower-case hex HMAC-SHA256 of `message` keyed with `secret`, both as UTF-8, by Web Crypto (SIG-HMAC-SHA256-HEX, §5.3 item 2): the core's adapter. */
+export const hmacSha256Hex: (secret: string, message: string, subtle?: SubtleCrypto) => Promise<string> = webCryptoHmac;
 
 /**
  * Compute every step of the signature of a pasted request (§5.3): the signature pair
@@ -65,7 +60,7 @@ export async function computeSignature(input: PlaygroundInput, subtle?: SubtleCr
     bodyKind,
     signature,
     presented,
-    presentedMatches: presented.length === 0 ? undefined : presented.some((p) => p.toLowerCase() === signature),
+    presentedMatches: presented.length === 0 ? undefined : presented.some((p) => signatureMatches(signature, p)),
   };
 }
 
@@ -109,7 +104,7 @@ export async function checkVector(v: SigningVector, subtle?: SubtleCrypto): Prom
   for (const [step, expected, actual] of steps) {
     if (expected !== actual) return { tcId: v.tcId, comment: v.comment, step, expected, actual };
   }
-  const verdict = v.presentedSignature.toLowerCase() === r.signature ? 'valid' : 'invalid';
+  const verdict = signatureMatches(r.signature, v.presentedSignature) ? 'valid' : 'invalid';
   const expected = v.result === 'invalid' ? 'invalid' : 'valid';
   return verdict === expected ? undefined : { tcId: v.tcId, comment: v.comment, step: 'result', expected: v.result, actual: verdict };
 }

@@ -9,12 +9,13 @@ import { DEMO_CREDENTIALS, isDemoSecret } from '../server/credentials.js';
 import type { Credential } from '../server/policy.js';
 import { startServer } from '../server/server.js';
 import { credential, parse, type Io } from './args.js';
+import { ENDPOINTS } from '../core/wire.js';
 
 /** Usage text of `spotcheck serve`. */
 export const SERVE_HELP = `Usage: spotcheck serve [--port P] [--host H] [--api-key K --secret S]
 
-Starts the reference server (POST /api/v1/spot/batchOrders, /api/v1/spot/order,
-/api/v1.1/spot/order) and prints its URL and the API key it accepts. Stops on
+Starts the reference server (POST ${ENDPOINTS.batchOrders.path}, ${ENDPOINTS['order-v1'].path},
+${ENDPOINTS['order-v1.1'].path}) and prints its URL and the API key it accepts. Stops on
 SIGINT (Ctrl-C) or SIGTERM.
 
 Options:

@@ -6,8 +6,8 @@
 import { request, type Dispatcher } from 'undici';
 import { SpotcheckError } from '../errors.js';
 
-/** Header name of the API key (§5.2). */
-export const API_KEY_HEADER = 'X-SVC-APIKEY';
+/** Header name of the API key (§5.2), defined in the core's wire table. */
+export { API_KEY_HEADER } from '../core/wire.js';
 
 /** One request exactly as it goes on the wire. */
 export interface RawRequest {

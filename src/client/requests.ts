@@ -1,20 +1,24 @@
 /**
- * Building signed requests for the order endpoints (§4.1, §4.2) as raw requests:
- * pure, so the client, the runner and the docs show the very bytes that are sent.
+ * Building signed requests for the order endpoints (§4.1, §4.2) as raw requests: a thin
+ * adapter over the core's one builder (src/core/request.ts) with the node:crypto HMAC,
+ * so the client, the runner and the docs show the very bytes that are sent.
  */
-import { signJsonBody, signParams, type Params, type Placement, type SignedRequest } from '../signing/build.js';
+import { buildRequest } from '../core/request.js';
+import type { Params, Placement, SignedRequest } from '../signing/build.js';
+import { sign } from '../signing/hmac.js';
 import type { BatchOrderItem, Decimal, OrderRequestV1, OrderRequestV11 } from '../types.js';
 import type { ApiVersion } from '../validation/order.js';
 import { plainDecimal } from '../validation/decimal.js';
-import { API_KEY_HEADER, type RawRequest } from './http.js';
+import { ENDPOINTS, orderEndpoint } from '../core/wire.js';
+import type { RawRequest } from './http.js';
 
-/** Path of the batch endpoint (§4.1). */
-export const BATCH_ORDERS_PATH = '/api/v1/spot/batchOrders';
+/** Path of the batch endpoint (§4.1), from the core's wire table. */
+export const BATCH_ORDERS_PATH = ENDPOINTS.batchOrders.path;
 
-/** Paths of the single-order endpoints by version (§4.2, §9). */
+/** Paths of the single-order endpoints by version (§4.2, §9), from the core's wire table. */
 export const ORDER_PATHS: Readonly<Record<ApiVersion, string>> = Object.freeze({
-  v1: '/api/v1/spot/order',
-  'v1.1': '/api/v1.1/spot/order',
+  v1: orderEndpoint('v1').path,
+  'v1.1': orderEndpoint('v1.1').path,
 });
 
 /** A v1 order as the caller gives it: the time parameters are added when signing. */
@@ -70,10 +74,6 @@ export function orderParams(order: NewOrderV1 | NewOrderV11, auth: SigningAuth):
   return [...out, ...timeParams(auth)];
 }
 
-function headers(apiKey: string, contentType: string | undefined): Record<string, string> {
-  return contentType === undefined ? { [API_KEY_HEADER]: apiKey } : { [API_KEY_HEADER]: apiKey, 'content-type': contentType };
-}
-
 /** Batch elements as the builder takes them: typed orders, or any object (to send invalid ones on purpose). */
 export type BatchElement = BatchOrderItem | Readonly<Record<string, unknown>>;
 
@@ -82,18 +82,18 @@ export type BatchElement = BatchOrderItem | Readonly<Record<string, unknown>>;
  * query, the JSON array as body, signed as sent (SIG-BODY-COVERED).
  */
 export function batchOrdersRequest(orders: ReadonlyArray<BatchElement>, auth: SigningAuth): BuiltRequest {
-  const signed = signJsonBody(auth.secret, timeParams(auth), JSON.stringify(orders));
-  return {
-    request: { method: 'POST', path: BATCH_ORDERS_PATH, query: signed.query, body: signed.body, headers: headers(auth.apiKey, signed.contentType) },
-    signed,
-  };
+  const { request, signed } = buildRequest(sign, { endpoint: 'batchOrders', params: timeParams(auth), jsonText: JSON.stringify(orders), secret: auth.secret, apiKey: auth.apiKey });
+  return { request, signed };
 }
 
 /** The signed single-order request in one placement of §5.3 (query, form body, or split). */
 export function orderRequest(order: NewOrderV1 | NewOrderV11, opts: { version: ApiVersion; placement: Placement }, auth: SigningAuth): BuiltRequest {
-  const signed = signParams({ secret: auth.secret, params: orderParams(order, auth), placement: opts.placement });
-  return {
-    request: { method: 'POST', path: ORDER_PATHS[opts.version], query: signed.query, body: signed.body, headers: headers(auth.apiKey, signed.contentType) },
-    signed,
-  };
+  const { request, signed } = buildRequest(sign, {
+    endpoint: orderEndpoint(opts.version).name,
+    params: orderParams(order, auth),
+    placement: opts.placement,
+    secret: auth.secret,
+    apiKey: auth.apiKey,
+  });
+  return { request, signed };
 }

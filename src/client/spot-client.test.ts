@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, isSpotcheckError, SpotcheckError } from '../errors.js';
 import { DEMO_CREDENTIALS } from '../server/credentials.js';
 import { startServer, type RunningServer } from '../server/server.js';
-import { settableClock } from '../server/testing.js';
-import { SpotClient } from './spot-client.js';
+import { settableClock } from '../testing/server.js';
+import { expectObject, SpotClient } from './spot-client.js';
 
 const NOW = 1_750_000_000_000;
 const [TRADE, READONLY] = DEMO_CREDENTIALS as [(typeof DEMO_CREDENTIALS)[0], (typeof DEMO_CREDENTIALS)[0]];
@@ -137,5 +137,36 @@ describe('SpotClient against misbehaving servers', () => {
     mode = 'text';
     const c = new SpotClient({ baseUrl: url, apiKey: 'k', secret: 's' });
     expect(isSpotcheckError(await thrown(c.order(order)), 'ERR_BAD_RESPONSE')).toBe(true);
+  });
+});
+
+describe('expectObject reads answers with the core classifier (D-CODE-READING)', () => {
+  const res = (status: number, json: unknown) => ({ status, headers: {}, text: JSON.stringify(json), json, elapsedMs: 1, sentAt: 0, receivedAt: 1 });
+  const caught = (f: () => unknown): unknown => {
+    try {
+      f();
+    } catch (e) {
+      return e;
+    }
+    return undefined;
+  };
+
+  it('code 0, "0" and "0.0" are accepted; no code too', () => {
+    for (const code of [0, '0', '0.0']) expect(expectObject(res(200, { code, orderId: '1' }))).toEqual({ code, orderId: '1' });
+    expect(expectObject(res(200, { orderId: '1' }))).toEqual({ orderId: '1' });
+  });
+
+  it('a non-zero code in a 200 is an ApiError carrying it', () => {
+    const e = caught(() => expectObject(res(200, { code: '-1022', msg: 'sig' })));
+    expect(e).toBeInstanceOf(ApiError);
+    expect((e as ApiError).apiCode).toBe('-1022');
+  });
+
+  it('a code that is no number ("" or null) is ERR_BAD_RESPONSE, not a success', () => {
+    for (const code of ['', null]) expect(isSpotcheckError(caught(() => expectObject(res(200, { code }))), 'ERR_BAD_RESPONSE')).toBe(true);
+  });
+
+  it('a 5xx is an ApiError with its status', () => {
+    expect((caught(() => expectObject(res(502, { code: -1, msg: 'x' }))) as ApiError).status).toBe(502);
   });
 });

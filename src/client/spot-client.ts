@@ -11,6 +11,7 @@ import type { BatchOrderItem, BatchOrderResponse, SingleOrderResponse } from '..
 import type { ApiVersion } from '../validation/order.js';
 import { sendRaw, type RawRequest, type RawResponse } from './http.js';
 import { batchOrdersRequest, orderRequest, type NewOrderV1, type NewOrderV11, type SigningAuth } from './requests.js';
+import { classify, isRecord } from '../core/response.js';
 
 /** Default time to wait for an answer, ms. */
 export const DEFAULT_CLIENT_TIMEOUT_MS = 10_000;
@@ -98,21 +99,24 @@ function field(body: unknown, name: string): unknown {
 }
 
 /**
- * The JSON object of a 2xx answer whose `code` is absent or 0. A 4xx/5xx, or a
- * non-zero `code` (the HTTP-200 error style), throws `ApiError` with the server's
- * code and msg; a 2xx that is not a JSON object throws `ERR_BAD_RESPONSE`.
+ * The JSON object of an answer the core's classifier (src/core/response.ts) calls
+ * `accepted`: 2xx with `code` absent or 0. A non-2xx answer, or a non-zero `code` (the
+ * HTTP-200 error style), throws `ApiError` with the server's code and msg; a 2xx that
+ * is not a JSON object, or whose `code` is unreadable (D-CODE-READING), throws
+ * `ERR_BAD_RESPONSE`.
  */
 export function expectObject<T>(res: RawResponse): T {
+  const o = classify(res);
+  if (o.verdict === 'accepted') return res.json as T;
+  const inRange = res.status >= 200 && res.status < 300;
+  if (o.verdict === 'bad-response' && inRange) {
+    const what = isRecord(res.json) ? `top-level code ${JSON.stringify(res.json.code)} is not a number` : 'answer is not a JSON object';
+    throw new SpotcheckError('ERR_BAD_RESPONSE', `HTTP ${res.status} ${what}`, { status: res.status, text: res.text.slice(0, 200) });
+  }
   const body = res.json;
   const code = field(body, 'code');
   const msg = field(body, 'msg');
   const apiCode = typeof code === 'number' || typeof code === 'string' ? code : undefined;
   const apiMsg = typeof msg === 'string' ? msg : body === undefined && res.text !== '' ? res.text.slice(0, 200) : undefined;
-  if (res.status < 200 || res.status >= 300 || (apiCode !== undefined && Number(apiCode) !== 0)) {
-    throw new ApiError(res.status, apiCode, apiMsg);
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new SpotcheckError('ERR_BAD_RESPONSE', `HTTP ${res.status} answer is not a JSON object`, { status: res.status, text: res.text.slice(0, 200) });
-  }
-  return body as T;
+  throw new ApiError(res.status, apiCode, apiMsg);
 }

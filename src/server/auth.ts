@@ -10,6 +10,7 @@ import { checkTimeParams } from '../validation/time-params.js';
 import { ApiCode, issueRejection, reject, type Rejection } from './codes.js';
 import { paramName, type CollectedParams } from './params.js';
 import type { Credential, Permission, ServerPolicy } from './policy.js';
+import { API_KEY_HEADER } from '../core/wire.js';
 
 /** What the server knows that authentication needs. */
 export interface AuthDeps {
@@ -47,8 +48,8 @@ export function authorize(input: SignedInput, deps: AuthDeps): AuthOutcome {
   const auth = policy.authenticate(input.apiKeyHeader, deps.credentials);
   if (!auth.ok) {
     return auth.reason === 'missing'
-      ? fail(reject('auth', 401, ApiCode.APIKEY_MISSING, 'The X-SVC-APIKEY header is missing (AUTH-APIKEY-REQUIRED)'))
-      : fail(reject('auth', 401, ApiCode.APIKEY_REJECTED, 'The API key in X-SVC-APIKEY is not known (AUTH-APIKEY-UNKNOWN)'));
+      ? fail(reject('auth', 401, ApiCode.APIKEY_MISSING, `The ${API_KEY_HEADER} header is missing (AUTH-APIKEY-REQUIRED)`))
+      : fail(reject('auth', 401, ApiCode.APIKEY_REJECTED, `The API key in ${API_KEY_HEADER} is not known (AUTH-APIKEY-UNKNOWN)`));
   }
   // D-DUPLICATE-PARAM
   if (!input.params.ok) {

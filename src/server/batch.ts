@@ -10,6 +10,7 @@ import type { HandlerDeps, RequestInput } from './handler.js';
 import { collectParams, mediaType } from './params.js';
 import { placeOrder, stpModeOf } from './place.js';
 import { rejectionReply, type Reply } from './respond.js';
+import { ENDPOINTS } from '../core/wire.js';
 
 /** Text of `result[].msg` for a placed order. */
 export const ENTRY_OK_MSG = 'OK';
@@ -25,7 +26,7 @@ export const ENTRY_OK_MSG = 'OK';
  */
 export function handleBatch(input: RequestInput, deps: HandlerDeps): Reply {
   // BATCH-JSON-BODY (§4.1), D-CONTENT-TYPE
-  if (mediaType(input.contentType) !== 'application/json') {
+  if (mediaType(input.contentType) !== ENDPOINTS.batchOrders.contentType) {
     return rejectionReply(reject('content-type', 415, ApiCode.REQUEST, 'The batch body must be sent as Content-Type: application/json (BATCH-JSON-BODY)'));
   }
   const auth = authorize(

@@ -4,6 +4,7 @@
  */
 import { SpotcheckError } from '../errors.js';
 import type { Credential } from './policy.js';
+import { API_KEY_HEADER } from '../core/wire.js';
 
 /** Demo API key with the TRADE permission (documented; not a secret). */
 export const DEMO_API_KEY = 'spotcheck-demo-key';
@@ -38,7 +39,7 @@ export function checkCredentials(list: ReadonlyArray<Credential>): void {
   const seen = new Set<string>();
   list.forEach((c, i) => {
     if (typeof c.apiKey !== 'string' || !HEADER_SAFE.test(c.apiKey)) {
-      throw new SpotcheckError('ERR_SERVER_START', `credential ${i}: the API key must be non-empty visible ASCII (it travels in the X-SVC-APIKEY header)`);
+      throw new SpotcheckError('ERR_SERVER_START', `credential ${i}: the API key must be non-empty visible ASCII (it travels in the ${API_KEY_HEADER} header)`);
     }
     if (seen.has(c.apiKey)) throw new SpotcheckError('ERR_SERVER_START', `credential ${i}: API key ${c.apiKey} is listed twice`);
     seen.add(c.apiKey);

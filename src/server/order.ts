@@ -10,9 +10,10 @@ import type { HandlerDeps, RequestInput } from './handler.js';
 import { collectParams, mediaType } from './params.js';
 import { placeOrder } from './place.js';
 import { rejectionReply, type Reply } from './respond.js';
+import { ENDPOINTS } from '../core/wire.js';
 
 /** Media type of a single-order body (D-CONTENT-TYPE). */
-export const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
+export const FORM_MEDIA_TYPE = ENDPOINTS['order-v1'].contentType;
 
 /** Parameters that are not order fields. */
 const SIGNED_ONLY = new Set([SIGNATURE_PARAM, 'timestamp', 'recvWindow']);

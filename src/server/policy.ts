@@ -10,6 +10,7 @@ import { validateBatch } from '../validation/batch.js';
 import type { Issue } from '../validation/issue.js';
 import { validateOrder, type ValidateOrderOptions } from '../validation/order.js';
 import type { RejectionKind } from './codes.js';
+import type { EndpointName } from '../core/wire.js';
 
 /** Permissions a key may hold: the security types of §5.1 that need a key. */
 export type Permission = 'TRADE' | 'USER_DATA' | 'USER_STREAM' | 'MARKET_DATA';
@@ -25,7 +26,7 @@ export interface Credential {
 }
 
 /** Which endpoint answered: the three served paths, or `none` for anything else. */
-export type Endpoint = 'batchOrders' | 'order-v1' | 'order-v1.1' | 'none';
+export type Endpoint = EndpointName | 'none';
 
 /** A response about to be written. A string body is written as is (not JSON-encoded). */
 export interface OutgoingResponse {

@@ -10,7 +10,7 @@ import { encodeComponent } from '../signing/query.js';
 import { signingSteps } from '../signing/total-params.js';
 import { DEMO_CREDENTIALS } from './credentials.js';
 import { startServer, type RunningServer } from './server.js';
-import { caller, settableClock } from './testing.js';
+import { caller, settableClock } from '../testing/server.js';
 
 const NOW = 1_750_000_000_000;
 const [TRADE, READONLY] = DEMO_CREDENTIALS as [(typeof DEMO_CREDENTIALS)[0], (typeof DEMO_CREDENTIALS)[0]];

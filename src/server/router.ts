@@ -2,16 +2,15 @@
  * Routing: the three served paths, each POST only (§4.1, §4.2, §9). Other paths
  * are not served (D-PREFIX: not even `/openapi/v1/order`).
  */
-import { ApiCode, reject } from './codes.js';
+import { ApiCode, reject } from '../core/codes.js';
+import { ENDPOINTS } from '../core/wire.js';
 import type { Endpoint } from './policy.js';
 import { rejectionReply, type Reply } from './respond.js';
 
 /** Served paths and their endpoints. */
-export const ROUTES: Readonly<Record<string, Exclude<Endpoint, 'none'>>> = Object.freeze({
-  '/api/v1/spot/batchOrders': 'batchOrders',
-  '/api/v1/spot/order': 'order-v1',
-  '/api/v1.1/spot/order': 'order-v1.1',
-});
+export const ROUTES: Readonly<Record<string, Exclude<Endpoint, 'none'>>> = Object.freeze(
+  Object.fromEntries(Object.values(ENDPOINTS).map((e) => [e.path, e.name])),
+);
 
 /** The endpoint for a method and raw path, or the 404/405 reply (code -1000). */
 export function route(method: string | undefined, path: string): { ok: true; endpoint: Exclude<Endpoint, 'none'> } | { ok: false; reply: Reply } {

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { SpotcheckError } from '../errors.js';
 import { systemClock, type Clock } from '../time.js';
+import { API_KEY_HEADER, ENDPOINTS } from '../core/wire.js';
 import { handleBatch } from './batch.js';
 import { DEFAULT_BODY_LIMIT, readBody } from './body.js';
 import { ApiCode, reject } from './codes.js';
@@ -80,9 +81,10 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Con
     rawQuery,
     body: body.text,
     contentType: header(req, 'content-type'),
-    apiKeyHeader: header(req, 'x-svc-apikey'),
+    apiKeyHeader: header(req, API_KEY_HEADER.toLowerCase()),
   };
-  const reply = r.endpoint === 'batchOrders' ? handleBatch(input, ctx) : handleOrder(input, r.endpoint === 'order-v1' ? 'v1' : 'v1.1', ctx);
+  const ep = ENDPOINTS[r.endpoint];
+  const reply = ep.bodyKind === 'json' ? handleBatch(input, ctx) : handleOrder(input, ep.version, ctx);
   writeReply(res, reply, r.endpoint, ctx);
 }
 

@@ -7,7 +7,10 @@
  * most of the cost for request-sized messages (see `npm run bench`). The property
  * tests check it against `createHmac` for any secret and payload.
  */
-import { hash, timingSafeEqual } from 'node:crypto';
+import { hash } from 'node:crypto';
+import { isSignatureShaped, signatureMatches } from '../core/signing/hmac.js';
+
+export { isSignatureShaped };
 
 const BLOCK = 64;
 const DIGEST = 32;
@@ -73,21 +76,11 @@ export function sign(secret: string, totalParams: string): string {
   return hmacDigest(secret, totalParams, 'hex');
 }
 
-const HEX_64 = /^[0-9a-fA-F]{64}$/;
-
-/** True when `s` has the form of a signature: 64 hex digits, any case. */
-export function isSignatureShaped(s: string): boolean {
-  return HEX_64.test(s);
-}
-
 /**
- * Whether `signature` is the signature of `totalParams` under `secret`:
- * case-insensitive (§5.3 item 3), constant-time over the digest, and false (never a
- * throw) for a value that is not 64 hex digits.
+ * Whether `signature` is the signature of `totalParams` under `secret`: the core's one
+ * compare (case-insensitive, §5.3 item 3, constant-time over the digits), false (never
+ * a throw) for a value that is not 64 hex digits.
  */
 export function verify(secret: string, totalParams: string, signature: string): boolean {
-  if (!isSignatureShaped(signature)) return false;
-  const expected = hmacDigest(secret, totalParams, 'buffer');
-  const given = Buffer.from(signature, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return isSignatureShaped(signature) && signatureMatches(hmacDigest(secret, totalParams, 'hex'), signature);
 }

@@ -1,5 +1,5 @@
 /**
- * Helpers for tests and self-tests that drive a reference server over loopback:
+ * Test harness (not published): helpers for tests and self-tests that drive a reference server over loopback:
  * a clock the test sets, and one-call signed requests built with the kit's client
  * builders (so tests sign exactly as the client does).
  */
@@ -11,8 +11,8 @@ import { batchOrdersRequest, orderRequest, type BatchElement, type NewOrderV11, 
 import type { Placement } from '../signing/build.js';
 import type { Clock } from '../time.js';
 import type { ApiVersion } from '../validation/order.js';
-import type { Credential } from './policy.js';
-import type { RunningServer } from './server.js';
+import type { Credential } from '../server/policy.js';
+import type { RunningServer } from '../server/server.js';
 
 /** A clock standing still until the test moves it. */
 export interface SettableClock {

@@ -33,10 +33,13 @@ describe('issue', () => {
       path: [2, 'side'],
       expected: 'BUY or SELL',
       received: '"HOLD"',
+      missing: false,
       message: '2.side: expected BUY or SELL, got "HOLD"',
     });
     expect(issue('BATCH-EMPTY', [], 'at least one order', '0 orders').message).toBe('request: expected at least one order, got "0 orders"');
-    expect(issue('X-Y', [], 'e', 1, 'custom').message).toBe('custom');
+    expect(issue('BATCH-EMPTY', [], 'e', 1, 'custom').message).toBe('custom');
+    expect(issue('ORDER-SYMBOL-REQUIRED', ['symbol'], 'a symbol', undefined).missing).toBe(true);
+    expect(issue('ORDER-SYMBOL-REQUIRED', ['symbol'], 'a symbol', 'missing').missing).toBe(false);
   });
 });
 

@@ -1,0 +1,33 @@
+/**
+ * The published package: no test, bench or test-harness file in the tarball, and the
+ * `exports` are what the README documents (the library and the vectors loader).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { kitPath } from '../src/paths.js';
+
+const ROOT = kitPath();
+const FORBIDDEN = [/\.test\./, /bench/, /testing/, /mutant/, /selftest/, /(^|\/)generate[^/]*$/, /tsconfig/];
+
+describe('npm pack', () => {
+  const built = existsSync(join(ROOT, 'dist', 'src', 'index.js'));
+
+  it('lists no test, bench, test-harness or generator file, and does list the library, CLI, spec and vectors', () => {
+    if (!built) throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the tests');
+    // --ignore-scripts: the list is judged on the dist/ already built, without rebuilding inside the tests.
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const files = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]?.files.map((f) => f.path) ?? [];
+    expect(files.filter((f) => FORBIDDEN.some((re) => re.test(f)))).toEqual([]);
+    for (const f of ['dist/src/index.js', 'dist/src/core/request.js', 'dist/vectors/load.js', 'dist/conformance/cli/bin.js', 'spec/rules.json', 'vectors/signing.json', 'README.md']) {
+      expect(files, f).toContain(f);
+    }
+  }, 60_000);
+
+  it('exports the library and the vectors loader, nothing else', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './package.json', './vectors']);
+    expect(pkg.exports['./vectors']).toEqual({ types: './dist/vectors/load.d.ts', import: './dist/vectors/load.js' });
+  });
+});

@@ -1,0 +1,19 @@
+/**
+ * The `RuleId` type (src/core/rule-id.ts) is generated from spec/rules.json: no drift.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { RULE_ID_FILE, RULES_FILE, generateRuleIds } from './generate-rule-ids.mjs';
+import { RULE_IDS } from '../src/core/rule-id.js';
+
+describe('src/core/rule-id.ts', () => {
+  it('regenerating from spec/rules.json gives the committed file byte for byte (run `npm run rule-ids` after editing the catalog)', () => {
+    expect(readFileSync(RULE_ID_FILE, 'utf8')).toBe(generateRuleIds());
+  });
+
+  it('lists every catalog ID once, in catalog order', () => {
+    const ids = (JSON.parse(readFileSync(RULES_FILE, 'utf8')) as { rules: { id: string }[] }).rules.map((r) => r.id);
+    expect(RULE_IDS).toEqual(ids);
+    expect(new Set(RULE_IDS).size).toBe(ids.length);
+  });
+});

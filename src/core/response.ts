@@ -1,0 +1,100 @@
+/**
+ * The one response classifier, used by the client and the runner alike. A rejection
+ * is observable, not guessed (design notes; D-ERROR-SHAPE): HTTP 4xx, or HTTP 2xx with
+ * a non-zero top-level `code` (§7 item 1: `0` is success). How a `code` that is not a
+ * JSON integer is read is D-CODE-READING in spec/decisions.md.
+ */
+
+/** What an answer means. */
+export type Verdict = 'accepted' | 'rejected' | 'server-error' | 'bad-response' | 'no-answer';
+
+/** The parts of an HTTP answer the classifier reads (a `RawResponse` has them). */
+export interface ResponseLike {
+  status: number;
+  /** Parsed JSON body, undefined when the body is not JSON. */
+  json?: unknown;
+  /** Body text. */
+  text: string;
+  elapsedMs?: number;
+}
+
+/** A classified answer. */
+export interface Observation {
+  verdict: Verdict;
+  status?: number;
+  /** Top-level `code` when the body is a JSON object that has one. */
+  code?: unknown;
+  msg?: unknown;
+  json?: unknown;
+  text?: string;
+  /** For `no-answer`: timeout or network error text. */
+  error?: string;
+  /** For `no-answer`: whether the target stayed silent (timeout) or the connection failed. */
+  errorCode?: 'ERR_TIMEOUT' | 'ERR_NETWORK';
+  elapsedMs?: number;
+}
+
+/** A JSON object (not an array, not null). */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * The numeric value of a top-level `code` (D-CODE-READING): a JSON number, or a string
+ * holding a JSON number (`"0"`, `"-1022"`, `"0.0"`), read by value; anything else (`""`,
+ * `null`, `true`, text) is no code at all and gives `undefined`.
+ */
+export function codeValue(code: unknown): number | undefined {
+  if (typeof code === 'number') return Number.isFinite(code) ? code : undefined;
+  if (typeof code === 'string' && NUMBER_TEXT.test(code)) return Number(code);
+  return undefined;
+}
+
+/**
+ * Classify one answer: 5xx `server-error`; 4xx `rejected`; 2xx with a JSON object body
+ * `accepted` when `code` is absent or zero, `rejected` when it is non-zero, and
+ * `bad-response` when `code` is present but unreadable (D-CODE-READING); anything else
+ * (a 2xx that is not a JSON object, 1xx, 3xx) `bad-response`.
+ */
+export function classify(res: ResponseLike): Observation {
+  const base: Observation = { verdict: 'bad-response', status: res.status, json: res.json, text: res.text };
+  if (res.elapsedMs !== undefined) base.elapsedMs = res.elapsedMs;
+  if (isRecord(res.json)) {
+    base.code = res.json.code;
+    base.msg = res.json.msg;
+  }
+  if (res.status >= 500) return { ...base, verdict: 'server-error' };
+  if (res.status >= 400) return { ...base, verdict: 'rejected' };
+  if (res.status >= 200 && res.status < 300) {
+    if (!isRecord(res.json)) return base;
+    if (!Object.hasOwn(res.json, 'code')) return { ...base, verdict: 'accepted' };
+    const value = codeValue(res.json.code);
+    if (value === undefined) return base;
+    return { ...base, verdict: value === 0 ? 'accepted' : 'rejected' };
+  }
+  return base;
+}
+
+/** Short human description of an observation, for Expected/Actual lines. */
+export function describe(o: Observation): string {
+  if (o.verdict === 'no-answer') return `no answer (${o.error ?? 'unknown error'})`;
+  const body = o.text === undefined ? '' : o.text.length > 160 ? `${o.text.slice(0, 160)}…` : o.text;
+  return `HTTP ${o.status ?? '?'} ${body}`.trim();
+}
+
+/** The top-level `result` array of a batch response body (§2.2), when there is one. */
+export function entriesOf(json: unknown): unknown[] | undefined {
+  return isRecord(json) && Array.isArray(json.result) ? json.result : undefined;
+}
+
+/** Whether a batch `result` entry reports a placed order: code 0 and an `order` object (§2.2). */
+export function entryPlaced(e: unknown): boolean {
+  return isRecord(e) && e.code === 0 && isRecord(e.order);
+}
+
+/** The `result` entries of an observed batch answer. */
+export function resultEntries(o: Observation): unknown[] | undefined {
+  return entriesOf(o.json);
+}
