@@ -10,6 +10,7 @@ import { API_KEY_HEADER, type RawRequest } from '../src/client/http.js';
 import { encodePairs, placeParams, sign, totalParams, type Placement } from '../src/signing/index.js';
 import type { ApiVersion } from '../src/validation/index.js';
 import type { SigningFacts } from './transport.js';
+import type { EndpointName } from './target/description.js';
 
 import { BATCH_ORDERS_PATH, ORDER_PATHS } from '../src/client/requests.js';
 
@@ -17,10 +18,22 @@ import { BATCH_ORDERS_PATH, ORDER_PATHS } from '../src/client/requests.js';
 export { BATCH_ORDERS_PATH as BATCH_PATH, ORDER_PATHS };
 const BATCH_PATH = BATCH_ORDERS_PATH;
 
-/** A request ready to send and the facts of its signature. */
+/** Where a request goes: the endpoint and, for single orders, the placement (§5.3); the batch carries JSON. */
+export interface Route {
+  endpoint: EndpointName;
+  placement: Placement | 'json';
+}
+
+/** The route as one word, e.g. `v1.1/split` or `batch/json`: the key of positive controls. */
+export function routeKey(r: Route): string {
+  return `${r.endpoint}/${r.placement}`;
+}
+
+/** A request ready to send, the facts of its signature, and how to build it afresh (a new timestamp, re-signed) for a retry. */
 export interface Built {
   request: RawRequest;
   facts: SigningFacts;
+  rebuild?: () => Built;
 }
 
 /** Options shared by every signed request. */
@@ -51,10 +64,16 @@ export interface RequestFactoryOptions {
   secret: string;
   /** The estimated server time now. */
   serverNow: () => number;
+  /** Name of the API-key header (default the seed's, §5.2). */
+  apiKeyHeader?: string;
+  /** Path of each endpoint (default the seed's, §4). */
+  paths?: Readonly<Record<EndpointName, string>>;
+  /** What a batch signature covers (default the seed's query + body, §5.3 item 4). */
+  batchSignature?: 'query+body' | 'query-only';
 }
 
 function finish(
-  base: { query: string; body: string; contentType: string | undefined; path: string },
+  base: { query: string; body: string; contentType: string | undefined; path: string; route: Route },
   tp: string,
   opts: SignOptions,
   f: RequestFactoryOptions,
@@ -75,12 +94,12 @@ function finish(
   }
   const headers: Record<string, string> = {};
   const key = opts.apiKey === undefined ? f.apiKey : opts.apiKey;
-  if (key !== null) headers[API_KEY_HEADER] = key;
+  if (key !== null) headers[f.apiKeyHeader ?? API_KEY_HEADER] = key;
   if (base.contentType !== undefined) headers['content-type'] = base.contentType;
   Object.assign(headers, opts.headers ?? {});
   let request: RawRequest = { method: 'POST', path: base.path, query, body, headers };
   if (opts.tamper) request = opts.tamper(request);
-  const facts: SigningFacts = { signature: sig };
+  const facts: SigningFacts = { signature: sig, route: base.route };
   if (opts.secret === undefined && !opts.signature && !opts.omitSignature) facts.signedString = stringToSign;
   if (timestamp !== undefined) {
     facts.timestamp = timestamp;
@@ -109,12 +128,18 @@ function timeParams(opts: SignOptions, f: RequestFactoryOptions): { pairs: Array
 
 /** Make the request builders for one target. */
 export function createRequestFactory(f: RequestFactoryOptions): RequestFactory {
-  return {
+  const path = (e: EndpointName) => f.paths?.[e] ?? (e === 'batch' ? BATCH_PATH : ORDER_PATHS[e]);
+  // A retry re-signs with a fresh timestamp unless the check fixed one on purpose.
+  const fresh = (b: Built, again: () => Built): Built => ({ ...b, rebuild: again });
+  const factory: RequestFactory = {
     batch(orders, opts = {}) {
       const { pairs, timestamp } = timeParams(opts, f);
       const bodyText = opts.rawBody ?? JSON.stringify(orders);
       const q = encodePairs(pairs);
-      return finish({ query: q, body: bodyText, contentType: 'application/json', path: BATCH_PATH }, totalParams(q, bodyText), opts, f, timestamp);
+      // A target declaring query-only batch signatures is signed its way (reported once under SIG-BODY-COVERED).
+      const tp = f.batchSignature === 'query-only' ? q : totalParams(q, bodyText);
+      const built = finish({ query: q, body: bodyText, contentType: 'application/json', path: path('batch'), route: { endpoint: 'batch', placement: 'json' } }, tp, opts, f, timestamp);
+      return opts.timestamp === undefined ? fresh(built, () => factory.batch(orders, opts)) : built;
     },
     order(params, version, placement, opts = {}) {
       const { pairs: tpairs, timestamp } = timeParams(opts, f);
@@ -123,13 +148,15 @@ export function createRequestFactory(f: RequestFactoryOptions): RequestFactory {
         .map(([k, v]) => [k, String(v)]);
       pairs.push(...tpairs);
       const { query: q, body: b } = placeParams(pairs, placement, opts.splitAt);
-      return finish(
-        { query: q, body: b, contentType: b === '' ? undefined : 'application/x-www-form-urlencoded', path: ORDER_PATHS[version] },
+      const built = finish(
+        { query: q, body: b, contentType: b === '' ? undefined : 'application/x-www-form-urlencoded', path: path(version), route: { endpoint: version, placement } },
         totalParams(q, b),
         opts,
         f,
         timestamp,
       );
+      return opts.timestamp === undefined ? fresh(built, () => factory.order(params, version, placement, opts)) : built;
     },
   };
+  return factory;
 }

@@ -3,7 +3,15 @@
  * ID), level and the seed sentence it enforces.
  */
 import type { RuleFamily, RuleLevel } from '../src/rules.js';
-import type { Exchange, Sender } from './transport.js';
+import type { Exchange, RateLimitStats, Sender } from './transport.js';
+import type { ControlState } from './discovery.js';
+import type { TargetProfile } from './target/description.js';
+
+/** The discovery section of the report. */
+export interface DiscoveryReport {
+  controls: Array<{ route: string; state: ControlState; observed: string }>;
+  fingerprints: { signature?: string; unknownKey?: string; stale?: string };
+}
 import type { ClockEstimate } from './clock.js';
 import type { RequestFactory } from './requests.js';
 
@@ -23,9 +31,12 @@ export interface Target {
   noTradeKey?: { apiKey: string; secret: string };
   /** Optional path of a server-time endpoint (`--time-path`), answering `{"serverTime": ms}`. */
   timePath?: string;
+  /** The target description with the seed's defaults filled in (header, paths, placements, order values). */
+  profile?: TargetProfile;
 }
 
-export type CheckStatus = 'pass' | 'fail' | 'info' | 'skip';
+/** `inconclusive` (issue 9): no request of the check demonstrably reached the rule; never counted as passed or failed. */
+export type CheckStatus = 'pass' | 'fail' | 'info' | 'skip' | 'inconclusive';
 
 /** What a check found. `expected`/`actual` are required for a failure. */
 export interface CheckOutcome {
@@ -36,7 +47,7 @@ export interface CheckOutcome {
   observed?: string;
   /** For INFO outcomes of open points: whether the server made the reference choice (spec/decisions.md). */
   matchesReference?: boolean;
-  /** Why a check was skipped. */
+  /** Why a check was skipped or is inconclusive. */
   reason?: string;
   /** The exchange that shows the failure (for the curl reproduction). */
   exchange?: Exchange;
@@ -80,6 +91,12 @@ export interface CheckDefinition {
   placesOrders?: boolean;
   /** Run after every other check (it judges the whole run). */
   runLast?: boolean;
+  /**
+   * The route (`batch/json`, `v1/query`, ...) whose acceptance this check establishes:
+   * when the route has no positive control, this check fails once and the checks that
+   * merely use the route are inconclusive (issue 9).
+   */
+  establishes?: string;
   run(ctx: CheckContext): Promise<CheckOutcome>;
 }
 
@@ -100,6 +117,8 @@ export interface CheckReport {
   counterexample?: string;
   runs?: number;
   reproduce?: string;
+  /** Remarks on how the verdict was earned (requests refused for business reasons, inconclusive cases). */
+  notes?: string[];
   durationMs: number;
 }
 
@@ -114,6 +133,12 @@ export interface RunReport {
   durationMs: number;
   requests: number;
   clock: { offsetMs?: number; uncertaintyMs?: number; method: string; note?: string };
-  summary: { passed: number; failed: number; info: number; skipped: number; mustFailures: number };
+  summary: { passed: number; failed: number; info: number; skipped: number; inconclusive: number; mustFailures: number };
+  /** What discovery found before the checks: routes with their positive controls, rejection fingerprints. */
+  discovery?: DiscoveryReport;
+  /** How the target's rate limiting was met (429 / 503 + Retry-After). */
+  rateLimits?: RateLimitStats;
+  /** Where the target differs from the seed (target description). */
+  deviations?: string[];
   checks: CheckReport[];
 }

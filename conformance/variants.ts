@@ -12,7 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { API_KEY_HEADER } from '../src/client/http.js';
 import { BATCH_ORDERS_PATH } from '../src/client/requests.js';
-import { startServer, type RunningServer, type ServerOptions } from '../src/server/index.js';
+import { DEMO_CREDENTIALS, startServer, type RunningServer, type ServerOptions } from '../src/server/index.js';
+import { signingSteps, verify } from '../src/signing/index.js';
 
 /** What the proxy changes; every field is optional (none = a transparent proxy). */
 export interface VariantOptions {
@@ -107,6 +108,14 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
   let throttled = 0;
   const prefix = (opts.prefix ?? '').replace(/\/+$/, '');
   const keyHeader = (opts.apiKeyHeader ?? API_KEY_HEADER).toLowerCase();
+  const credentials = opts.server?.credentials ?? DEMO_CREDENTIALS;
+  /** Whether a request carries a valid signature of a known key (§5.3), as the server behind will judge it. */
+  const signatureValid = (apiKey: string | undefined, query: string, body: string, isBatch: boolean): boolean => {
+    const cred = credentials.find((c) => c.apiKey === apiKey);
+    const sig = new URLSearchParams(query).get('signature') ?? (isBatch ? null : new URLSearchParams(body).get('signature'));
+    if (cred === undefined || sig === null) return false;
+    return verify(cred.secret, signingSteps(query, body, isBatch ? 'json' : body === '' ? 'none' : 'form').totalParams, sig);
+  };
 
   const proxy = createServer((req, res) => {
     void (async () => {
@@ -121,10 +130,6 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
         return json(res, 429, { code: -1003, msg: 'too many requests' }, { 'retry-after': String(opts.retryAfterSeconds ?? 0) });
       }
       if (opts.formBodyOnly && !isBatch && query !== '') return json(res, 400, { code: -1102, msg: 'parameters must be sent in the request body' });
-      if (opts.priceFilter) {
-        const { tick, minPrice } = opts.priceFilter;
-        if (pricesOf(isBatch, query, body).some((p) => !onTick(p, tick, minPrice))) return json(res, 400, { code: -1013, msg: 'Filter failure: PRICE_FILTER' });
-      }
       let orders: unknown[] | undefined;
       if (isBatch) {
         try {
@@ -139,6 +144,11 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
         if (typeof v !== 'string' || k === 'host' || k === 'content-length' || k === 'connection') continue;
         if (k === API_KEY_HEADER.toLowerCase() && keyHeader !== k) continue; // the seed's header means nothing here
         headers[k === keyHeader ? API_KEY_HEADER : k] = v;
+      }
+      if (opts.priceFilter && signatureValid(headers[API_KEY_HEADER], query, body, isBatch)) {
+        // Like a real venue: the filter applies to authentic requests, after the signature check.
+        const { tick, minPrice } = opts.priceFilter;
+        if (pricesOf(isBatch, query, body).some((p) => !onTick(p, tick, minPrice))) return json(res, 400, { code: -1013, msg: 'Filter failure: PRICE_FILTER' });
       }
       if (opts.mixedSymbolEntries && orders !== undefined && new Set(orders.map((o) => (o as { symbol?: unknown })?.symbol)).size > 1) {
         // A legitimate reading of "mixed symbols are unsupported" (§4.1 rule 2): every entry fails, nothing is placed.

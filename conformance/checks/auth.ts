@@ -5,23 +5,26 @@
 import type { CheckContext, CheckDefinition } from '../types.js';
 import { BATCH_PATH } from '../requests.js';
 import { expectRejected, firstFailure, outcome, send, skip } from './helpers.js';
-import { validOrder } from '../generators.js';
+import { firstValue, validOrder } from '../generators.js';
 import fc from 'fast-check';
 
 /** One valid order for the target, with a fresh client id. */
-export function oneOrder(ctx: CheckContext): Record<string, unknown> {
-  const [o] = fc.sample(validOrder(ctx.target.symbol), { seed: ctx.seed, numRuns: 1 });
+export function oneOrder(ctx: Pick<CheckContext, 'target' | 'seed' | 'clientId'>): Record<string, unknown> {
+  const [o] = fc.sample(validOrder(ctx.target.symbol, ctx.target.profile), { seed: ctx.seed, numRuns: 1 });
   return { ...o, newClientOrderId: ctx.clientId() };
 }
 
 /** A valid MARKET order as single-order parameters: quantity, no price, IOC (§2.1). */
-export function marketParams(ctx: CheckContext): Record<string, unknown> {
-  return { symbol: ctx.target.symbol, side: 'BUY', type: 'MARKET', timeInForce: 'IOC', quantity: '1', newClientOrderId: ctx.clientId() };
+export function marketParams(ctx: Pick<CheckContext, 'target' | 'clientId'>): Record<string, unknown> {
+  const quantity = firstValue(ctx.target.profile?.quantity, '1');
+  return { symbol: ctx.target.symbol, side: 'BUY', type: 'MARKET', timeInForce: 'IOC', quantity, newClientOrderId: ctx.clientId() };
 }
 
 /** A valid LIMIT order as single-order parameters. */
-export function limitParams(ctx: CheckContext): Record<string, unknown> {
-  return { symbol: ctx.target.symbol, side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '1', price: '0.1', newClientOrderId: ctx.clientId() };
+export function limitParams(ctx: Pick<CheckContext, 'target' | 'clientId'>): Record<string, unknown> {
+  const quantity = firstValue(ctx.target.profile?.quantity, '1');
+  const price = firstValue(ctx.target.profile?.price, '0.1');
+  return { symbol: ctx.target.symbol, side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity, price, newClientOrderId: ctx.clientId() };
 }
 
 export const authChecks: CheckDefinition[] = [

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { charLength, parseDecimal, validateBatch } from '../../src/validation/index.js';
 import type { BatchOrderItem } from '../../src/types.js';
 import type { CheckDefinition } from '../types.js';
-import { editableBatch, validBatch, withClientIds } from '../generators.js';
+import { editableBatch, firstValue, validBatch, withClientIds } from '../generators.js';
 import { describe, isRecord, resultEntries, type Observation } from '../observe.js';
 import { expectAccepted, fail, info, property, send, type Step } from './helpers.js';
 import type { Exchange } from '../transport.js';
@@ -22,7 +22,7 @@ function resultCheck(def: Omit<CheckDefinition, 'run'>, judge: Judge): CheckDefi
     ...def,
     run(ctx) {
       const seen = new Set<string>();
-      return property(ctx, validBatch(ctx.target.symbol, 1, 20), async (orders) => {
+      return property(ctx, validBatch(ctx.target.symbol, 1, 20, ctx.target.profile), async (orders) => {
         const sent = withClientIds(orders, ctx.clientId);
         if (validateBatch(sent).length > 0) return undefined;
         const r = await send(ctx, ctx.requests.batch(sent));
@@ -113,7 +113,7 @@ export const resultChecks: CheckDefinition[] = [
     title: 'a bad order between good ones gets its own entry with a non-zero code while the good ones succeed (or the whole call is rejected)',
     placesOrders: true,
     run(ctx) {
-      return property(ctx, fc.tuple(validBatch(ctx.target.symbol, 2, 19), fc.nat()), async ([orders, at]) => {
+      return property(ctx, fc.tuple(validBatch(ctx.target.symbol, 2, 19, ctx.target.profile), fc.nat()), async ([orders, at]) => {
         const sent = editableBatch(orders, ctx.clientId);
         const i = at % sent.length;
         const bad = { ...sent[i], type: 'LIMIT' } as Record<string, unknown>;
@@ -140,7 +140,7 @@ export const resultChecks: CheckDefinition[] = [
     title: 'where the server puts `concentration` and `stpMode` (open point D-STP-PLACEMENT)',
     placesOrders: true,
     async run(ctx) {
-      const [orders] = fc.sample(validBatch(ctx.target.symbol, 2, 2), { seed: ctx.seed, numRuns: 1 });
+      const [orders] = fc.sample(validBatch(ctx.target.symbol, 2, 2, ctx.target.profile), { seed: ctx.seed, numRuns: 1 });
       const r = await send(ctx, ctx.requests.batch(withClientIds(orders ?? [], ctx.clientId)));
       const step = expectAccepted(r, 'a valid batch of two orders');
       if (step) return step;
@@ -156,8 +156,9 @@ export const resultChecks: CheckDefinition[] = [
     title: 'the status values the server reports (only FILLED is named by the seed)',
     placesOrders: true,
     async run(ctx) {
-      const base = { symbol: ctx.target.symbol, side: 'BUY', quantity: '1' };
-      const sent = [{ ...base, type: 'MARKET' }, { ...base, type: 'LIMIT', price: '1' }, { ...base, type: 'LIMIT_MAKER', price: '1' }];
+      const base = { symbol: ctx.target.symbol, side: 'BUY', quantity: firstValue(ctx.target.profile?.quantity, '1') };
+      const price = firstValue(ctx.target.profile?.price, '1');
+      const sent = [{ ...base, type: 'MARKET' }, { ...base, type: 'LIMIT', price }, { ...base, type: 'LIMIT_MAKER', price }];
       const r = await send(ctx, ctx.requests.batch(withClientIds(sent, ctx.clientId)));
       const step = expectAccepted(r, 'a batch of one MARKET, one LIMIT and one LIMIT_MAKER order');
       if (step) return step;

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { validateBatch } from '../../src/validation/index.js';
 import type { CheckDefinition } from '../types.js';
-import { validBatch, withClientIds } from '../generators.js';
+import { firstValue, validBatch, withClientIds } from '../generators.js';
 import { isRecord, resultEntries } from '../observe.js';
 import { schemaErrors } from '../schemas.js';
 import { expectAccepted, fail, info, property, send } from './helpers.js';
@@ -19,7 +19,7 @@ export const schemaChecks: CheckDefinition[] = [
     title: 'accepted batch responses validate against the 200 response schema of spec/openapi.yaml',
     placesOrders: true,
     run(ctx) {
-      return property(ctx, validBatch(ctx.target.symbol, 1, 20), async (orders) => {
+      return property(ctx, validBatch(ctx.target.symbol, 1, 20, ctx.target.profile), async (orders) => {
         const sent = withClientIds(orders, ctx.clientId);
         if (validateBatch(sent).length > 0) return undefined;
         const r = await send(ctx, ctx.requests.batch(sent));
@@ -37,7 +37,7 @@ export const schemaChecks: CheckDefinition[] = [
     placesOrders: true,
     run(ctx) {
       const arb = fc.constantFrom('LIMIT', 'MARKET', 'LIMIT_MAKER').chain((type) =>
-        validBatch(ctx.target.symbol, 1, 5).map((os) => os.map((o) => (type === 'MARKET' ? { ...o, type, price: undefined } : { ...o, type, price: o.price ?? '1' }))),
+        validBatch(ctx.target.symbol, 1, 5, ctx.target.profile).map((os) => os.map((o) => (type === 'MARKET' ? { ...o, type, price: undefined } : { ...o, type, price: o.price ?? firstValue(ctx.target.profile?.price, '1') }))),
       );
       return property(ctx, arb, async (orders) => {
         const sent = withClientIds(orders, ctx.clientId).map((o) => JSON.parse(JSON.stringify(o)) as object);

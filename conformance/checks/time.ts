@@ -7,7 +7,7 @@
 import { DEFAULT_RECV_WINDOW, MAX_LEAD_MS } from '../../src/time.js';
 import type { CheckContext, CheckDefinition, CheckOutcome } from '../types.js';
 import { expectAccepted, expectRejected, firstFailure, info, openPoint, outcome, send, skip, type Step } from './helpers.js';
-import { oneOrder } from './auth.js';
+import { limitParams, oneOrder } from './auth.js';
 
 /** Safety added to every margin: scheduling jitter on a busy machine. */
 const SAFETY_MS = 150;
@@ -27,7 +27,7 @@ async function probe(ctx: CheckContext, age: number, recvWindow?: number) {
 
 type Probe = { age: number; recvWindow?: number; accept: boolean; what: string };
 
-function timeCheck(id: string, ruleId: string, title: string, plan: (margin: number) => Probe[] | string): CheckDefinition {
+function timeCheck(id: string, ruleId: string, title: string, plan: (margin: number, ctx: CheckContext) => Probe[] | string): CheckDefinition {
   return {
     id,
     ruleId,
@@ -36,7 +36,7 @@ function timeCheck(id: string, ruleId: string, title: string, plan: (margin: num
     async run(ctx): Promise<CheckOutcome> {
       const m = probeMargin(ctx);
       if ('reason' in m) return skip(m.reason);
-      const probes = plan(m.margin);
+      const probes = plan(m.margin, ctx);
       if (typeof probes === 'string') return skip(probes);
       const steps: Step[] = [];
       for (const p of probes) {
@@ -70,10 +70,15 @@ export const timeChecks: CheckDefinition[] = [
       { age: Math.max(0, w - m), recvWindow: w, accept: true, what: `timestamp ${Math.max(0, w - m)} ms old with recvWindow ${w}` },
     ];
   }),
-  timeCheck('TIME-RECVWINDOW-HONOURED.large', 'TIME-RECVWINDOW-HONOURED', 'a large recvWindow sent is the window used', (m) => [
-    { age: 20000, recvWindow: 30000, accept: true, what: 'timestamp 20000 ms old with recvWindow 30000' },
-    { age: 30000 + m, recvWindow: 30000, accept: false, what: `timestamp ${30000 + m} ms old with recvWindow 30000` },
-  ]),
+  timeCheck('TIME-RECVWINDOW-HONOURED.large', 'TIME-RECVWINDOW-HONOURED', 'a large recvWindow sent is the window used', (m, ctx) => {
+    // 30000, or the target's largest recvWindow when it declares a smaller one (target description).
+    const w = Math.min(30000, ctx.target.profile?.maxRecvWindow ?? 30000);
+    if (w <= D + 2 * m) return `the target's largest recvWindow (${w} ms) leaves no room above the default to probe`;
+    return [
+      { age: w - Math.max(m, w / 3), recvWindow: w, accept: true, what: `timestamp ${w - Math.max(m, w / 3)} ms old with recvWindow ${w}` },
+      { age: w + m, recvWindow: w, accept: false, what: `timestamp ${w + m} ms old with recvWindow ${w}` },
+    ];
+  }),
   timeCheck('TIME-WINDOW-LEAD', 'TIME-WINDOW-LEAD', 'a timestamp 1000 ms or more ahead of the server is rejected', (m) => [
     { age: -(MAX_LEAD_MS + m), accept: false, what: `timestamp ${MAX_LEAD_MS + m} ms ahead of the server` },
     { age: -5000, accept: false, what: 'timestamp 5000 ms ahead of the server' },
@@ -104,7 +109,7 @@ export const timeChecks: CheckDefinition[] = [
       return outcome(
         firstFailure(
           expectRejected(await send(ctx, ctx.requests.batch([oneOrder(ctx)], { omitTimestamp: true })), 'batch without timestamp'),
-          expectRejected(await send(ctx, ctx.requests.order({ ...oneOrder(ctx), price: '1' }, 'v1', 'query', { omitTimestamp: true })), 'v1 order without timestamp'),
+          expectRejected(await send(ctx, ctx.requests.order(limitParams(ctx), 'v1', 'query', { omitTimestamp: true })), 'v1 order without timestamp'),
         ),
       );
     },

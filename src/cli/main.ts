@@ -11,6 +11,7 @@ export const MAIN_HELP = `Usage: spotcheck <command> [options]
 Commands:
   run      run the conformance suite (no target: the embedded reference server)
   replay   rerun one check with a given seed
+  init     write a commented target description (--config FILE for run)
   serve    start the reference server
   sign     print each step of a request signature
 
@@ -44,7 +45,7 @@ export async function main(argv: string[], io: Io = processIo, extra: Record<str
   } catch (err) {
     if (isSpotcheckError(err)) {
       io.err(`spotcheck: ${err.message}\n`);
-      return err.code === 'ERR_USAGE' || err.code === 'ERR_NETWORK' || err.code === 'ERR_SERVER_START' ? 2 : 1;
+      return err.code === 'ERR_USAGE' || err.code === 'ERR_NETWORK' || err.code === 'ERR_TARGET' || err.code === 'ERR_SERVER_START' ? 2 : 1;
     }
     throw err;
   }
