@@ -223,7 +223,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     };
     let out: CheckOutcome;
     try {
-      out = await def.run({ ...ctx, send: judged });
+      out = await def.run({ ...ctx, send: judged, ordersPlaced: () => placed - startPlaced });
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
       out = { status: 'fail', expected: 'the check to complete', actual: `the runner hit an internal error: ${msg}` };

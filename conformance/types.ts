@@ -74,6 +74,8 @@ export interface CheckContext {
   maxRttMs: number;
   /** Minimum spacing between requests, ms (the --rate limit; 0 when unlimited). */
   requestSpacingMs: number;
+  /** Orders this check has placed so far (its share of --max-orders is enforced per request). */
+  ordersPlaced?: () => number;
   /** Requests of the run so far that timed out, and the first of them. */
   timeouts(): { count: number; first?: Exchange };
 }

@@ -107,6 +107,9 @@ export function firstFailure(...steps: Step[]): Step {
   return steps.find((s) => s?.status === 'fail') ?? steps.find((s) => s !== undefined && s.status !== 'pass');
 }
 
+/** Orders shrinking may place after a property's first failure. */
+export const SHRINK_ORDER_BUDGET = 200;
+
 /**
  * Run an async property with the run's seed and case count. The predicate returns
  * a failure Step or undefined; the failure of the last (shrunk) failing case is
@@ -120,11 +123,16 @@ export async function property<T>(
 ): Promise<CheckOutcome> {
   let last: CheckOutcome | undefined;
   const numRuns = opts.runs ?? ctx.runs;
+  // Shrinking has an order budget of its own (issue 9): past it, candidates are not sent
+  // and the smallest failure found so far is the counterexample.
+  let placedAtFailure: number | undefined;
   const result = await fc.check(
     fc.asyncProperty(arb, async (v) => {
+      if (placedAtFailure !== undefined && (ctx.ordersPlaced?.() ?? 0) - placedAtFailure >= SHRINK_ORDER_BUDGET) return true;
       const step = await predicate(v);
       if (step !== undefined && step.status === 'fail') {
         last = step;
+        placedAtFailure ??= ctx.ordersPlaced?.() ?? 0;
         return false;
       }
       return true;

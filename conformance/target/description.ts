@@ -1,7 +1,7 @@
 /**
  * The target description (issue 9): how one deployment differs from the seed — header
  * name, paths, endpoints and placements offered, what a batch signature covers, the
- * order values its venue accepts, the largest recvWindow. Read from a JSON-with-comments
+ * order values its venue accepts, the largest recvWindow, a time endpoint. Read from a JSON-with-comments
  * file (`--config`), overridden by flags; whatever is left out is the seed's value.
  */
 import { readFileSync } from 'node:fs';
@@ -31,7 +31,6 @@ export interface TargetDescription {
   order?: { symbol?: string; otherSymbol?: string; price?: DecimalSpec; quantity?: DecimalSpec; amount?: DecimalSpec };
   maxRecvWindow?: number;
   timePath?: string;
-  testOrderPath?: string;
 }
 
 /** One endpoint as the runner uses it. */
@@ -57,7 +56,6 @@ export interface TargetProfile {
   amount?: Grid;
   maxRecvWindow: number;
   timePath?: string;
-  testOrderPath?: string;
   /** Every field that differs from the seed, in words, for the report's opening. */
   deviations: string[];
 }
@@ -133,6 +131,5 @@ export function resolveDescription(d: TargetDescription): TargetProfile {
   }
   if (d.maxRecvWindow !== undefined && d.maxRecvWindow !== MAX_RECV_WINDOW) deviations.push(`largest recvWindow ${d.maxRecvWindow} ms`);
   if (d.timePath !== undefined) out.timePath = d.timePath;
-  if (d.testOrderPath !== undefined) out.testOrderPath = prefix + d.testOrderPath;
   return out;
 }

@@ -65,9 +65,6 @@ export function targetTemplate(): string {
   // Optional server-time endpoint answering {"serverTime": ms}; without it the clock
   // is measured from the HTTP Date header.
   // ,"timePath": "/api/v1/time"
-
-  // Optional endpoint that validates a v1 order but places nothing.
-  // ,"testOrderPath": "/api/v1/spot/order/test"
 }
 `;
 }
