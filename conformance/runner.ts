@@ -214,6 +214,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
         const verifies = c === undefined || c.state === 'accepted' || c.state === 'signature-ok';
         if (verifies && r.observation.verdict === 'rejected' && authFingerprint(discovery, r.observation) === undefined && r.inconclusive === undefined) {
           r.businessRefusal = describe(r.observation);
+          stats.business++;
+          stats.firstBusiness ??= r.businessRefusal;
         }
       }
       stats.sends++;
@@ -233,6 +235,9 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       out = { status: 'inconclusive', reason: stats.firstInconclusive ?? 'no request reached the rule' };
     }
     const notes: string[] = [];
+    if (out.status === 'pass' && def.ruleId.startsWith('SIG-') && stats.business > 0) {
+      notes.push(`${stats.business} correctly signed requests were refused for a reason other than the signature and count as signature accepted (first: ${stats.firstBusiness ?? '?'})`);
+    }
     if (out.status === 'pass' && stats.conclusive < stats.sends) notes.push(`${stats.sends - stats.conclusive} of ${stats.sends} requests could not decide the rule (first: ${stats.firstInconclusive ?? '?'})`);
     const r = rule(def.ruleId);
     const j = judge(def, out, opts.profile);

@@ -123,7 +123,9 @@ describe('verdicts against servers nobody on the team wrote (issue 9)', () => {
     // A MARKET control carries no price, so it may pass the filter; no control is refused like a bad signature.
     expect(r.discovery?.controls.every((c) => c.state === 'accepted' || c.state === 'signature-ok')).toBe(true);
     expect(r.discovery?.controls.find((c) => c.route === 'v1/query')?.state).toBe('signature-ok');
-    expect(r.checks.find((c) => c.id === 'SIG-PLACEMENT-QUERY.v1')?.status).toBe('pass');
+    const placement = r.checks.find((c) => c.id === 'SIG-PLACEMENT-QUERY.v1');
+    expect(placement?.status).toBe('pass');
+    expect(placement?.notes?.join()).toMatch(/refused for a reason other than the signature and count as signature accepted \(first: HTTP 400 .*PRICE_FILTER/);
     expect(r.checks.find((c) => c.id === 'ORDER-SIDE-ENUM')?.status).toBe('inconclusive');
     expect(r.checks.find((c) => c.id === 'BATCH-MAX-ORDERS')?.status).toBe('inconclusive');
   });
