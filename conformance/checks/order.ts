@@ -198,7 +198,7 @@ export const orderChecks: CheckDefinition[] = [
     title: 'which of quantity and amount a v1.1 MARKET order may carry alone (open point D-V11-MARKET-SIZE)',
     level: 'INFO',
     async run(ctx) {
-      const a = await infoSingle(ctx, { ...without(marketParams(ctx), 'quantity'), amount: '10' }, 'v1.1', 'amount only', true);
+      const a = await infoSingle(ctx, { ...without(marketParams(ctx), 'quantity'), amount: firstValue(ctx.target.profile?.amount, '10') }, 'v1.1', 'amount only', true);
       const q = await infoSingle(ctx, marketParams(ctx), 'v1.1', 'quantity only', true);
       if (a.status === 'fail') return a;
       if (q.status === 'fail') return q;
@@ -218,7 +218,7 @@ export const orderChecks: CheckDefinition[] = [
     ruleId: 'ORDER-AMOUNT-MARKET-ONLY',
     title: 'what the server does with amount on a v1 order (open point D-AMOUNT-ELSEWHERE)',
     async run(ctx) {
-      return infoSingle(ctx, { ...limitParams(ctx), amount: '10' }, 'v1', 'v1 LIMIT order with amount', false);
+      return infoSingle(ctx, { ...limitParams(ctx), amount: firstValue(ctx.target.profile?.amount, '10') }, 'v1', 'v1 LIMIT order with amount', false);
     },
   },
   {
