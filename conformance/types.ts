@@ -6,6 +6,7 @@ import type { RuleFamily, RuleLevel } from '../src/rules.js';
 import type { Exchange, RateLimitStats, Sender } from './transport.js';
 import type { ControlState } from './discovery.js';
 import type { TargetProfile } from './target/description.js';
+import type { CoverageMatrix } from './coverage.js';
 
 /** The discovery section of the report. */
 export interface DiscoveryReport {
@@ -99,6 +100,12 @@ export interface CheckDefinition {
    * merely use the route are inconclusive (issue 9).
    */
   establishes?: string;
+  /**
+   * The routes this check sends to and can decide its rule on (`batch/json`, `v1/split`, ...):
+   * its cells of the coverage matrix (spec/coverage.json). A test checks them against the
+   * routes a real run reaches.
+   */
+  covers?: readonly string[];
   run(ctx: CheckContext): Promise<CheckOutcome>;
 }
 
@@ -121,6 +128,8 @@ export interface CheckReport {
   reproduce?: string;
   /** Remarks on how the verdict was earned (requests refused for business reasons, inconclusive cases). */
   notes?: string[];
+  /** Routes (`batch/json`, `v1.1/split`, ...) this check reached with an answer that could decide its rule (the coverage matrix, issue 10). */
+  routes?: string[];
   durationMs: number;
 }
 
@@ -142,5 +151,7 @@ export interface RunReport {
   rateLimits?: RateLimitStats;
   /** Where the target differs from the seed (target description). */
   deviations?: string[];
+  /** The coverage matrix of the check list (spec/coverage.json, issue 10). */
+  coverage?: CoverageMatrix;
   checks: CheckReport[];
 }

@@ -8,7 +8,7 @@ import type { CheckDefinition } from '../types.js';
 import { editableBatch, validBatch, validOrder, withClientIds } from '../generators.js';
 import { describe, isRecord, resultEntries } from '../observe.js';
 import { expectAccepted, expectRefused, expectRejected, fail, firstFailure, info, openPoint, outcome, property, send } from './helpers.js';
-import { oneOrder } from './auth.js';
+import { oneOrder } from './orders.js';
 
 /** Whether every listed rule ID, and no other, is what the validator finds. */
 function onlyRules(body: unknown, ruleIds: readonly string[]): boolean {
@@ -20,6 +20,7 @@ export const batchChecks: CheckDefinition[] = [
   {
     id: 'BATCH-ACCEPT-UP-TO-MAX',
     ruleId: 'BATCH-ACCEPT-UP-TO-MAX',
+    covers: ['batch/json'],
     title: 'batches of 1 to 20 valid orders of one symbol are accepted with one result entry per order',
     placesOrders: true,
     establishes: 'batch/json',
@@ -47,6 +48,7 @@ export const batchChecks: CheckDefinition[] = [
   {
     id: 'BATCH-MAX-ORDERS',
     ruleId: 'BATCH-MAX-ORDERS',
+    covers: ['batch/json'],
     title: 'batches of 21 or more otherwise valid orders are rejected',
     run(ctx) {
       return property(ctx, validBatch(ctx.target.symbol, 21, 40, ctx.target.profile), async (orders) => {
@@ -59,6 +61,7 @@ export const batchChecks: CheckDefinition[] = [
   {
     id: 'BATCH-SINGLE-SYMBOL',
     ruleId: 'BATCH-SINGLE-SYMBOL',
+    covers: ['batch/json'],
     title: 'a batch mixing two symbols is rejected',
     run(ctx) {
       const arb = fc.tuple(validBatch(ctx.target.symbol, 1, 19, ctx.target.profile), validOrder(ctx.target.otherSymbol, ctx.target.profile), fc.nat());
@@ -75,6 +78,7 @@ export const batchChecks: CheckDefinition[] = [
   {
     id: 'BATCH-REJECTED-PLACES-NOTHING',
     ruleId: 'BATCH-REJECTED-PLACES-NOTHING',
+    covers: ['batch/json'],
     title: 'a batch refused as a whole reports no placed order',
     async run(ctx) {
       const [big] = fc.sample(validBatch(ctx.target.symbol, 21, 21, ctx.target.profile), { seed: ctx.seed, numRuns: 1 });
@@ -87,6 +91,7 @@ export const batchChecks: CheckDefinition[] = [
   {
     id: 'BATCH-PER-ORDER-RULES',
     ruleId: 'BATCH-PER-ORDER-RULES',
+    covers: ['batch/json'],
     title: 'an order breaking a §2.1 rule inside a batch is not placed: its entry has a non-zero code, or the whole call is rejected',
     run(ctx) {
       const defects: Array<[string, (o: Record<string, unknown>) => Record<string, unknown>]> = [
@@ -122,6 +127,7 @@ export const batchChecks: CheckDefinition[] = [
   {
     id: 'BATCH-JSON-BODY',
     ruleId: 'BATCH-JSON-BODY',
+    covers: ['batch/json'],
     title: 'a signed batch whose body is not a JSON array is rejected',
     async run(ctx) {
       const bodies = ['{"symbol":"X"}', JSON.stringify({ orders: [oneOrder(ctx)] }), '"orders"', 'null', '42'];
@@ -133,6 +139,7 @@ export const batchChecks: CheckDefinition[] = [
   {
     id: 'BATCH-TIME-IN-QUERY',
     ruleId: 'BATCH-TIME-IN-QUERY',
+    covers: ['batch/json'],
     title: 'a batch with timestamp only inside the orders, not in the query, is rejected',
     async run(ctx) {
       const o = { ...oneOrder(ctx), timestamp: Math.round(ctx.clock.serverNow()) };
@@ -142,6 +149,7 @@ export const batchChecks: CheckDefinition[] = [
   {
     id: 'BATCH-EMPTY',
     ruleId: 'BATCH-EMPTY',
+    covers: ['batch/json'],
     title: 'what the server does with an empty batch (not shown by the seed)',
     async run(ctx) {
       return openPoint(await send(ctx, ctx.requests.batch([])), 'empty batch', 'rejected');
@@ -150,6 +158,7 @@ export const batchChecks: CheckDefinition[] = [
   {
     id: 'BATCH-WEIGHT',
     ruleId: 'BATCH-WEIGHT',
+    covers: ['batch/json'],
     title: 'rate-limit or weight headers on a batch answer (the seed gives weight 1 but no header or totals)',
     placesOrders: true,
     async run(ctx) {
@@ -163,6 +172,7 @@ export const batchChecks: CheckDefinition[] = [
   {
     id: 'BATCH-ATOMICITY',
     ruleId: 'BATCH-ATOMICITY',
+    covers: ['batch/json'],
     title: 'whether one bad order fails the whole batch (not shown by the seed)',
     placesOrders: true,
     async run(ctx) {

@@ -19,6 +19,7 @@ type Judge = (sent: Sent, o: Observation, entries: unknown[], exchange: Exchange
 function resultCheck(def: Omit<CheckDefinition, 'run'>, judge: Judge): CheckDefinition {
   return {
     placesOrders: true,
+    covers: ['batch/json'],
     ...def,
     run(ctx) {
       const seen = new Set<string>();
@@ -110,6 +111,7 @@ export const resultChecks: CheckDefinition[] = [
   {
     id: 'RESULT-FAILED-ORDER-REPORTED',
     ruleId: 'RESULT-FAILED-ORDER-REPORTED',
+    covers: ['batch/json'],
     title: 'a bad order between good ones gets its own entry with a non-zero code while the good ones succeed (or the whole call is rejected)',
     placesOrders: true,
     run(ctx) {
@@ -137,6 +139,7 @@ export const resultChecks: CheckDefinition[] = [
   {
     id: 'RESULT-STP-MODE-PLACEMENT',
     ruleId: 'RESULT-STP-MODE-PLACEMENT',
+    covers: ['batch/json'],
     title: 'where the server puts `concentration` and `stpMode` (open point D-STP-PLACEMENT)',
     placesOrders: true,
     async run(ctx) {
@@ -153,6 +156,7 @@ export const resultChecks: CheckDefinition[] = [
   {
     id: 'RESULT-ORDER-STATUS',
     ruleId: 'RESULT-ORDER-STATUS',
+    covers: ['batch/json'],
     title: 'the status values the server reports (only FILLED is named by the seed)',
     placesOrders: true,
     async run(ctx) {

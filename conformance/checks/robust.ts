@@ -8,9 +8,10 @@ import { API_KEY_HEADER, type RawRequest } from '../../src/client/http.js';
 import type { CheckDefinition } from '../types.js';
 import { describe, isRecord, resultEntries } from '../observe.js';
 import type { SendResult } from '../transport.js';
-import { BATCH_PATH, ORDER_PATHS } from '../requests.js';
+import { BATCH_PATH, ORDER_PATHS, routeKey } from '../requests.js';
+import { ALL_ROUTES, onRoute, perRoute, SINGLE_ROUTES } from './routes.js';
 import { fail, firstFailure, outcome, property, send, type Step } from './helpers.js';
-import { oneOrder } from './auth.js';
+import { oneOrder } from './orders.js';
 
 /** Any answer but a 5xx, a hang or a garbled response; a reset connection is tolerated only when allowed. */
 function noBreakage(r: SendResult, what: string, allowReset = false): Step {
@@ -37,6 +38,7 @@ export const robustChecks: CheckDefinition[] = [
   {
     id: 'ROBUST-NO-5XX.malformed-json',
     ruleId: 'ROBUST-NO-5XX',
+    covers: ['batch/json'],
     title: 'a signed batch with malformed JSON gets a 4xx, places nothing',
     async run(ctx) {
       const good = JSON.stringify([oneOrder(ctx)]);
@@ -51,6 +53,7 @@ export const robustChecks: CheckDefinition[] = [
   {
     id: 'ROBUST-NO-5XX.oversized',
     ruleId: 'ROBUST-NO-5XX',
+    covers: ['batch/json'],
     title: 'an oversized body (2 MiB) gets a client error or a closed connection, never a 5xx or a hang',
     async run(ctx) {
       const big = `[${Array.from({ length: 12000 }, () => JSON.stringify(oneOrder(ctx))).join(',')}]`;
@@ -84,17 +87,37 @@ export const robustChecks: CheckDefinition[] = [
       });
     },
   },
-  {
+  perRoute({
+    id: 'ROBUST-NO-5XX.malformed-form',
+    ruleId: 'ROBUST-NO-5XX',
+    title: 'signed single orders whose parameter text is malformed (bad percent-escapes, empty names, invalid UTF-8) get an answer that is not a 5xx, in every placement',
+    routes: SINGLE_ROUTES,
+    async probe(ctx, r) {
+      const junk = '%zz=1&=&a=%ff%fe&b';
+      // The junk is signed as sent, so the request reaches the parser and not only the signature check.
+      const into = (part: string) => (part === '' ? part : `${junk}&${part}`);
+      const b = onRoute(ctx, r, {
+        signedString: (_tp, q, body) => (q !== '' ? into(q) + body : into(body)),
+        tamper: (req) => (req.query.split('&').length > 1 ? { ...req, query: into(req.query) } : { ...req, body: into(req.body) }),
+      });
+      return noBreakage(await send(ctx, b), `${routeKey(r)} with malformed parameter text`);
+    },
+  }),
+  perRoute({
     id: 'ROBUST-REJECT-PLACES-NOTHING',
     ruleId: 'ROBUST-REJECT-PLACES-NOTHING',
-    title: 'a batch with duplicated query parameters or a wrong content type places nothing unless accepted as a whole',
-    async run(ctx) {
-      const dup = await send(ctx, ctx.requests.batch([oneOrder(ctx)], { tamper: (req) => ({ ...req, query: `${req.query}&timestamp=0` }) }));
-      const text = await send(ctx, ctx.requests.batch([oneOrder(ctx)], { headers: { 'content-type': 'text/plain' } }));
-      const steps: Step[] = [noBreakage(dup, 'duplicated timestamp'), placesNothing(dup, 'a batch with timestamp twice'), noBreakage(text, 'text/plain batch')];
-      return outcome(firstFailure(...steps));
+    title: 'a request with a duplicated parameter or a wrong content type places nothing unless accepted as a whole, on every route',
+    routes: ALL_ROUTES,
+    async probe(ctx, r) {
+      const dup = await send(ctx, onRoute(ctx, r, { tamper: (req) => ({ ...req, query: `${req.query}&timestamp=0` }) }));
+      const steps: Step[] = [noBreakage(dup, `${routeKey(r)} with timestamp twice`), placesNothing(dup, `${routeKey(r)} with timestamp twice`)];
+      if (r.endpoint === 'batch' || r.placement !== 'query') {
+        const text = await send(ctx, onRoute(ctx, r, { headers: { 'content-type': 'text/plain' } }));
+        steps.push(noBreakage(text, `${routeKey(r)} sent as text/plain`));
+      }
+      return firstFailure(...steps);
     },
-  },
+  }),
   {
     id: 'ROBUST-NO-HANG',
     ruleId: 'ROBUST-NO-HANG',

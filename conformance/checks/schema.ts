@@ -10,12 +10,13 @@ import { firstValue, validBatch, withClientIds } from '../generators.js';
 import { isRecord, resultEntries } from '../observe.js';
 import { schemaErrors } from '../schemas.js';
 import { expectAccepted, fail, info, property, send } from './helpers.js';
-import { limitParams } from './auth.js';
+import { limitParams } from './orders.js';
 
 export const schemaChecks: CheckDefinition[] = [
   {
     id: 'SCHEMA-BATCH-RESPONSE',
     ruleId: 'SCHEMA-BATCH-RESPONSE',
+    covers: ['batch/json'],
     title: 'accepted batch responses validate against the 200 response schema of spec/openapi.yaml',
     placesOrders: true,
     run(ctx) {
@@ -33,6 +34,7 @@ export const schemaChecks: CheckDefinition[] = [
   {
     id: 'SCHEMA-ORDER-RESPONSE',
     ruleId: 'SCHEMA-ORDER-RESPONSE',
+    covers: ['batch/json'],
     title: 'every result[].order validates against the order schema of spec/openapi.yaml, orders of every type included',
     placesOrders: true,
     run(ctx) {
@@ -57,6 +59,7 @@ export const schemaChecks: CheckDefinition[] = [
   {
     id: 'SCHEMA-ORDER-RESPONSE.single',
     ruleId: 'SCHEMA-ORDER-RESPONSE',
+    covers: ['v1/query'],
     title: 'the answer of an accepted single order, against the reference shape (the seed does not show it, D-SINGLE-RESPONSE)',
     level: 'INFO',
     placesOrders: true,

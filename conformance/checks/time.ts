@@ -7,7 +7,9 @@
 import { DEFAULT_RECV_WINDOW, MAX_LEAD_MS } from '../../src/time.js';
 import type { CheckContext, CheckDefinition, CheckOutcome } from '../types.js';
 import { expectAccepted, expectRejected, firstFailure, info, openPoint, outcome, send, skip, type Step } from './helpers.js';
-import { limitParams, oneOrder } from './auth.js';
+import { oneOrder } from './orders.js';
+import { ALL_ROUTES, onRoute, perRoute } from './routes.js';
+import { routeKey, type Route } from '../requests.js';
 
 /** Safety added to every margin: scheduling jitter on a busy machine. */
 const SAFETY_MS = 150;
@@ -19,10 +21,10 @@ export function probeMargin(ctx: CheckContext): { margin: number } | { reason: s
   return { margin: c.uncertaintyMs + ctx.maxRttMs + ctx.requestSpacingMs + SAFETY_MS };
 }
 
-/** Send one batch whose timestamp is `age` ms before the server's estimated time (negative = ahead). */
-async function probe(ctx: CheckContext, age: number, recvWindow?: number) {
+/** Send one request on a route whose timestamp is `age` ms before the server's estimated time (negative = ahead); default the batch. */
+async function probe(ctx: CheckContext, age: number, recvWindow?: number, route: Route = ALL_ROUTES[0] as Route) {
   const timestamp = Math.round(ctx.clock.serverNow() - age);
-  return send(ctx, ctx.requests.batch([oneOrder(ctx)], { timestamp, ...(recvWindow === undefined ? {} : { recvWindow }) }));
+  return send(ctx, onRoute(ctx, route, { timestamp, ...(recvWindow === undefined ? {} : { recvWindow }) }));
 }
 
 type Probe = { age: number; recvWindow?: number; accept: boolean; what: string };
@@ -33,15 +35,20 @@ function timeCheck(id: string, ruleId: string, title: string, plan: (margin: num
     ruleId,
     title,
     placesOrders: true,
+    covers: ALL_ROUTES.map(routeKey),
     async run(ctx): Promise<CheckOutcome> {
       const m = probeMargin(ctx);
       if ('reason' in m) return skip(m.reason);
       const probes = plan(m.margin, ctx);
       if (typeof probes === 'string') return skip(probes);
       const steps: Step[] = [];
-      for (const p of probes) {
-        const r = await probe(ctx, p.age, p.recvWindow);
-        steps.push(p.accept ? expectAccepted(r, p.what) : expectRejected(r, p.what));
+      // Every route, probes in turn: the window is one rule of §5.4 wherever the timestamp travels.
+      for (const route of ALL_ROUTES) {
+        for (const p of probes) {
+          const r = await probe(ctx, p.age, p.recvWindow, route);
+          const what = `${routeKey(route)}: ${p.what}`;
+          steps.push(p.accept ? expectAccepted(r, what) : expectRejected(r, what));
+        }
       }
       return outcome(firstFailure(...steps));
     },
@@ -49,6 +56,7 @@ function timeCheck(id: string, ruleId: string, title: string, plan: (margin: num
 }
 
 const D = DEFAULT_RECV_WINDOW;
+const HOUR = 3_600_000;
 
 export const timeChecks: CheckDefinition[] = [
   timeCheck('TIME-WINDOW-PAST', 'TIME-WINDOW-PAST', 'a timestamp well inside the window is accepted; one older than recvWindow is rejected', (m) => [
@@ -95,41 +103,54 @@ export const timeChecks: CheckDefinition[] = [
   {
     id: 'TIME-RECVWINDOW-RECOMMENDED',
     ruleId: 'TIME-RECVWINDOW-RECOMMENDED',
+    covers: ['batch/json'],
     title: 'what the server does with a recvWindow far above the recommended 5000 (largest accepted: not shown, D-RECVWINDOW-MAX)',
     placesOrders: true,
     async run(ctx) {
       return openPoint(await send(ctx, ctx.requests.batch([oneOrder(ctx)], { recvWindow: 120000 })), 'recvWindow 120000', 'rejected');
     },
   },
-  {
+  perRoute({
     id: 'TIME-TIMESTAMP-REQUIRED',
     ruleId: 'TIME-TIMESTAMP-REQUIRED',
-    title: 'a request without timestamp is rejected',
-    async run(ctx) {
-      return outcome(
-        firstFailure(
-          expectRejected(await send(ctx, ctx.requests.batch([oneOrder(ctx)], { omitTimestamp: true })), 'batch without timestamp'),
-          expectRejected(await send(ctx, ctx.requests.order(limitParams(ctx), 'v1', 'query', { omitTimestamp: true })), 'v1 order without timestamp'),
-        ),
-      );
-    },
-  },
-  {
+    title: 'a request without timestamp is rejected, on every route',
+    routes: ALL_ROUTES,
+    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { omitTimestamp: true })), `${routeKey(r)} without timestamp`),
+  }),
+  perRoute({
     id: 'ORDER-RECVWINDOW-FORMAT',
     ruleId: 'ORDER-RECVWINDOW-FORMAT',
-    title: 'a non-numeric timestamp or recvWindow is rejected',
-    async run(ctx) {
+    title: 'a non-numeric timestamp or recvWindow is rejected, on every route',
+    routes: ALL_ROUTES,
+    async probe(ctx, r) {
       const steps: Step[] = [];
       for (const timestamp of ['abc', '1.5e12', '-1', '']) {
-        steps.push(expectRejected(await send(ctx, ctx.requests.batch([oneOrder(ctx)], { timestamp })), `timestamp '${timestamp}'`));
+        steps.push(expectRejected(await send(ctx, onRoute(ctx, r, { timestamp })), `${routeKey(r)}: timestamp '${timestamp}'`));
       }
-      steps.push(expectRejected(await send(ctx, ctx.requests.batch([oneOrder(ctx)], { recvWindow: 'soon' })), "recvWindow 'soon'"));
-      return outcome(firstFailure(...steps));
+      steps.push(expectRejected(await send(ctx, onRoute(ctx, r, { recvWindow: 'soon' })), `${routeKey(r)}: recvWindow 'soon'`));
+      return firstFailure(...steps);
     },
-  },
+  }),
+  // Clock-free (issue 10): an hour beyond either edge is outside the window whatever the
+  // offset, so these run even when the server's clock could not be measured.
+  perRoute({
+    id: 'TIME-WINDOW-PAST.hour',
+    ruleId: 'TIME-WINDOW-PAST',
+    title: 'a timestamp an hour old is rejected on every route, whatever the clock offset',
+    routes: ALL_ROUTES,
+    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { timestamp: Date.now() - HOUR })), `${routeKey(r)} with a timestamp an hour old`),
+  }),
+  perRoute({
+    id: 'TIME-WINDOW-LEAD.hour',
+    ruleId: 'TIME-WINDOW-LEAD',
+    title: 'a timestamp an hour ahead is rejected on every route, whatever the clock offset',
+    routes: ALL_ROUTES,
+    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { timestamp: Date.now() + HOUR })), `${routeKey(r)} with a timestamp an hour ahead`),
+  }),
   {
     id: 'TIME-TOLERANCE-OBSERVED',
     ruleId: 'TIME-TOLERANCE-OBSERVED',
+    covers: ['batch/json'],
     title: 'the measured clock offset and the lead and age the server actually tolerates',
     placesOrders: true,
     async run(ctx) {
