@@ -10,7 +10,8 @@ import { describe, entriesOf, isRecord, type Observation } from './observe.js';
 import { SpotcheckError } from '../src/errors.js';
 import { anyUsable, authFingerprint, controlOf, discover, explainNothingAccepted, fingerprintOf, type Discovery } from './discovery.js';
 import { resolveDescription } from './target/description.js';
-import { limitParams, oneOrder } from './checks/auth.js';
+import { coverageMatrix } from './coverage.js';
+import { limitParams, oneOrder } from './checks/orders.js';
 import { measureClock } from './clock.js';
 import { curlFor } from './curl.js';
 import { checks as allChecks } from './checks/index.js';
@@ -196,7 +197,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     const share = Number.isFinite(opts.maxOrders) && def.placesOrders ? Math.floor((opts.maxOrders - placed) / Math.max(1, placingLeft)) : Infinity;
     if (def.placesOrders) placingLeft--;
     const startPlaced = placed;
-    const stats = { sends: 0, conclusive: 0, firstInconclusive: undefined as string | undefined, business: 0, firstBusiness: undefined as string | undefined };
+    const stats = { routes: new Set<string>(), sends: 0, conclusive: 0, firstInconclusive: undefined as string | undefined, business: 0, firstBusiness: undefined as string | undefined };
     const judged: Sender = async (req, facts, rebuild) => {
       const route = facts?.route;
       const c = route === undefined ? undefined : controlOf(discovery, route);
@@ -219,7 +220,10 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
         }
       }
       stats.sends++;
-      if (r.inconclusive === undefined) stats.conclusive++;
+      if (r.inconclusive === undefined) {
+        stats.conclusive++;
+        if (route !== undefined && r.observation.verdict !== 'not-sent') stats.routes.add(routeKey(route));
+      }
       else stats.firstInconclusive ??= r.inconclusive;
       return r;
     };
@@ -263,6 +267,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     if (out.counterexample !== undefined) rep.counterexample = out.counterexample;
     if (out.runs !== undefined) rep.runs = out.runs;
     if (notes.length > 0) rep.notes = notes;
+    if (stats.routes.size > 0) rep.routes = [...stats.routes].sort();
     if (rep.status === 'fail' && out.exchange) rep.reproduce = curlFor(opts.target.baseUrl, out.exchange);
     reports.push(rep);
     done++;
@@ -297,6 +302,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     discovery: discoveryReport(discovery),
     rateLimits: transport.rateLimits(),
     deviations: profile.deviations,
+    coverage: coverageMatrix(opts.checks ?? allChecks),
     checks: reports,
   };
 }

@@ -33,9 +33,18 @@ async function check(opts: VariantOptions, description: TargetDescription = {}, 
 }
 
 const ids = (r: RunReport, status: string) => r.checks.filter((c) => c.status === status).map((c) => c.id).sort();
+const byId = (r: RunReport, id: string) => r.checks.find((c) => c.id === id);
 
 /** Checks that send nothing but batches: without a batch endpoint they cannot pass. */
-const BATCH_ONLY = ['BATCH-MAX-ORDERS', 'BATCH-SINGLE-SYMBOL', 'SIG-BODY-COVERED', 'SIG-HMAC-SHA256-HEX.flipped-bit', 'RESULT-ORDER-MATCH'];
+const BATCH_ONLY = ['BATCH-MAX-ORDERS', 'BATCH-SINGLE-SYMBOL', 'SIG-BODY-COVERED', 'RESULT-ORDER-MATCH'];
+
+/** A check over several routes passed, and only through routes that demonstrably reached its rule. */
+function passedOnlyThrough(r: RunReport, id: string, excluded: readonly string[]): void {
+  const c = byId(r, id);
+  expect(c?.status, id).toBe('pass');
+  expect(c?.routes?.length, id).toBeGreaterThan(0);
+  for (const route of excluded) expect(c?.routes ?? [], `${id} @ ${route}`).not.toContain(route);
+}
 
 describe('verdicts against servers nobody on the team wrote (issue 9)', () => {
   it('a transparent proxy changes nothing: the reference verdict, every route controlled', async () => {
@@ -51,8 +60,9 @@ describe('verdicts against servers nobody on the team wrote (issue 9)', () => {
     expect(ids(r, 'fail')).toEqual(['BATCH-ACCEPT-UP-TO-MAX']);
     for (const id of BATCH_ONLY) expect(r.checks.find((c) => c.id === id)?.status, id).toBe('inconclusive');
     expect(r.checks.find((c) => c.id === 'BATCH-MAX-ORDERS')?.reason).toMatch(/no positive control: batch\/json/);
-    // single-order checks still earn their verdicts
-    expect(r.checks.find((c) => c.id === 'ORDER-SIDE-ENUM')?.status).toBe('pass');
+    // checks over every route still earn their verdicts, through the single-order routes only
+    passedOnlyThrough(r, 'ORDER-SIDE-ENUM', ['batch/json']);
+    passedOnlyThrough(r, 'SIG-HMAC-SHA256-HEX.flipped-bit', ['batch/json']);
   });
 
   it('no batch endpoint, declared in the description: the same single failure, and nothing is sent to it', async () => {
@@ -66,7 +76,7 @@ describe('verdicts against servers nobody on the team wrote (issue 9)', () => {
   it('form body only: the query and split placements fail once each, checks that merely use them are inconclusive', async () => {
     const r = await check({ formBodyOnly: true });
     expect(ids(r, 'fail')).toEqual(['SIG-PLACEMENT-QUERY.v1', 'SIG-PLACEMENT-QUERY.v1.1', 'SIG-PLACEMENT-SPLIT.v1', 'SIG-PLACEMENT-SPLIT.v1.1']);
-    expect(r.checks.find((c) => c.id === 'ORDER-SIDE-ENUM')?.status).toBe('inconclusive');
+    passedOnlyThrough(r, 'ORDER-SIDE-ENUM', ['v1/query', 'v1/split', 'v1.1/query', 'v1.1/split']);
     expect(r.checks.find((c) => c.id === 'SIG-PLACEMENT-BODY.v1')?.status).toBe('pass');
   });
 
@@ -126,8 +136,10 @@ describe('verdicts against servers nobody on the team wrote (issue 9)', () => {
     const placement = r.checks.find((c) => c.id === 'SIG-PLACEMENT-QUERY.v1');
     expect(placement?.status).toBe('pass');
     expect(placement?.notes?.join()).toMatch(/refused for a reason other than the signature and count as signature accepted \(first: HTTP 400 .*PRICE_FILTER/);
-    expect(r.checks.find((c) => c.id === 'ORDER-SIDE-ENUM')?.status).toBe('inconclusive');
+    // Only a price-less MARKET order in the batch gets past the filter to the rule under test.
+    passedOnlyThrough(r, 'ORDER-SIDE-ENUM', ['v1/query', 'v1/body', 'v1/split', 'v1.1/query', 'v1.1/body', 'v1.1/split']);
     expect(r.checks.find((c) => c.id === 'BATCH-MAX-ORDERS')?.status).toBe('inconclusive');
+    expect(r.checks.find((c) => c.id === 'ORDER-V1-ENDPOINT')?.status).toBe('inconclusive');
   });
 
   it('a wrong secret: exit 2 within 15 s, naming the secret', async () => {

@@ -13,7 +13,7 @@ import { request } from 'undici';
 import { API_KEY_HEADER } from '../src/client/http.js';
 import { BATCH_ORDERS_PATH } from '../src/client/requests.js';
 import { DEMO_CREDENTIALS, startServer, type RunningServer, type ServerOptions } from '../src/server/index.js';
-import { signingSteps, verify } from '../src/signing/index.js';
+import { sign, signingSteps, verify } from '../src/signing/index.js';
 
 /** What the proxy changes; every field is optional (none = a transparent proxy). */
 export interface VariantOptions {
@@ -39,6 +39,38 @@ export interface VariantOptions {
   priceFilter?: { tick: string; minPrice: string };
   /** Options of the reference server behind the proxy. */
   server?: ServerOptions;
+  /**
+   * A fault on some routes only (route-mutant self-test, issue 10): rewrite a request before
+   * it reaches the server (e.g. add a missing key, or change a value and re-sign with
+   * `resign`), or answer it directly.
+   */
+  rewrite?: (req: ProxiedRequest) => ProxiedRequest | { answer: { status: number; body: unknown } };
+}
+
+/** A request as the proxy sees it, by route. */
+export interface ProxiedRequest {
+  /** `batch/json`, `v1/query`, ... (the placement read from where the parameters are). */
+  route: string;
+  query: string;
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** The same request with its signature recomputed over its text as it now stands (§5.3), where the signature stood. */
+export function resign(req: ProxiedRequest, secret: string): ProxiedRequest {
+  const isBatch = req.route.startsWith('batch');
+  const steps = signingSteps(req.query, req.body, isBatch ? 'json' : req.body === '' ? 'none' : 'form');
+  const pair = `signature=${sign(secret, steps.totalParams)}`;
+  const put = (part: string) => [...part.split('&').filter((p) => p !== '' && !p.startsWith('signature=')), pair].join('&');
+  return /(^|&)signature=/.test(req.query) || isBatch || req.body === '' ? { ...req, query: put(req.query) } : { ...req, body: put(req.body) };
+}
+
+/** The route of a request: the batch path, or a single-order path with the placement its parameters show. */
+function routeOf(path: string, query: string, body: string): string {
+  if (path === BATCH_ORDERS_PATH) return 'batch/json';
+  const version = path.includes('/v1.1/') ? 'v1.1' : 'v1';
+  const signed = (s: string) => s.split('&').filter((p) => p !== '' && !p.startsWith('signature=')).length > 0;
+  return `${version}/${signed(query) && signed(body) ? 'split' : signed(body) ? 'body' : 'query'}`;
 }
 
 /** A started variant: the proxy's URL and the reference server behind it. */
@@ -154,7 +186,13 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
         // A legitimate reading of "mixed symbols are unsupported" (§4.1 rule 2): every entry fails, nothing is placed.
         return json(res, 200, { code: 0, result: orders.map(() => ({ code: -1194, msg: 'orders of one symbol only' })) });
       }
-      const up = await request(`${server.url}${path}${query === '' ? '' : `?${query}`}`, { method: (req.method ?? 'GET') as 'POST', headers, body });
+      let sent: ProxiedRequest = { route: routeOf(path, query, body), query, body, headers };
+      if (opts.rewrite) {
+        const r = opts.rewrite(sent);
+        if ('answer' in r) return json(res, r.answer.status, r.answer.body);
+        sent = r;
+      }
+      const up = await request(`${server.url}${path}${sent.query === '' ? '' : `?${sent.query}`}`, { method: (req.method ?? 'GET') as 'POST', headers: sent.headers, body: sent.body });
       let text = await up.body.text();
       if (opts.numericIds) text = text.replace(/"(orderId|accountId)":"(\d{1,16})"/g, (_m, k: string, d: string) => `"${k}":${`100${d.padStart(16, '0')}`}`);
       if (opts.echoFailedEntries && orders !== undefined) {

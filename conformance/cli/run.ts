@@ -14,6 +14,7 @@ import { checks } from '../checks/index.js';
 import { renderConsole, RULES_PAGE } from '../report/console.js';
 import { renderJunit } from '../report/junit.js';
 import { loadDescription, resolveDescription, type TargetDescription } from '../target/description.js';
+import { coverageMatrix, renderMatrix } from '../coverage.js';
 import { runConformance, selectChecks } from '../runner.js';
 import type { Profile, RunReport, Target } from '../types.js';
 
@@ -162,8 +163,8 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
   if (selected.length === 0) throw new SpotcheckError('ERR_USAGE', `--only ${only.join(',')} selects no check; run with --list to see the IDs`);
 
   if (v.list || v['dry-run']) {
-    for (const c of selected) io.out(`${c.id}  [${c.ruleId}]  ${c.title}\n`);
-    io.out(`${selected.length} checks; nothing was sent\n`);
+    for (const c of selected) io.out(`${c.id}  [${c.ruleId}]  ${c.title}${c.covers === undefined ? '' : `  (${c.covers.join(' ')})`}\n`);
+    io.out(`${selected.length} checks; nothing was sent\n\nCoverage (rule x route):\n${renderMatrix(coverageMatrix(checks))}`);
     return 0;
   }
 
