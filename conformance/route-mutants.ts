@@ -7,6 +7,12 @@ import { DEMO_API_KEY, DEMO_SECRET, defaultPolicy } from '../src/server/index.js
 import type { RuleFamily } from '../src/rules.js';
 import { resign, type ProxiedRequest, type VariantOptions } from './variants.js';
 
+/** The request's signature is not the one its text needs (a wrong signature was sent). */
+function badlySigned(r: ProxiedRequest): boolean {
+  const sig = /(?:^|&)signature=([0-9a-fA-F]*)/.exec(r.query)?.[1] ?? /(?:^|&)signature=([0-9a-fA-F]*)/.exec(r.body)?.[1];
+  return sig !== undefined && sig.toLowerCase() !== (/(?:^|&)signature=([0-9a-f]*)/.exec(resign(r, DEMO_SECRET).query)?.[1] ?? /(?:^|&)signature=([0-9a-f]*)/.exec(resign(r, DEMO_SECRET).body)?.[1]);
+}
+
 export interface RouteMutant {
   name: string;
   family: RuleFamily;
@@ -79,6 +85,11 @@ export const routeMutants: readonly RouteMutant[] = [
     name: 'MARKET orders refused in the v1.1 form body',
     family: 'ORDER',
     options: on('v1.1/body', (r) => (/(^|&)type=MARKET/.test(r.body) ? { answer: { status: 400, body: { code: -1130, msg: 'type' } } } : r)),
+  },
+  {
+    name: 'an order refused for a wrong signature is placed all the same on v1.1 body',
+    family: 'ROBUST',
+    options: on('v1.1/body', (r) => (badlySigned(r) ? { answer: { status: 401, body: { code: -1022, msg: 'signature' } }, forward: resign(r, DEMO_SECRET) } : r)),
   },
   {
     name: 'a 500 for malformed parameter text on v1 query',

@@ -44,7 +44,7 @@ export interface VariantOptions {
    * it reaches the server (e.g. add a missing key, or change a value and re-sign with
    * `resign`), or answer it directly.
    */
-  rewrite?: (req: ProxiedRequest) => ProxiedRequest | { answer: { status: number; body: unknown } };
+  rewrite?: (req: ProxiedRequest) => ProxiedRequest | { answer: { status: number; body: unknown }; forward?: ProxiedRequest };
 }
 
 /** A request as the proxy sees it, by route. */
@@ -189,7 +189,14 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
       let sent: ProxiedRequest = { route: routeOf(path, query, body), query, body, headers };
       if (opts.rewrite) {
         const r = opts.rewrite(sent);
-        if ('answer' in r) return json(res, r.answer.status, r.answer.body);
+        if ('answer' in r) {
+          // `forward`: the request still reaches the server (e.g. an order placed) whatever the client is told.
+          if (r.forward !== undefined) {
+            const f = r.forward;
+            await (await request(`${server.url}${path}${f.query === '' ? '' : `?${f.query}`}`, { method: 'POST', headers: f.headers, body: f.body })).body.text();
+          }
+          return json(res, r.answer.status, r.answer.body);
+        }
         sent = r;
       }
       const up = await request(`${server.url}${path}${sent.query === '' ? '' : `?${sent.query}`}`, { method: (req.method ?? 'GET') as 'POST', headers: sent.headers, body: sent.body });

@@ -10,8 +10,17 @@ import { describe, isRecord, resultEntries } from '../observe.js';
 import type { SendResult } from '../transport.js';
 import { BATCH_PATH, ORDER_PATHS, routeKey } from '../requests.js';
 import { ALL_ROUTES, onRoute, perRoute, SINGLE_ROUTES } from './routes.js';
-import { fail, firstFailure, outcome, property, send, type Step } from './helpers.js';
-import { oneOrder } from './orders.js';
+import { expectAccepted, fail, firstFailure, inconclusive, outcome, property, send, type Step } from './helpers.js';
+import { limitParams, oneOrder } from './orders.js';
+import type { Built } from '../requests.js';
+
+/** Refused: rejected as a call, or its only entry failed. */
+function refused(r: SendResult): boolean {
+  const o = r.observation;
+  if (o.verdict === 'rejected') return true;
+  const e = resultEntries(o)?.[0];
+  return o.verdict === 'accepted' && isRecord(e) && e.code !== 0 && e.code !== undefined;
+}
 
 /** Any answer but a 5xx, a hang or a garbled response; a reset connection is tolerated only when allowed. */
 function noBreakage(r: SendResult, what: string, allowReset = false): Step {
@@ -27,7 +36,7 @@ function noBreakage(r: SendResult, what: string, allowReset = false): Step {
 /** A malformed request must not place anything. */
 function placesNothing(r: SendResult, what: string): Step {
   const o = r.observation;
-  const placed = o.verdict === 'accepted' || (resultEntries(o) ?? []).some((e) => isRecord(e) && e.code === 0 && isRecord(e.order));
+  const placed = o.verdict === 'accepted' || (resultEntries(o) ?? []).some((e) => isRecord(e) && e.code === 0);
   return placed ? fail(`${what}: rejected, nothing placed`, describe(o), r.exchange) : undefined;
 }
 
@@ -114,6 +123,43 @@ export const robustChecks: CheckDefinition[] = [
       if (r.endpoint === 'batch' || r.placement !== 'query') {
         const text = await send(ctx, onRoute(ctx, r, { headers: { 'content-type': 'text/plain' } }));
         steps.push(noBreakage(text, `${routeKey(r)} sent as text/plain`));
+      }
+      return firstFailure(...steps);
+    },
+  }),
+  perRoute({
+    id: 'ROBUST-REJECT-PLACES-NOTHING.reuse',
+    ruleId: 'ROBUST-REJECT-PLACES-NOTHING',
+    title: 'a refused request placed nothing: its newClientOrderId is still free for a valid order (where the server refuses repeated ids), on every route',
+    placesOrders: true,
+    routes: ALL_ROUTES,
+    async probe(ctx, r) {
+      const order = (id: string) => ({ ...(r.endpoint === 'batch' ? oneOrder(ctx) : limitParams(ctx)), newClientOrderId: id });
+      // Does this route refuse a repeated client id (D-DUPLICATE-CLIENT-ID)? Only then can reuse show a placement.
+      const a = ctx.clientId();
+      const first = await send(ctx, onRoute(ctx, r, {}, order(a)));
+      const step = expectAccepted(first, `${routeKey(r)}: a valid order with a new client id`);
+      if (step) return step;
+      if (!refused(await send(ctx, onRoute(ctx, r, {}, order(a))))) {
+        return inconclusive(`${routeKey(r)} accepts a repeated newClientOrderId (D-DUPLICATE-CLIENT-ID), so reusing an id cannot show whether a refused order was placed`);
+      }
+      const refusals: Array<[string, (id: string) => Built]> = [
+        ['a wrong signature', (id) => onRoute(ctx, r, { signature: (s) => (s.startsWith('0') ? '1' : '0') + s.slice(1) }, order(id))],
+        ['a timestamp an hour old', (id) => onRoute(ctx, r, { timestamp: Date.now() - 3_600_000 }, order(id))],
+        ['side HOLD', (id) => onRoute(ctx, r, {}, { ...order(id), side: 'HOLD' })],
+      ];
+      const steps: Step[] = [];
+      for (const [what, build] of refusals) {
+        const id = ctx.clientId();
+        if (!refused(await send(ctx, build(id)))) continue; // not refused: other checks judge that
+        const again = await send(ctx, onRoute(ctx, r, {}, order(id)));
+        steps.push(
+          again.observation.verdict === 'accepted'
+            ? undefined
+            : refused(again)
+              ? fail(`${routeKey(r)}: the client id of a request refused for ${what} still free (nothing was placed)`, `a valid order reusing it was refused as a duplicate: ${describe(again.observation)}`, again.exchange)
+              : expectAccepted(again, `${routeKey(r)}: a valid order reusing the client id of a request refused for ${what}`),
+        );
       }
       return firstFailure(...steps);
     },
