@@ -46,7 +46,7 @@ export function appliesTo(d: CoverageData, ruleId: string): string[] {
 }
 
 /** Build the matrix from the checks' declared cells (`covers`). */
-export function coverageMatrix(checks: readonly CheckDefinition[], d: CoverageData = coverageData()): CoverageMatrix {
+export function coverageMatrix(checks: ReadonlyArray<Pick<CheckDefinition, 'id' | 'ruleId' | 'covers'>>, d: CoverageData = coverageData()): CoverageMatrix {
   const cells: CoverageCell[] = [];
   for (const ruleId of rules().keys()) {
     for (const route of appliesTo(d, ruleId)) {
