@@ -4,6 +4,7 @@
  * route. Each names the family whose checks must catch it; test harness only.
  */
 import { DEMO_API_KEY, DEMO_SECRET, defaultPolicy } from '../src/server/index.js';
+import { verify } from '../src/signing/index.js';
 import type { RuleFamily } from '../src/rules.js';
 import { resign, type ProxiedRequest, type VariantOptions } from './variants.js';
 
@@ -90,6 +91,26 @@ export const routeMutants: readonly RouteMutant[] = [
     name: 'an order refused for a wrong signature is placed all the same on v1.1 body',
     family: 'ROBUST',
     options: on('v1.1/body', (r) => (badlySigned(r) ? { answer: { status: 401, body: { code: -1022, msg: 'signature' } }, forward: resign(r, DEMO_SECRET) } : r)),
+  },
+  {
+    name: 'signature verified over the parameters re-serialised, not as sent',
+    family: 'SIG',
+    options: {
+      server: {
+        policy: {
+          // A common server bug: parse the form, serialise it again, verify that text.
+          verifySignature: (secret, steps, sig) =>
+            steps.body.startsWith('[')
+              ? defaultPolicy.verifySignature(secret, steps, sig)
+              : verify(secret, new URLSearchParams(steps.queryWithoutSignature).toString() + new URLSearchParams(steps.body).toString(), sig),
+        },
+      },
+    },
+  },
+  {
+    name: 'a content type with parameters refused on the batch',
+    family: 'SIG',
+    options: on('batch/json', (r) => ((r.headers['content-type'] ?? '').includes(';') ? { answer: { status: 415, body: { code: -1000, msg: 'content type' } } } : r)),
   },
   {
     name: 'a 500 for malformed parameter text on v1 query',

@@ -8,7 +8,7 @@ import { validateBatch, validateOrder, type ApiVersion } from '../../src/validat
 import type { Placement } from '../../src/signing/index.js';
 import type { CheckContext, CheckDefinition } from '../types.js';
 import { validBatch, validOrder, withClientIds } from '../generators.js';
-import { expectRejected, expectSignatureAccepted, fail, firstFailure, property, send, skip } from './helpers.js';
+import { expectAccepted, expectRejected, expectSignatureAccepted, fail, firstFailure, property, send, skip } from './helpers.js';
 import { ALL_ROUTES, onRoute, perRoute, routes } from './routes.js';
 import { routeKey } from '../requests.js';
 import type { CheckOutcome } from '../types.js';
@@ -20,7 +20,7 @@ function declaredQueryOnly(): CheckOutcome {
     'the target description declares batchSignature "query-only": anyone able to alter a request in transit can rewrite the orders. Every other check signs batches that way.',
   );
 }
-import { oneOrder } from './orders.js';
+import { limitParams, oneOrder } from './orders.js';
 
 /** Flip bit `bit` (0..255) of a hex signature. */
 export function flipBit(sig: string, bit: number): string {
@@ -123,6 +123,39 @@ export const sigChecks: CheckDefinition[] = [
       });
     },
   },
+  perRoute({
+    id: 'SIG-HMAC-SHA256-HEX.encoded',
+    ruleId: 'SIG-HMAC-SHA256-HEX',
+    title: 'correctly signed orders whose values need percent-encoding (or JSON escapes) are accepted, on every route: the signature covers the text as sent',
+    placesOrders: true,
+    routes: ALL_ROUTES,
+    async probe(ctx, r) {
+      const steps = [];
+      // Reserved and non-ASCII characters in the one free-text field (§2.1: up to 255 characters).
+      for (const tail of [' &=+%/?#', "'!*(),;:@$", 'é€ü 😀 中文', '"\\ \t quote']) {
+        const order = { ...(r.endpoint === 'batch' ? oneOrder(ctx) : limitParams(ctx)), newClientOrderId: `${ctx.clientId()}${tail}` };
+        steps.push(expectSignatureAccepted(await send(ctx, onRoute(ctx, r, {}, order)), `${routeKey(r)}: newClientOrderId ending ${JSON.stringify(tail)}`));
+      }
+      return firstFailure(...steps);
+    },
+  }),
+  perRoute({
+    id: 'SIG-HMAC-SHA256-HEX.http',
+    ruleId: 'SIG-HMAC-SHA256-HEX',
+    title: 'freedoms HTTP grants a client do not break a correct signature: header names in any case, a content type with parameters or in other case',
+    placesOrders: true,
+    routes: ALL_ROUTES,
+    async probe(ctx, r) {
+      const lower = (req: RawRequest): RawRequest => ({ ...req, headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), v])) });
+      // Accepted, not merely "signature accepted": the request differs from the route's accepted control in form only.
+      const steps = [expectAccepted(await send(ctx, onRoute(ctx, r, { tamper: lower })), `${routeKey(r)} with lower-case header names`)];
+      if (r.endpoint === 'batch' || r.placement !== 'query') {
+        const type = r.endpoint === 'batch' ? 'Application/JSON; charset=utf-8' : 'application/x-www-form-urlencoded; charset=UTF-8';
+        steps.push(expectAccepted(await send(ctx, onRoute(ctx, r, { headers: { 'content-type': type } })), `${routeKey(r)} with content type ${type}`));
+      }
+      return firstFailure(...steps);
+    },
+  }),
   perRoute({
     id: 'SIG-HMAC-SHA256-HEX.malformed',
     ruleId: 'SIG-HMAC-SHA256-HEX',
