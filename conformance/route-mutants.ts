@@ -5,6 +5,7 @@
  */
 import { DEMO_API_KEY, DEMO_SECRET, defaultPolicy } from '../src/server/index.js';
 import { verify } from '../src/signing/index.js';
+import { checkTimeWindow } from '../src/time.js';
 import type { RuleFamily } from '../src/rules.js';
 import { resign, type ProxiedRequest, type VariantOptions } from './variants.js';
 
@@ -111,6 +112,16 @@ export const routeMutants: readonly RouteMutant[] = [
     name: 'a content type with parameters refused on the batch',
     family: 'SIG',
     options: on('batch/json', (r) => ((r.headers['content-type'] ?? '').includes(';') ? { answer: { status: 415, body: { code: -1000, msg: 'content type' } } } : r)),
+  },
+  {
+    name: 'recvWindow ignored (always 5000), and no Date header to measure the clock by',
+    family: 'TIME',
+    options: { noDateHeader: true, server: { policy: { checkTime: (i) => checkTimeWindow({ ...i, recvWindow: undefined }) } } },
+  },
+  {
+    name: 'a 60 s default window, and no Date header to measure the clock by',
+    family: 'TIME',
+    options: { noDateHeader: true, server: { policy: { checkTime: (i) => checkTimeWindow({ ...i, recvWindow: i.recvWindow ?? 60_000 }) } } },
   },
   {
     name: 'a 500 for malformed parameter text on v1 query',

@@ -142,6 +142,16 @@ describe('verdicts against servers nobody on the team wrote (issue 9)', () => {
     expect(r.checks.find((c) => c.id === 'ORDER-V1-ENDPOINT')?.status).toBe('inconclusive');
   });
 
+  it('no Date header: the clock-sized checks skip with the reason, the clock-free ones still decide', async () => {
+    const r = await check({ noDateHeader: true });
+    expect(r.clock.method).toBe('none');
+    expect(ids(r, 'fail')).toEqual([]);
+    expect(byId(r, 'TIME-WINDOW-PAST')?.status).toBe('skip');
+    for (const id of ['TIME-WINDOW-PAST.hour', 'TIME-WINDOW-LEAD.hour', 'TIME-RECVWINDOW-DEFAULT.width', 'TIME-RECVWINDOW-HONOURED.width']) {
+      expect(byId(r, id)?.status, id).toBe('pass');
+    }
+  });
+
   it('a wrong secret: exit 2 within 15 s, naming the secret', async () => {
     const t0 = Date.now();
     const err = await check({}, {}, 'not-the-secret').then(

@@ -37,6 +37,8 @@ export interface VariantOptions {
   mixedSymbolEntries?: boolean;
   /** Refuse (HTTP 400, code -1013) any order whose price is not a multiple of this tick or is below `minPrice`. */
   priceFilter?: { tick: string; minPrice: string };
+  /** Send no HTTP Date header (nothing to measure the server's clock by). */
+  noDateHeader?: boolean;
   /** Options of the reference server behind the proxy. */
   server?: ServerOptions;
   /**
@@ -150,6 +152,7 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
   };
 
   const proxy = createServer((req, res) => {
+    res.sendDate = !opts.noDateHeader;
     void (async () => {
       const body = (await readAll(req)).toString('utf8');
       const [rawPath = '', query = ''] = (req.url ?? '').split(/\?(.*)/s, 2);
@@ -221,7 +224,7 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
       }
       const out: Record<string, string> = { 'content-type': up.headers['content-type']?.toString() ?? 'application/json', 'content-length': String(Buffer.byteLength(text)) };
       const date = up.headers.date;
-      if (typeof date === 'string') out.date = date;
+      if (typeof date === 'string' && !opts.noDateHeader) out.date = date;
       res.writeHead(up.statusCode, out);
       res.end(text);
     })().catch((err: unknown) => {

@@ -6,7 +6,7 @@
  */
 import { DEFAULT_RECV_WINDOW, MAX_LEAD_MS } from '../../src/time.js';
 import type { CheckContext, CheckDefinition, CheckOutcome } from '../types.js';
-import { expectAccepted, expectRejected, firstFailure, info, openPoint, outcome, send, skip, type Step } from './helpers.js';
+import { expectAccepted, expectRejected, fail, firstFailure, inconclusive, info, openPoint, outcome, pass, send, skip, type Step } from './helpers.js';
 import { oneOrder } from './orders.js';
 import { ALL_ROUTES, onRoute, perRoute } from './routes.js';
 import { routeKey, type Route } from '../requests.js';
@@ -58,7 +58,72 @@ function timeCheck(id: string, ruleId: string, title: string, plan: (margin: num
 const D = DEFAULT_RECV_WINDOW;
 const HOUR = 3_600_000;
 
+/**
+ * The acceptance window found by behaviour alone (issue 10): bisect, against the local
+ * clock, the newest and the oldest timestamp the server accepts. Each edge moves with the
+ * server's clock offset, their distance does not: `recvWindow + 1000` (§5.4 item 3), so
+ * the width is checked even when no Date header or time endpoint gives the offset.
+ */
+async function windowByBehaviour(ctx: CheckContext, recvWindow?: number): Promise<{ lead: number; past: number; route: Route } | string> {
+  // The first route whose answers can decide (a positive control in this run).
+  let route: Route | undefined;
+  for (const r of ALL_ROUTES) {
+    const res = await send(ctx, onRoute(ctx, r, { timestamp: Date.now() }));
+    if (res.inconclusive === undefined) {
+      route = r;
+      break;
+    }
+  }
+  if (route === undefined) return 'inconclusive';
+  const on = route;
+  const accepted = async (x: number) => {
+    const r = await send(ctx, onRoute(ctx, on, { timestamp: Date.now() + x, ...(recvWindow === undefined ? {} : { recvWindow }) }));
+    return r.observation.verdict === 'accepted';
+  };
+  // A first accepted shift: the local time, or steps out to a minute either way.
+  let inside: number | undefined;
+  for (const x of [0, -2000, 2000, -5000, 5000, -15000, 15000, -30000, 30000, -60000, 60000]) {
+    if (await accepted(x)) {
+      inside = x;
+      break;
+    }
+  }
+  if (inside === undefined) return 'no timestamp within a minute of the local clock was accepted';
+  const edge = async (yes: number, no: number): Promise<number> => {
+    while (Math.abs(no - yes) > 25) {
+      const mid = Math.round((yes + no) / 2);
+      if (await accepted(mid)) yes = mid;
+      else no = mid;
+    }
+    return yes;
+  };
+  return { lead: await edge(inside, inside + 70_000), past: await edge(inside, inside - 70_000), route: on };
+}
+
+function widthCheck(id: string, ruleId: string, recvWindow: number | undefined): CheckDefinition {
+  const w = recvWindow ?? D;
+  return {
+    id,
+    ruleId,
+    title: `the accepted window is ${w + MAX_LEAD_MS} ms wide (${recvWindow === undefined ? 'default recvWindow' : `recvWindow ${recvWindow}`} + the 1000 ms lead), measured by bisection without any clock`,
+    placesOrders: true,
+    covers: ['batch/json'],
+    async run(ctx) {
+      const found = await windowByBehaviour(ctx, recvWindow);
+      if (found === 'inconclusive') return inconclusive('no route accepted a valid request in this run');
+      if (typeof found === 'string') return fail('a timestamp near the local clock accepted', found);
+      const width = found.lead - found.past;
+      // Each edge is known to 25 ms; a request's flight time and a busy machine add to that.
+      const tolerance = 100 + 2 * ctx.maxRttMs + ctx.requestSpacingMs + SAFETY_MS;
+      if (Math.abs(width - (w + MAX_LEAD_MS)) <= tolerance) return pass({ observed: `window ${width} ms wide (± ${tolerance} ms) on ${routeKey(found.route)}` });
+      return fail(`a window ${w + MAX_LEAD_MS} ms wide (± ${tolerance} ms): timestamps from serverTime - ${w} to serverTime + 1000`, `accepted from local ${found.past} ms to local +${found.lead} ms: ${width} ms wide`);
+    },
+  };
+}
+
 export const timeChecks: CheckDefinition[] = [
+  widthCheck('TIME-RECVWINDOW-DEFAULT.width', 'TIME-RECVWINDOW-DEFAULT', undefined),
+  widthCheck('TIME-RECVWINDOW-HONOURED.width', 'TIME-RECVWINDOW-HONOURED', 3000),
   timeCheck('TIME-WINDOW-PAST', 'TIME-WINDOW-PAST', 'a timestamp well inside the window is accepted; one older than recvWindow is rejected', (m) => [
     { age: Math.min(1000, D / 4), accept: true, what: 'timestamp 1 s old (default window)' },
     { age: 2 * D, accept: false, what: `timestamp ${2 * D} ms old (default window ${D})` },
