@@ -51,8 +51,9 @@ Selection and reproducibility:
   --list, --dry-run      print the checks that would run and send nothing
 
 Safety:
-  --rate N               requests per second (default 20 for a remote target,
-                         unlimited for the embedded server; 0 = unlimited)
+  --rate N               requests per second (default 20 for a remote target;
+                         unlimited for the embedded server and any loopback
+                         target; 0 = unlimited)
   --max-orders N         stop placing orders after N accepted, shared fairly between
                          checks (default 10000 for a target; unlimited for the
                          embedded server)
@@ -202,7 +203,8 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
       target.noTradeKey = { apiKey: v['no-trade-api-key'], secret: v['no-trade-secret'] };
     }
     if (targetProfile.timePath !== undefined) target.timePath = targetProfile.timePath;
-    rate = v.rate === undefined ? 20 : int('rate', v.rate, 0);
+    // A loopback target is this machine: no reason to pace it (issue 12).
+    rate = v.rate === undefined ? (isLoopback(url) ? 0 : 20) : int('rate', v.rate, 0);
     // The target must answer at all before anything else (exit 2 otherwise).
     try {
       await sendRaw(target.baseUrl, { method: 'POST', path: targetProfile.endpoints.v1.path, query: '', body: '', headers: {} }, { timeoutMs });
