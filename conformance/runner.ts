@@ -154,14 +154,18 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     samples: needsClock ? 12 : 2,
   });
 
-  const factory = createRequestFactory({
-    apiKey: opts.target.apiKey,
-    secret: opts.target.secret,
-    serverNow: () => clock.serverNow(),
-    apiKeyHeader: profile.apiKeyHeader,
-    paths: { batch: profile.endpoints.batch.path, v1: profile.endpoints.v1.path, 'v1.1': profile.endpoints['v1.1'].path },
-    batchSignature: profile.batchSignature,
-  });
+  const factoryFor = (v1: string) =>
+    createRequestFactory({
+      apiKey: opts.target.apiKey,
+      secret: opts.target.secret,
+      serverNow: () => clock.serverNow(),
+      apiKeyHeader: profile.apiKeyHeader,
+      paths: { batch: profile.endpoints.batch.path, v1, 'v1.1': profile.endpoints['v1.1'].path },
+      batchSignature: profile.batchSignature,
+    });
+  // With a test-order path, v1 requests go there (it places nothing); checks marked realEndpoint use the real one.
+  const realFactory = factoryFor(profile.endpoints.v1.path);
+  const factory = profile.testOrderPath === undefined ? realFactory : factoryFor(profile.testOrderPath);
   const clientId = clientIdSource(opts.seed);
   const base = { target: opts.target, seed: opts.seed, clientId };
   const discovery = await discover({
@@ -229,7 +233,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     };
     let out: CheckOutcome;
     try {
-      out = await def.run({ ...ctx, send: judged, ordersPlaced: () => placed - startPlaced });
+      out = await def.run({ ...ctx, send: judged, ordersPlaced: () => placed - startPlaced, ...(def.realEndpoint ? { requests: realFactory } : {}) });
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
       out = { status: 'fail', expected: 'the check to complete', actual: `the runner hit an internal error: ${msg}` };

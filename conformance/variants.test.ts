@@ -152,6 +152,18 @@ describe('verdicts against servers nobody on the team wrote (issue 9)', () => {
     }
   });
 
+  it('a test-order path, described: v1 requests go there, only ORDER-V1-ENDPOINT uses the real endpoint; the reference verdict', async () => {
+    const r = await check({ testOrderPath: '/api/v1/spot/order/test' }, { testOrderPath: '/api/v1/spot/order/test' });
+    expect(ids(r, 'fail')).toEqual([]);
+    const counts = variant?.v1Requests();
+    expect(counts?.test).toBeGreaterThan(100);
+    // ORDER-V1-ENDPOINT: a LIMIT and a MARKET order in each of the three placements; a few garbage probes (ROBUST-NO-5XX.garbage) place nothing.
+    expect(counts?.real).toBeGreaterThanOrEqual(6);
+    expect(counts?.real).toBeLessThan((counts?.test ?? 0) / 10);
+    expect(byId(r, 'ORDER-V1-ENDPOINT')?.status).toBe('pass');
+    expect(r.deviations?.join(';')).toMatch(/test-order path/);
+  });
+
   it('a wrong secret: exit 2 within 15 s, naming the secret', async () => {
     const t0 = Date.now();
     const err = await check({}, {}, 'not-the-secret').then(

@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { API_KEY_HEADER } from '../src/client/http.js';
-import { BATCH_ORDERS_PATH } from '../src/client/requests.js';
+import { BATCH_ORDERS_PATH, ORDER_PATHS } from '../src/client/requests.js';
 import { DEMO_CREDENTIALS, startServer, type RunningServer, type ServerOptions } from '../src/server/index.js';
 import { sign, signingSteps, verify } from '../src/signing/index.js';
 
@@ -37,6 +37,8 @@ export interface VariantOptions {
   mixedSymbolEntries?: boolean;
   /** Refuse (HTTP 400, code -1013) any order whose price is not a multiple of this tick or is below `minPrice`. */
   priceFilter?: { tick: string; minPrice: string };
+  /** Also serve this path as a v1 test-order endpoint (forwarded to v1 here; counted apart). */
+  testOrderPath?: string;
   /** Send no HTTP Date header (nothing to measure the server's clock by). */
   noDateHeader?: boolean;
   /** Options of the reference server behind the proxy. */
@@ -81,6 +83,8 @@ export interface RunningVariant {
   server: RunningServer;
   /** Requests answered 429 by the proxy. */
   throttled(): number;
+  /** Requests that reached the v1 order endpoint, and the test-order path. */
+  v1Requests(): { real: number; test: number };
   close(): Promise<void>;
 }
 
@@ -140,6 +144,7 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
   const server = await startServer({ port: 0, ...opts.server });
   const random = prng(seed);
   let throttled = 0;
+  const v1 = { real: 0, test: 0 };
   const prefix = (opts.prefix ?? '').replace(/\/+$/, '');
   const keyHeader = (opts.apiKeyHeader ?? API_KEY_HEADER).toLowerCase();
   const credentials = opts.server?.credentials ?? DEMO_CREDENTIALS;
@@ -157,7 +162,11 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
       const body = (await readAll(req)).toString('utf8');
       const [rawPath = '', query = ''] = (req.url ?? '').split(/\?(.*)/s, 2);
       if (!rawPath.startsWith(`${prefix}/`)) return json(res, 404, { code: -1000, msg: 'not found' });
-      const path = rawPath.slice(prefix.length);
+      let path = rawPath.slice(prefix.length);
+      if (opts.testOrderPath !== undefined && path === opts.testOrderPath) {
+        v1.test++;
+        path = ORDER_PATHS.v1;
+      } else if (path === ORDER_PATHS.v1) v1.real++;
       const isBatch = path === BATCH_ORDERS_PATH;
       if (opts.noBatch && isBatch) return json(res, 404, { code: -1000, msg: 'not found' });
       if (opts.rate429 !== undefined && random() < opts.rate429) {
@@ -238,6 +247,7 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
     url: `http://127.0.0.1:${port}`,
     server,
     throttled: () => throttled,
+    v1Requests: () => ({ ...v1 }),
     async close() {
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
       proxy.closeAllConnections();

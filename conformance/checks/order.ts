@@ -152,6 +152,7 @@ export const orderChecks: CheckDefinition[] = [
     ruleId: 'ORDER-V1-ENDPOINT',
     title: 'POST /api/v1/spot/order accepts a valid LIMIT and a valid MARKET order, in every placement',
     placesOrders: true,
+    realEndpoint: true,
     routes: V1,
     async probe(ctx, r) {
       return firstFailure(

@@ -75,7 +75,9 @@ export const robustChecks: CheckDefinition[] = [
     ruleId: 'ROBUST-NO-5XX',
     title: 'random query strings, bodies, headers and paths never produce a 5xx, a hang or a placed order',
     run(ctx) {
-      const paths = [BATCH_PATH, ORDER_PATHS.v1, ORDER_PATHS['v1.1'], '/api/v1/spot/unknown', '/'];
+      // The target's own paths (a prefix or other paths from its description), and two it does not serve.
+      const e = ctx.target.profile?.endpoints;
+      const paths = [e?.batch.path ?? BATCH_PATH, e?.v1.path ?? ORDER_PATHS.v1, e?.['v1.1'].path ?? ORDER_PATHS['v1.1'], '/api/v1/spot/unknown', '/'];
       const arb = fc.record({
         path: fc.constantFrom(...paths),
         method: fc.constantFrom('POST', 'POST', 'GET', 'PUT', 'DELETE'),
@@ -87,7 +89,7 @@ export const robustChecks: CheckDefinition[] = [
       });
       return property(ctx, arb, async (g) => {
         const headers: Record<string, string> = { 'content-type': g.contentType };
-        if (g.withKey) headers[API_KEY_HEADER] = ctx.target.apiKey;
+        if (g.withKey) headers[ctx.target.profile?.apiKeyHeader ?? API_KEY_HEADER] = ctx.target.apiKey;
         if (g.longHeader) headers['x-filler'] = 'a'.repeat(8000);
         const query = encodeURI(g.query).replace(/%25/g, '%');
         const req: RawRequest = { method: g.method, path: g.path, query, body: g.method === 'GET' ? '' : g.body, headers };

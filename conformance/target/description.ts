@@ -31,6 +31,7 @@ export interface TargetDescription {
   order?: { symbol?: string; otherSymbol?: string; price?: DecimalSpec; quantity?: DecimalSpec; amount?: DecimalSpec };
   maxRecvWindow?: number;
   timePath?: string;
+  testOrderPath?: string;
 }
 
 /** One endpoint as the runner uses it. */
@@ -56,6 +57,8 @@ export interface TargetProfile {
   amount?: Grid;
   maxRecvWindow: number;
   timePath?: string;
+  /** Where v1 requests go instead of the v1 endpoint (places nothing), prefix included. */
+  testOrderPath?: string;
   /** Every field that differs from the seed, in words, for the report's opening. */
   deviations: string[];
 }
@@ -131,5 +134,9 @@ export function resolveDescription(d: TargetDescription): TargetProfile {
   }
   if (d.maxRecvWindow !== undefined && d.maxRecvWindow !== MAX_RECV_WINDOW) deviations.push(`largest recvWindow ${d.maxRecvWindow} ms`);
   if (d.timePath !== undefined) out.timePath = d.timePath;
+  if (d.testOrderPath !== undefined) {
+    out.testOrderPath = prefix + d.testOrderPath;
+    deviations.push(`v1 requests go to the test-order path ${out.testOrderPath} (places nothing), except ORDER-V1-ENDPOINT's`);
+  }
   return out;
 }

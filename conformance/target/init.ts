@@ -65,6 +65,11 @@ export function targetTemplate(): string {
   // Optional server-time endpoint answering {"serverTime": ms}; without it the clock
   // is measured from the HTTP Date header.
   // ,"timePath": "/api/v1/time"
+
+  // Optional endpoint that validates a v1 order but places nothing (like a venue's
+  // order/test endpoint). Every v1 request is sent there, except the ones proving the
+  // real v1 endpoint accepts orders.
+  // ,"testOrderPath": "/api/v1/spot/order/test"
 }
 `;
 }
