@@ -124,6 +124,14 @@ export const routeMutants: readonly RouteMutant[] = [
     options: { noDateHeader: true, server: { policy: { checkTime: (i) => checkTimeWindow({ ...i, recvWindow: i.recvWindow ?? 60_000 }) } } },
   },
   {
+    name: 'a wrong signature and a stale timestamp cancel out on v1 body (accepted, re-stamped)',
+    family: 'ROBUST',
+    options: on('v1/body', (r) => {
+      const ts = /(?:^|&)timestamp=(\d+)/.exec(r.body)?.[1] ?? /(?:^|&)timestamp=(\d+)/.exec(r.query)?.[1];
+      return badlySigned(r) && ts !== undefined && Number(ts) < Date.now() - 600_000 ? setParam(r, 'timestamp', () => String(Date.now())) : r;
+    }),
+  },
+  {
     name: 'a 500 for malformed parameter text on v1 query',
     family: 'ROBUST',
     options: on('v1/query', (r) => (r.query.includes('%zz') ? { answer: { status: 500, body: { code: -1, msg: 'parse error' } } } : r)),

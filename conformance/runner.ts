@@ -92,7 +92,7 @@ function notSent(request: SendResult['exchange']['request'], facts: Parameters<S
 export function whyInconclusive(d: Discovery, def: CheckDefinition, route: Route | undefined, o: Observation): string | undefined {
   if (o.verdict === 'accepted' || o.verdict === 'server-error' || o.verdict === 'no-answer' || o.verdict === 'bad-response') return undefined;
   if (o.verdict === 'rate-limited') return 'still rate limited after waiting and retrying (HTTP 429/503): no verdict';
-  const authRule = def.ruleId.startsWith('AUTH-') || def.ruleId.startsWith('SIG-');
+  const authRule = def.anyRejection === true || def.ruleId.startsWith('AUTH-') || def.ruleId.startsWith('SIG-');
   const c = route === undefined ? undefined : controlOf(d, route);
   if (c !== undefined && route !== undefined && c.state !== 'accepted' && def.establishes !== routeKey(route)) {
     const sameAsControl = fingerprintOf(o) === c.fingerprint;

@@ -106,6 +106,8 @@ export interface CheckDefinition {
    * routes a real run reaches.
    */
   covers?: readonly string[];
+  /** Any refusal satisfies the rule (a request with several faults may be refused for any of them), so the auth fingerprint counts too. */
+  anyRejection?: boolean;
   /** Sends v1 orders to the real v1 endpoint even when the target names a test-order path (it proves the endpoint itself accepts orders). */
   realEndpoint?: boolean;
   run(ctx: CheckContext): Promise<CheckOutcome>;

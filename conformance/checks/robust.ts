@@ -8,11 +8,13 @@ import { API_KEY_HEADER, type RawRequest } from '../../src/client/http.js';
 import type { CheckDefinition } from '../types.js';
 import { describe, isRecord, resultEntries } from '../observe.js';
 import type { SendResult } from '../transport.js';
-import { BATCH_PATH, ORDER_PATHS, routeKey } from '../requests.js';
+import { BATCH_PATH, ORDER_PATHS, routeKey, type Route } from '../requests.js';
 import { ALL_ROUTES, onRoute, perRoute, SINGLE_ROUTES } from './routes.js';
-import { expectAccepted, fail, firstFailure, inconclusive, outcome, property, send, type Step } from './helpers.js';
+import { expectAccepted, expectRefused, fail, firstFailure, inconclusive, outcome, property, send, type Step } from './helpers.js';
 import { limitParams, oneOrder } from './orders.js';
-import type { Built } from '../requests.js';
+import type { Built, SignOptions } from '../requests.js';
+
+const without = (o: Record<string, unknown>, k: string): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([key]) => key !== k));
 
 /** Refused: rejected as a call, or its only entry failed. */
 function refused(r: SendResult): boolean {
@@ -36,7 +38,9 @@ function noBreakage(r: SendResult, what: string, allowReset = false): Step {
 /** A malformed request must not place anything. */
 function placesNothing(r: SendResult, what: string): Step {
   const o = r.observation;
-  const placed = o.verdict === 'accepted' || (resultEntries(o) ?? []).some((e) => isRecord(e) && e.code === 0);
+  // A batch answer says per entry what was placed (by code); any other accepted answer placed its order.
+  const entries = resultEntries(o);
+  const placed = entries !== undefined ? entries.some((e) => isRecord(e) && e.code === 0) : o.verdict === 'accepted';
   return placed ? fail(`${what}: rejected, nothing placed`, describe(o), r.exchange) : undefined;
 }
 
@@ -166,6 +170,42 @@ export const robustChecks: CheckDefinition[] = [
       return firstFailure(...steps);
     },
   }),
+  {
+    id: 'ROBUST-REJECT-PLACES-NOTHING.combined',
+    ruleId: 'ROBUST-REJECT-PLACES-NOTHING',
+    title: 'a request with two faults of different rules is refused and places nothing: every pair, on every route (one check must not cancel another)',
+    anyRejection: true,
+    covers: ALL_ROUTES.map(routeKey),
+    async run(ctx) {
+      type Fault = { name: string; opts?: SignOptions; edit?: (o: Record<string, unknown>) => Record<string, unknown> };
+      const faults: Fault[] = [
+        { name: 'a wrong signature', opts: { signature: (s) => (s.startsWith('0') ? '1' : '0') + s.slice(1) } },
+        { name: 'a timestamp an hour old', opts: { timestamp: Date.now() - 3_600_000 } },
+        { name: 'no API key', opts: { apiKey: null } },
+        { name: "recvWindow 'soon'", opts: { recvWindow: 'soon' } },
+        { name: 'side HOLD', edit: (o) => ({ ...o, side: 'HOLD' }) },
+        { name: 'a LIMIT order without price', edit: (o) => ({ ...without(o, 'price'), type: 'LIMIT', timeInForce: 'GTC' }) },
+      ];
+      // Few enough to be exhaustive (15 pairs x 7 routes): no pair is left to chance.
+      const steps: Step[] = [];
+      for (const r of ALL_ROUTES) {
+        for (const [i, a] of faults.entries()) {
+          for (const b of faults.slice(i + 1)) steps.push(await probePair(r, a, b));
+        }
+      }
+      return outcome(firstFailure(...steps));
+
+      async function probePair(r: Route, a: Fault, b: Fault): Promise<Step> {
+        // A fresh timestamp when a fault fixes one: the stale fault's own value.
+        const opts: SignOptions = { ...a.opts, ...b.opts };
+        if (a.opts?.timestamp !== undefined || b.opts?.timestamp !== undefined) opts.timestamp = Date.now() - 3_600_000;
+        const base = r.endpoint === 'batch' ? oneOrder(ctx) : limitParams(ctx);
+        const order = (b.edit ?? ((o) => o))((a.edit ?? ((o) => o))(base));
+        const res = await send(ctx, onRoute(ctx, r, opts, order));
+        return firstFailure(expectRefused(res, `${routeKey(r)} with ${a.name} and ${b.name}`), placesNothing(res, `${routeKey(r)} with two faults`));
+      }
+    },
+  },
   {
     id: 'ROBUST-NO-HANG',
     ruleId: 'ROBUST-NO-HANG',
