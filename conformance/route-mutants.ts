@@ -132,6 +132,21 @@ export const routeMutants: readonly RouteMutant[] = [
     }),
   },
   {
+    name: 'a chunked body refused (411) on v1.1 split',
+    family: 'SIG',
+    options: on('v1.1/split', (r) => (r.headers['transfer-encoding'] === 'chunked' ? { answer: { status: 411, body: { code: -1000, msg: 'length required' } } } : r)),
+  },
+  {
+    name: 'transactTime in seconds',
+    family: 'RESULT',
+    options: { rewriteResponse: (t) => t.replace(/"transactTime":"(\d+)"/g, (_m, ms: string) => `"transactTime":"${Math.floor(Number(ms) / 1000)}"`) },
+  },
+  {
+    name: 'executedQty above origQty',
+    family: 'RESULT',
+    options: { rewriteResponse: (t) => t.replace(/"executedQty":"[0-9.]+"/g, '"executedQty":"999999999"') },
+  },
+  {
     name: 'a 500 for malformed parameter text on v1 query',
     family: 'ROBUST',
     options: on('v1/query', (r) => (r.query.includes('%zz') ? { answer: { status: 500, body: { code: -1, msg: 'parse error' } } } : r)),

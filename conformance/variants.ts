@@ -39,6 +39,8 @@ export interface VariantOptions {
   priceFilter?: { tick: string; minPrice: string };
   /** Also serve this path as a v1 test-order endpoint (forwarded to v1 here; counted apart). */
   testOrderPath?: string;
+  /** Rewrite the text of every answer from the server (response faults for the mutant self-test). */
+  rewriteResponse?: (text: string) => string;
   /** Send no HTTP Date header (nothing to measure the server's clock by). */
   noDateHeader?: boolean;
   /** Options of the reference server behind the proxy. */
@@ -211,8 +213,11 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
         }
         sent = r;
       }
-      const up = await request(`${server.url}${path}${sent.query === '' ? '' : `?${sent.query}`}`, { method: (req.method ?? 'GET') as 'POST', headers: sent.headers, body: sent.body });
+      // The body is forwarded whole, with its own length (undici sets it): the framing header stays behind.
+      const { 'transfer-encoding': _framing, ...forwarded } = sent.headers;
+      const up = await request(`${server.url}${path}${sent.query === '' ? '' : `?${sent.query}`}`, { method: (req.method ?? 'GET') as 'POST', headers: forwarded, body: sent.body });
       let text = await up.body.text();
+      if (opts.rewriteResponse) text = opts.rewriteResponse(text);
       if (opts.numericIds) text = text.replace(/"(orderId|accountId)":"(\d{1,16})"/g, (_m, k: string, d: string) => `"${k}":${`100${d.padStart(16, '0')}`}`);
       if (opts.echoFailedEntries && orders !== undefined) {
         try {

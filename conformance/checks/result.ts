@@ -12,8 +12,10 @@ import { expectAccepted, fail, info, property, send, type Step } from './helpers
 import type { Exchange } from '../transport.js';
 
 type Sent = Array<BatchOrderItem & { newClientOrderId: string }>;
-/** Judges one accepted batch; `seen` lives for one run of the check (e.g. orderIds given so far). */
-type Judge = (sent: Sent, o: Observation, entries: unknown[], exchange: Exchange, seen: Set<string>) => Step;
+/** Judges one accepted batch; `seen` lives for one run of the check (e.g. orderIds given so far); `now` is the server's estimated time, ms. */
+type Judge = (sent: Sent, o: Observation, entries: unknown[], exchange: Exchange, seen: Set<string>, now: number) => Step;
+
+const DAY_MS = 86_400_000;
 
 /** A property over accepted valid batches, judged by `judge`. */
 function resultCheck(def: Omit<CheckDefinition, 'run'>, judge: Judge): CheckDefinition {
@@ -31,7 +33,7 @@ function resultCheck(def: Omit<CheckDefinition, 'run'>, judge: Judge): CheckDefi
         if (step) return step;
         const entries = resultEntries(r.observation);
         if (entries === undefined) return fail('a `result` array', describe(r.observation), r.exchange);
-        return judge(sent, r.observation, entries, r.exchange, seen);
+        return judge(sent, r.observation, entries, r.exchange, seen, ctx.clock.serverNow());
       });
     },
   };
@@ -104,6 +106,35 @@ export const resultChecks: CheckDefinition[] = [
         if (sent.type !== 'MARKET' && o.price !== undefined && !sameDecimal(o.price, sent.price)) wrong.push(`price ${JSON.stringify(o.price)}`);
         if (o.origQty !== undefined && !sameDecimal(o.origQty, sent.quantity)) wrong.push(`origQty ${JSON.stringify(o.origQty)}`);
         if (wrong.length > 0) return fail(`result[${i}].order describing ${JSON.stringify(sent)}`, wrong.join(', '), x);
+      }
+      return undefined;
+    },
+  ),
+  resultCheck(
+    { id: 'RESULT-TRANSACT-TIME-MS', ruleId: 'RESULT-TRANSACT-TIME-MS', title: "every placed order's transactTime is a time in milliseconds within a day of the server's clock" },
+    (_s, _o, e, x, _seen, now) => {
+      for (const [i, entry] of e.entries()) {
+        const t = orderOf(entry)?.transactTime;
+        if (t === undefined) continue;
+        const ms = typeof t === 'number' ? t : typeof t === 'string' && /^[0-9]+$/.test(t) ? Number(t) : NaN;
+        if (!(Math.abs(ms - now) <= DAY_MS)) {
+          return fail(`result[${i}].order.transactTime: milliseconds near ${now} (within a day)`, `${JSON.stringify(t)}${ms > 0 && Math.abs(ms * 1000 - now) <= DAY_MS ? ' (seconds, not milliseconds)' : ''}`, x);
+        }
+      }
+      return undefined;
+    },
+  ),
+  resultCheck(
+    { id: 'RESULT-EXECUTED-QTY', ruleId: 'RESULT-EXECUTED-QTY', title: "every placed order's executedQty is a traded volume from 0 up to its origQty" },
+    (_s, _o, e, x) => {
+      for (const [i, entry] of e.entries()) {
+        const o = orderOf(entry);
+        if (o?.executedQty === undefined) continue;
+        const done = parseDecimal(o.executedQty);
+        const ordered = o.origQty === undefined ? undefined : parseDecimal(o.origQty);
+        if (done === undefined || done < 0 || (ordered !== undefined && done > ordered * (1 + 1e-9))) {
+          return fail(`result[${i}].order.executedQty from 0 to origQty ${JSON.stringify(o.origQty)}`, JSON.stringify(o.executedQty), x);
+        }
       }
       return undefined;
     },

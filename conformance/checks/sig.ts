@@ -142,7 +142,7 @@ export const sigChecks: CheckDefinition[] = [
   perRoute({
     id: 'SIG-HMAC-SHA256-HEX.http',
     ruleId: 'SIG-HMAC-SHA256-HEX',
-    title: 'freedoms HTTP grants a client do not break a correct signature: header names in any case, a content type with parameters or in other case',
+    title: 'freedoms HTTP grants a client do not break a correct signature: header names in any case, a content type with parameters or in other case, a chunked body',
     placesOrders: true,
     routes: ALL_ROUTES,
     async probe(ctx, r) {
@@ -152,6 +152,7 @@ export const sigChecks: CheckDefinition[] = [
       if (r.endpoint === 'batch' || r.placement !== 'query') {
         const type = r.endpoint === 'batch' ? 'Application/JSON; charset=utf-8' : 'application/x-www-form-urlencoded; charset=UTF-8';
         steps.push(expectAccepted(await send(ctx, onRoute(ctx, r, { headers: { 'content-type': type } })), `${routeKey(r)} with content type ${type}`));
+        steps.push(expectAccepted(await send(ctx, onRoute(ctx, r, { tamper: (req) => ({ ...req, chunked: true }) })), `${routeKey(r)} with a chunked body`));
       }
       return firstFailure(...steps);
     },
