@@ -6,6 +6,23 @@
 import fc from 'fast-check';
 import type { BatchOrderItem, OrderType, Side } from '../src/types.js';
 import { LIMITS } from '../src/core/wire.js';
+import { gridValue, type Grid } from './target/decimal-grid.js';
+
+/** The order values a target accepts (target description, issue 9); absent fields are generated freely. */
+export interface OrderValues {
+  price?: Grid | undefined;
+  quantity?: Grid | undefined;
+}
+
+/** A decimal from a grid as text, or from the free generator. */
+function decimalFrom(g: Grid | undefined): fc.Arbitrary<number | string> {
+  return g === undefined ? decimal : fc.bigInt({ min: 0n, max: g.count - 1n }).map((k) => gridValue(g, k));
+}
+
+/** The first value a target accepts, or the kit's default. */
+export function firstValue(g: Grid | undefined, fallback: string): string {
+  return g === undefined ? fallback : gridValue(g, 0n);
+}
 
 /** A DECIMAL as text: 1 to 6 integer digits, 0 to 4 fraction digits, never zero. */
 export const decimalText: fc.Arbitrary<string> = fc
@@ -22,14 +39,14 @@ export const decimal: fc.Arbitrary<number | string> = fc.oneof(decimalText, deci
 export const side: fc.Arbitrary<Side> = fc.constantFrom('BUY', 'SELL');
 export const orderType: fc.Arbitrary<OrderType> = fc.constantFrom('LIMIT', 'MARKET', 'LIMIT_MAKER');
 
-/** A valid batch element for `symbol` (v1 rules), without newClientOrderId (added when sent). */
-export function validOrder(symbol: string): fc.Arbitrary<BatchOrderItem> {
+/** A valid batch element for `symbol` (v1 rules), without newClientOrderId (added when sent); values from the target's grids when given. */
+export function validOrder(symbol: string, values: OrderValues = {}): fc.Arbitrary<BatchOrderItem> {
   return fc
     .record({
       side,
       type: orderType,
-      quantity: decimal,
-      price: decimal,
+      quantity: decimalFrom(values.quantity),
+      price: decimalFrom(values.price),
       tif: fc.boolean(),
       stpMode: fc.option(fc.constantFrom('EXPIRE_TAKER' as const, 'EXPIRE_MAKER' as const), { nil: undefined }),
     })
@@ -43,8 +60,8 @@ export function validOrder(symbol: string): fc.Arbitrary<BatchOrderItem> {
 }
 
 /** A valid batch of `min`..`max` orders for one symbol (§4.1). */
-export function validBatch(symbol: string, min = 1, max = LIMITS.maxBatchOrders): fc.Arbitrary<BatchOrderItem[]> {
-  return fc.array(validOrder(symbol), { minLength: min, maxLength: max });
+export function validBatch(symbol: string, min = 1, max = LIMITS.maxBatchOrders, values: OrderValues = {}): fc.Arbitrary<BatchOrderItem[]> {
+  return fc.array(validOrder(symbol, values), { minLength: min, maxLength: max });
 }
 
 /** Makes client order ids unique within a run (a duplicate id is an open point, D-DUPLICATE-CLIENT-ID). */

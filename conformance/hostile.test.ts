@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runConformance } from './runner.js';
 import type { RunReport } from './types.js';
+import { isSpotcheckError } from '../src/errors.js';
 
 let server: Server | undefined;
 
@@ -33,42 +34,47 @@ function run(baseUrl: string, only: string[], timeoutMs = 2000): Promise<RunRepo
   });
 }
 
-describe('a target that misbehaves yields failed checks with what was seen, never a crash', () => {
+/** The run's end when nothing is accepted anywhere: exit 2 (ERR_TARGET) with the reason and what each route answered (issue 9). */
+async function nothingAccepted(p: Promise<RunReport>): Promise<string> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(isSpotcheckError(err, 'ERR_TARGET'), String(err)).toBe(true);
+  return (err as Error).message;
+}
+
+describe('a target that misbehaves everywhere ends at discovery with the reason, never a crash or a verdict', () => {
   it('non-JSON answers', async () => {
     const url = await hostile((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html>hello</html>');
     });
-    const r = await run(url, ['SIG-HMAC-SHA256-HEX', 'AUTH-APIKEY-REQUIRED', 'RESULT-TOP-CODE']);
-    expect(r.checks.map((c) => c.status)).toEqual(['fail', 'fail', 'fail', 'fail', 'fail']);
-    expect(r.checks.every((c) => (c.actual ?? '').includes('<html>hello</html>'))).toBe(true);
-    expect(r.summary.mustFailures).toBe(5);
+    const msg = await nothingAccepted(run(url, ['SIG-HMAC-SHA256-HEX', 'AUTH-APIKEY-REQUIRED', 'RESULT-TOP-CODE']));
+    expect(msg).toMatch(/not JSON/);
+    expect(msg).toContain('<html>hello</html>');
   });
 
   it('connections reset without an answer', async () => {
     const url = await hostile((req) => req.socket.destroy());
-    const r = await run(url, ['SIG-HMAC-SHA256-HEX', 'AUTH-APIKEY-UNKNOWN']);
-    expect(r.checks.filter((c) => c.status === 'fail').length).toBe(r.checks.length);
-    expect(r.checks[0]?.actual).toMatch(/no answer/);
-    expect(r.clock.method).toBe('none');
+    const msg = await nothingAccepted(run(url, ['SIG-HMAC-SHA256-HEX', 'AUTH-APIKEY-UNKNOWN']));
+    expect(msg).toMatch(/did not answer/);
+    expect(msg).toMatch(/v1\/query: no answer/);
   });
 
-  it('a server that never answers: each request times out, and ROBUST-NO-HANG reports it', async () => {
+  it('a server that never answers: each discovery request times out and the run ends', async () => {
     const url = await hostile(() => undefined);
-    const r = await run(url, ['SIG-HMAC-SHA256-HEX', 'ROBUST-NO-HANG'], 300);
-    const hang = r.checks.find((c) => c.id === 'ROBUST-NO-HANG');
-    expect(hang?.status).toBe('fail');
-    expect(hang?.actual).toMatch(/got no answer/);
-    expect(r.checks.find((c) => c.id === 'SIG-HMAC-SHA256-HEX')?.actual).toMatch(/within 300 ms/);
+    const msg = await nothingAccepted(run(url, ['SIG-HMAC-SHA256-HEX', 'ROBUST-NO-HANG'], 300));
+    expect(msg).toMatch(/within 300 ms/);
   });
 
-  it('5xx answers fail the robustness checks', async () => {
+  it('5xx answers to everything', async () => {
     const url = await hostile((_req, res) => {
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end('{"code":-1,"msg":"boom"}');
     });
-    const r = await run(url, ['ROBUST-NO-5XX.malformed-json']);
-    expect(r.checks[0]?.status).toBe('fail');
-    expect(r.checks[0]?.actual).toContain('HTTP 500');
+    const msg = await nothingAccepted(run(url, ['ROBUST-NO-5XX.malformed-json']));
+    expect(msg).toMatch(/5xx/);
+    expect(msg).toContain('HTTP 500');
   });
 });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { kitPath } from '../src/paths.js';
 
 const ROOT = kitPath();
-const FORBIDDEN = [/\.test\./, /bench/, /testing/, /mutant/, /selftest/, /(^|\/)generate[^/]*$/, /tsconfig/];
+const FORBIDDEN = [/\.test\./, /bench/, /testing/, /mutant/, /selftest/, /variants\./, /(^|\/)generate[^/]*$/, /tsconfig/];
 
 describe('npm pack', () => {
   const built = existsSync(join(ROOT, 'dist', 'src', 'index.js'));
@@ -20,7 +20,7 @@ describe('npm pack', () => {
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     const files = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]?.files.map((f) => f.path) ?? [];
     expect(files.filter((f) => FORBIDDEN.some((re) => re.test(f)))).toEqual([]);
-    for (const f of ['dist/src/index.js', 'dist/src/core/request.js', 'dist/vectors/load.js', 'dist/conformance/cli/bin.js', 'spec/rules.json', 'vectors/signing.json', 'README.md']) {
+    for (const f of ['dist/src/index.js', 'dist/src/core/request.js', 'dist/vectors/load.js', 'dist/conformance/cli/bin.js', 'spec/rules.json', 'spec/coverage.json', 'vectors/signing.json', 'conformance/report/report.schema.json', 'conformance/target/target.schema.json', 'README.md']) {
       expect(files, f).toContain(f);
     }
   }, 60_000);

@@ -7,20 +7,33 @@
  */
 import type { RawRequest } from '../src/client/http.js';
 import { buildRequest, type BuiltWireRequest, type Defects, type RequestSpec } from '../src/core/request.js';
-import { orderEndpoint } from '../src/core/wire.js';
+import { orderEndpoint, SEED_WIRE, type EndpointName as WireEndpoint, type WireProfile } from '../src/core/wire.js';
 import { sign, type Placement } from '../src/signing/index.js';
 import type { ApiVersion } from '../src/validation/index.js';
 import type { SigningFacts } from './transport.js';
+import type { EndpointName } from './target/description.js';
 
 import { BATCH_ORDERS_PATH, ORDER_PATHS } from '../src/client/requests.js';
 
 /** The endpoint paths, as the client has them (§4.1, §4.2). */
 export { BATCH_ORDERS_PATH as BATCH_PATH, ORDER_PATHS };
 
-/** A request ready to send and the facts of its signature. */
+/** Where a request goes: the endpoint and, for single orders, the placement (§5.3); the batch carries JSON. */
+export interface Route {
+  endpoint: EndpointName;
+  placement: Placement | 'json';
+}
+
+/** The route as one word, e.g. `v1.1/split` or `batch/json`: the key of positive controls. */
+export function routeKey(r: Route): string {
+  return `${r.endpoint}/${r.placement}`;
+}
+
+/** A request ready to send, the facts of its signature, and how to build it afresh (a new timestamp, re-signed) for a retry. */
 export interface Built {
   request: RawRequest;
   facts: SigningFacts;
+  rebuild?: () => Built;
 }
 
 /** Options shared by every signed request. */
@@ -51,11 +64,29 @@ export interface RequestFactoryOptions {
   secret: string;
   /** The estimated server time now. */
   serverNow: () => number;
+  /** Name of the API-key header (default the seed's, §5.2). */
+  apiKeyHeader?: string;
+  /** Path of each endpoint (default the seed's, §4). */
+  paths?: Readonly<Record<EndpointName, string>>;
+  /** What a batch signature covers (default the seed's query + body, §5.3 item 4). */
+  batchSignature?: 'query+body' | 'query-only';
+}
+
+const WIRE_NAMES: Readonly<Record<EndpointName, WireEndpoint>> = { batch: 'batchOrders', v1: 'order-v1', 'v1.1': 'order-v1.1' };
+
+/** The target's wire: the seed's, with its header name and paths (target description, issue 9). */
+function wireOf(f: RequestFactoryOptions): WireProfile {
+  const endpoints = { ...SEED_WIRE.endpoints };
+  for (const [name, wireName] of Object.entries(WIRE_NAMES) as Array<[EndpointName, WireEndpoint]>) {
+    const path = f.paths?.[name];
+    if (path !== undefined) endpoints[wireName] = { ...endpoints[wireName], path };
+  }
+  return { ...SEED_WIRE, apiKeyHeader: f.apiKeyHeader ?? SEED_WIRE.apiKeyHeader, endpoints };
 }
 
 /** Send-side facts of a built request, for the report and replay. */
-function factsOf(b: BuiltWireRequest, opts: SignOptions, timestamp: string | undefined): SigningFacts {
-  const facts: SigningFacts = { signature: b.signature };
+function factsOf(b: BuiltWireRequest, opts: SignOptions, timestamp: string | undefined, route: Route): SigningFacts {
+  const facts: SigningFacts = { signature: b.signature, route };
   if (opts.secret === undefined && !opts.signature && !opts.omitSignature) facts.signedString = b.signedString;
   if (timestamp !== undefined) {
     facts.timestamp = timestamp;
@@ -94,11 +125,18 @@ function timeParams(opts: SignOptions, f: RequestFactoryOptions): { pairs: Array
 
 /** Make the request builders for one target: adapters over the core's one builder. */
 export function createRequestFactory(f: RequestFactoryOptions): RequestFactory {
-  return {
+  const wire = wireOf(f);
+  // A retry re-signs with a fresh timestamp unless the check fixed one on purpose.
+  const fresh = (b: Built, again: () => Built, opts: SignOptions): Built => (opts.timestamp === undefined ? { ...b, rebuild: again } : b);
+  const factory: RequestFactory = {
     batch(orders, opts = {}) {
       const { pairs, timestamp } = timeParams(opts, f);
-      const built = buildRequest(sign, { endpoint: 'batchOrders', params: pairs, jsonText: opts.rawBody ?? JSON.stringify(orders), ...coreSpec(opts, f) });
-      return { request: built.request, facts: factsOf(built, opts, timestamp) };
+      const spec = coreSpec(opts, f);
+      // A target declaring query-only batch signatures is signed its way (reported once under SIG-BODY-COVERED).
+      if (f.batchSignature === 'query-only' && spec.defects?.signedString === undefined) spec.defects = { ...spec.defects, signedString: (_tp, q) => q };
+      const built = buildRequest(sign, { endpoint: 'batchOrders', params: pairs, jsonText: opts.rawBody ?? JSON.stringify(orders), ...spec }, wire);
+      const b = { request: built.request, facts: factsOf(built, opts, timestamp, { endpoint: 'batch', placement: 'json' }) };
+      return fresh(b, () => factory.batch(orders, opts), opts);
     },
     order(params, version, placement, opts = {}) {
       const { pairs: tpairs, timestamp } = timeParams(opts, f);
@@ -108,8 +146,10 @@ export function createRequestFactory(f: RequestFactoryOptions): RequestFactory {
       pairs.push(...tpairs);
       const spec: RequestSpec = { endpoint: orderEndpoint(version).name, params: pairs, placement, ...coreSpec(opts, f) };
       if (opts.splitAt !== undefined) spec.splitAt = opts.splitAt;
-      const built = buildRequest(sign, spec);
-      return { request: built.request, facts: factsOf(built, opts, timestamp) };
+      const built = buildRequest(sign, spec, wire);
+      const b = { request: built.request, facts: factsOf(built, opts, timestamp, { endpoint: version, placement }) };
+      return fresh(b, () => factory.order(params, version, placement, opts), opts);
     },
   };
+  return factory;
 }

@@ -6,14 +6,19 @@
 import type { Dispatcher } from 'undici';
 import { rule, type RuleLevel } from '../src/rules.js';
 import { readKitJson } from '../src/paths.js';
-import { entriesOf, isRecord } from './observe.js';
+import { describe, entriesOf, isRecord, type Observation } from './observe.js';
+import { SpotcheckError } from '../src/errors.js';
+import { anyUsable, authFingerprint, controlOf, discover, explainNothingAccepted, fingerprintOf, type Discovery } from './discovery.js';
+import { resolveDescription } from './target/description.js';
+import { coverageMatrix } from './coverage.js';
+import { limitParams, oneOrder } from './checks/orders.js';
 import { measureClock } from './clock.js';
 import { curlFor } from './curl.js';
 import { checks as allChecks } from './checks/index.js';
 import { clientIdSource } from './generators.js';
-import { BATCH_PATH, createRequestFactory } from './requests.js';
-import { createTransport, type Sender } from './transport.js';
-import type { CheckContext, CheckDefinition, CheckOutcome, CheckReport, Profile, RunReport, Target } from './types.js';
+import { createRequestFactory, routeKey, type Route } from './requests.js';
+import { createTransport, type SendResult, type Sender } from './transport.js';
+import type { CheckContext, CheckDefinition, CheckOutcome, CheckReport, DiscoveryReport, Profile, RunReport, Target } from './types.js';
 
 export interface RunOptions {
   target: Target;
@@ -26,7 +31,7 @@ export interface RunOptions {
   timeoutMs: number;
   /** Rule-ID or check-ID prefixes to run (empty: all). */
   only: readonly string[];
-  /** Stop placing orders once this many were accepted. */
+  /** Stop placing orders once this many were accepted (Infinity: no cap). Enforced per request, shared fairly between checks. */
   maxOrders: number;
   /** The check list (default: all checks). */
   checks?: readonly CheckDefinition[];
@@ -49,27 +54,80 @@ function version(): string {
   }
 }
 
-/** Orders a response shows as placed (accepted single order, or batch entries with code 0). */
-function placedBy(path: string, verdict: string, json: unknown): number {
-  if (verdict !== 'accepted') return 0;
-  if (path !== BATCH_PATH) return 1;
-  return (entriesOf(json) ?? []).filter((e) => isRecord(e) && e.code === 0).length;
+/** Orders a response shows as placed: an accepted single order, or the batch entries whose code is 0 (issue 9: by code, never by an echoed `order`). */
+function placedBy(route: Route | undefined, o: Observation): number {
+  if (o.verdict !== 'accepted') return 0;
+  if (route?.endpoint !== 'batch') return 1;
+  return (entriesOf(o.json) ?? []).filter((e) => isRecord(e) && e.code === 0).length;
 }
 
-/** Apply level and profile to an outcome: what goes in the report. */
+/** Orders a request asks to place: the elements of a batch body, or one. */
+function ordersIn(route: Route | undefined, body: string): number {
+  if (route?.endpoint !== 'batch') return 1;
+  try {
+    const v = JSON.parse(body) as unknown;
+    return Array.isArray(v) ? v.length : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Apply level and profile to an outcome: what goes in the report. INFO is never a failure (issue 9). */
 export function judge(def: CheckDefinition, out: CheckOutcome, profile: Profile): { status: CheckReport['status']; level: RuleLevel; pinned: boolean } {
   const level = def.level ?? rule(def.ruleId).level;
   if (out.status === 'info' && profile === 'reference' && out.matchesReference === false) {
     return { status: 'fail', level: 'MUST', pinned: true };
   }
-  if (out.status === 'pass' && level === 'INFO') return { status: 'info', level, pinned: false };
+  if ((out.status === 'pass' || out.status === 'fail') && level === 'INFO') return { status: 'info', level, pinned: false };
   return { status: out.status, level, pinned: false };
+}
+
+/** A result that was never sent, with the reason, for a route or budget that forbids it. */
+function notSent(request: SendResult['exchange']['request'], facts: Parameters<Sender>[1], why: string): SendResult {
+  const observation: Observation = { verdict: 'not-sent', error: why };
+  return { observation, exchange: { request, observation, ...facts }, inconclusive: why };
+}
+
+/** Why an answer cannot decide the check's rule, or undefined when it can (issue 9, design notes "How a verdict is earned"). */
+export function whyInconclusive(d: Discovery, def: CheckDefinition, route: Route | undefined, o: Observation): string | undefined {
+  if (o.verdict === 'accepted' || o.verdict === 'server-error' || o.verdict === 'no-answer' || o.verdict === 'bad-response') return undefined;
+  if (o.verdict === 'rate-limited') return 'still rate limited after waiting and retrying (HTTP 429/503): no verdict';
+  const authRule = def.anyRejection === true || def.ruleId.startsWith('AUTH-') || def.ruleId.startsWith('SIG-');
+  const c = route === undefined ? undefined : controlOf(d, route);
+  if (c !== undefined && route !== undefined && c.state !== 'accepted' && def.establishes !== routeKey(route)) {
+    const sameAsControl = fingerprintOf(o) === c.fingerprint;
+    if (!(c.state === 'signature-ok' && authRule && !sameAsControl)) {
+      return `no positive control: ${routeKey(route)} did not accept a valid request in this run (${c.observed})`;
+    }
+  }
+  if (!authRule) {
+    const fp = authFingerprint(d, o);
+    if (fp !== undefined) return `rejected with the ${fp} fingerprint, so the request never reached the rule`;
+    // The answer a valid order got in discovery (a filter, a balance): a business refusal, not this rule's.
+    const business = d.controls.find((x) => x.state === 'signature-ok' && x.fingerprint === fingerprintOf(o));
+    if (business !== undefined) return `rejected like the valid order on ${routeKey(business.route)} in discovery (${business.fingerprint ?? '?'}): a business rule, not the rule under test`;
+  }
+  return undefined;
+}
+
+function discoveryReport(d: Discovery): DiscoveryReport {
+  const f = d.fingerprints;
+  const fp = (p: { fingerprint?: string; observed: string } | undefined) => p?.fingerprint ?? p?.observed;
+  const fingerprints: DiscoveryReport['fingerprints'] = {};
+  const sig = fp(f.signature);
+  const key = fp(f.unknownKey);
+  const stale = fp(f.stale);
+  if (sig !== undefined) fingerprints.signature = sig;
+  if (key !== undefined) fingerprints.unknownKey = key;
+  if (stale !== undefined) fingerprints.stale = stale;
+  return { controls: d.controls.map((c) => ({ route: routeKey(c.route), state: c.state, observed: c.observed })), fingerprints };
 }
 
 /** Run the checks against the target and build the report. */
 export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const started = Date.now();
   const selected = selectChecks(opts.checks ?? allChecks, opts.only);
+  const profile = opts.target.profile ?? resolveDescription({});
   let placed = 0;
   let maxRttMs = 0;
   const transport = createTransport({
@@ -80,9 +138,9 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   });
   let current: string | undefined;
   let done = 0;
-  const send: Sender = async (req, facts) => {
-    const r = await transport.send(req, facts);
-    placed += placedBy(req.path, r.observation.verdict, r.observation.json);
+  const send: Sender = async (req, facts, rebuild) => {
+    const r = await transport.send(req, facts, rebuild);
+    placed += placedBy(r.exchange.route, r.observation);
     if (r.observation.elapsedMs !== undefined && current === undefined) maxRttMs = Math.max(maxRttMs, r.observation.elapsedMs);
     opts.onProgress?.({ done, total: selected.length, ...(current === undefined ? {} : { current }), requests: transport.count() });
     return r;
@@ -91,12 +149,33 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const needsClock = selected.some((c) => c.ruleId.startsWith('TIME') || c.id.startsWith('TIME'));
   const clock = await measureClock({
     send,
-    probe: { method: 'POST', path: BATCH_PATH, query: '', body: '[]', headers: { 'content-type': 'application/json' } },
+    probe: { method: 'POST', path: profile.endpoints.batch.offered ? profile.endpoints.batch.path : profile.endpoints.v1.path, query: '', body: '', headers: {} },
     ...(opts.target.timePath === undefined ? {} : { timePath: opts.target.timePath }),
     samples: needsClock ? 12 : 2,
   });
 
-  const factory = createRequestFactory({ apiKey: opts.target.apiKey, secret: opts.target.secret, serverNow: () => clock.serverNow() });
+  const factoryFor = (v1: string) =>
+    createRequestFactory({
+      apiKey: opts.target.apiKey,
+      secret: opts.target.secret,
+      serverNow: () => clock.serverNow(),
+      apiKeyHeader: profile.apiKeyHeader,
+      paths: { batch: profile.endpoints.batch.path, v1, 'v1.1': profile.endpoints['v1.1'].path },
+      batchSignature: profile.batchSignature,
+    });
+  // With a test-order path, v1 requests go there (it places nothing); checks marked realEndpoint use the real one.
+  const realFactory = factoryFor(profile.endpoints.v1.path);
+  const factory = profile.testOrderPath === undefined ? realFactory : factoryFor(profile.testOrderPath);
+  const clientId = clientIdSource(opts.seed);
+  const base = { target: opts.target, seed: opts.seed, clientId };
+  const discovery = await discover({
+    send: (b) => send(b.request, b.facts, b.rebuild),
+    requests: factory,
+    profile,
+    batchOrder: () => oneOrder(base),
+    limitParams: () => limitParams(base),
+  });
+  if (!anyUsable(discovery)) throw new SpotcheckError('ERR_TARGET', explainNothingAccepted(discovery), { discovery: discoveryReport(discovery) });
   const ctx: CheckContext = {
     target: opts.target,
     profile: opts.profile,
@@ -105,28 +184,69 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     send,
     requests: factory,
     clock,
-    clientId: clientIdSource(opts.seed),
+    clientId,
     maxRttMs: Math.ceil(maxRttMs),
     requestSpacingMs: opts.rate > 0 ? Math.ceil(1000 / opts.rate) : 0,
     timeouts: () => transport.timeouts(),
   };
 
   const reports: CheckReport[] = [];
+  let placingLeft = selected.filter((c) => c.placesOrders).length;
   for (const def of selected) {
     current = def.id;
     opts.onProgress?.({ done, total: selected.length, current, requests: transport.count() });
     const t0 = performance.now();
-    let out: CheckOutcome;
-    if (def.placesOrders && placed >= opts.maxOrders) {
-      out = { status: 'skip', reason: `the cap of ${opts.maxOrders} placed orders was reached (--max-orders)` };
-    } else {
-      try {
-        out = await def.run(ctx);
-      } catch (err) {
-        const msg = err instanceof Error ? err.message : String(err);
-        out = { status: 'fail', expected: 'the check to complete', actual: `the runner hit an internal error: ${msg}` };
+    // Each check placing orders gets a fair share of what is left of --max-orders, so a
+    // greedy early check cannot silently starve the MUST checks after it.
+    const share = Number.isFinite(opts.maxOrders) && def.placesOrders ? Math.floor((opts.maxOrders - placed) / Math.max(1, placingLeft)) : Infinity;
+    if (def.placesOrders) placingLeft--;
+    const startPlaced = placed;
+    const stats = { routes: new Set<string>(), sends: 0, conclusive: 0, firstInconclusive: undefined as string | undefined, business: 0, firstBusiness: undefined as string | undefined };
+    const judged: Sender = async (req, facts, rebuild) => {
+      const route = facts?.route;
+      const c = route === undefined ? undefined : controlOf(discovery, route);
+      let r: SendResult;
+      if (c?.state === 'not-offered' && route !== undefined) {
+        r = notSent(req, facts, `the target does not offer ${routeKey(route)} (target description)`);
+        if (def.establishes === routeKey(route)) delete r.inconclusive;
+      } else if (placed - startPlaced + ordersIn(route, req.body) > share || placed + ordersIn(route, req.body) > opts.maxOrders) {
+        r = notSent(req, facts, `this check's share of the order budget (--max-orders ${opts.maxOrders}) is spent`);
+      } else {
+        r = await send(req, facts, rebuild);
+        const why = whyInconclusive(discovery, def, route, r.observation);
+        if (why !== undefined) r.inconclusive = why;
+        // A refusal that is not the auth fingerprint, on a route shown to verify signatures: the signature was accepted.
+        const verifies = c === undefined || c.state === 'accepted' || c.state === 'signature-ok';
+        if (verifies && r.observation.verdict === 'rejected' && authFingerprint(discovery, r.observation) === undefined && r.inconclusive === undefined) {
+          r.businessRefusal = describe(r.observation);
+          stats.business++;
+          stats.firstBusiness ??= r.businessRefusal;
+        }
       }
+      stats.sends++;
+      if (r.inconclusive === undefined) {
+        stats.conclusive++;
+        if (route !== undefined && r.observation.verdict !== 'not-sent') stats.routes.add(routeKey(route));
+      }
+      else stats.firstInconclusive ??= r.inconclusive;
+      return r;
+    };
+    let out: CheckOutcome;
+    try {
+      out = await def.run({ ...ctx, send: judged, ordersPlaced: () => placed - startPlaced, ...(def.realEndpoint ? { requests: realFactory } : {}) });
+    } catch (err) {
+      const msg = err instanceof Error ? err.message : String(err);
+      out = { status: 'fail', expected: 'the check to complete', actual: `the runner hit an internal error: ${msg}` };
     }
+    // A pass earned by no request that reached the rule is no pass (issue 9).
+    if (out.status === 'pass' && stats.sends > 0 && stats.conclusive === 0) {
+      out = { status: 'inconclusive', reason: stats.firstInconclusive ?? 'no request reached the rule' };
+    }
+    const notes: string[] = [];
+    if (out.status === 'pass' && def.ruleId.startsWith('SIG-') && stats.business > 0) {
+      notes.push(`${stats.business} correctly signed requests were refused for a reason other than the signature and count as signature accepted (first: ${stats.firstBusiness ?? '?'})`);
+    }
+    if (out.status === 'pass' && stats.conclusive < stats.sends) notes.push(`${stats.sends - stats.conclusive} of ${stats.sends} requests could not decide the rule (first: ${stats.firstInconclusive ?? '?'})`);
     const r = rule(def.ruleId);
     const j = judge(def, out, opts.profile);
     const rep: CheckReport = {
@@ -150,6 +270,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     if (out.reason !== undefined) rep.reason = out.reason;
     if (out.counterexample !== undefined) rep.counterexample = out.counterexample;
     if (out.runs !== undefined) rep.runs = out.runs;
+    if (notes.length > 0) rep.notes = notes;
+    if (stats.routes.size > 0) rep.routes = [...stats.routes].sort();
     if (rep.status === 'fail' && out.exchange) rep.reproduce = curlFor(opts.target.baseUrl, out.exchange);
     reports.push(rep);
     done++;
@@ -178,8 +300,13 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       failed: count('fail'),
       info: count('info'),
       skipped: count('skip'),
+      inconclusive: count('inconclusive'),
       mustFailures: reports.filter((r) => r.status === 'fail' && r.level === 'MUST').length,
     },
+    discovery: discoveryReport(discovery),
+    rateLimits: transport.rateLimits(),
+    deviations: profile.deviations,
+    coverage: coverageMatrix(opts.checks ?? allChecks),
     checks: reports,
   };
 }

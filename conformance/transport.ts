@@ -6,6 +6,7 @@ import type { Dispatcher } from 'undici';
 import { sendRaw, type RawRequest, type RawResponse } from '../src/client/http.js';
 import { isSpotcheckError } from '../src/errors.js';
 import { classify, type Observation } from './observe.js';
+import type { Route } from './requests.js';
 
 /** One request as sent, what came back, and how its signature was made (for the curl reproduction). */
 export interface Exchange {
@@ -19,19 +20,58 @@ export interface Exchange {
   timestampShiftMs?: number;
   /** The signature value sent. */
   signature?: string;
+  /** The endpoint and placement the request went to (the key of its positive control). */
+  route?: Route;
 }
 
 /** Extra facts about a request, carried into its exchange. */
-export type SigningFacts = Pick<Exchange, 'signedString' | 'timestamp' | 'timestampShiftMs' | 'signature'>;
+export type SigningFacts = Pick<Exchange, 'signedString' | 'timestamp' | 'timestampShiftMs' | 'signature' | 'route'>;
 
 export interface SendResult {
   observation: Observation;
   exchange: Exchange;
   /** The raw response, when one came. */
   response?: RawResponse;
+  /**
+   * Set by the runner when this answer cannot decide the rule the check tests (issue 9):
+   * rate limited, a route without a positive control, or a rejection carrying the
+   * signature/key fingerprint. Why, in words.
+   */
+  inconclusive?: string;
+  /** Set for a correctly signed request refused for another reason (a business rule): the signature was accepted. */
+  businessRefusal?: string;
 }
 
-export type Sender = (request: RawRequest, facts?: SigningFacts) => Promise<SendResult>;
+/** Send a request; `rebuild` makes it afresh (new timestamp, re-signed) when a 429 asks for a retry. */
+export type Sender = (request: RawRequest, facts?: SigningFacts, rebuild?: () => Rebuilt) => Promise<SendResult>;
+
+/** A request built again for a retry. */
+export interface Rebuilt {
+  request: RawRequest;
+  facts: SigningFacts;
+  rebuild?: () => Rebuilt;
+}
+
+/** What the target's rate limiting cost the run (issue 9: counted, never a verdict). */
+export interface RateLimitStats {
+  /** Answers that were 429, or 503 with Retry-After. */
+  responses: number;
+  /** Requests sent again after such an answer. */
+  retried: number;
+  /** Requests still rate-limited after the last retry (their checks are inconclusive). */
+  gaveUp: number;
+  /** Time spent waiting as told, ms. */
+  waitedMs: number;
+}
+
+/** How long a rate-limited answer asks to wait: Retry-After in seconds or as an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (v === undefined || v.trim() === '') return undefined;
+  if (/^\s*\d+\s*$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
 
 export interface TransportOptions {
   baseUrl: string;
@@ -41,6 +81,10 @@ export interface TransportOptions {
   dispatcher?: Dispatcher;
   /** Called after every request (progress display). */
   onRequest?: (count: number) => void;
+  /** Retries of a rate-limited request (default 3). */
+  maxRetries?: number;
+  /** Longest wait before a retry, ms, whatever Retry-After says (default 5000). */
+  maxRetryWaitMs?: number;
 }
 
 export interface Transport {
@@ -49,6 +93,8 @@ export interface Transport {
   count(): number;
   /** Requests that got no answer within the timeout, and the first of them. */
   timeouts(): { count: number; first?: Exchange };
+  /** Rate limiting met so far. */
+  rateLimits(): RateLimitStats;
 }
 
 /** Make the rate-limited sender for one target. */
@@ -67,7 +113,35 @@ export function createTransport(opts: TransportOptions): Transport {
     if (at > now) await new Promise((r) => setTimeout(r, at - now));
   }
 
-  const send: Sender = async (request, facts = {}) => {
+  const limits: RateLimitStats = { responses: 0, retried: 0, gaveUp: 0, waitedMs: 0 };
+  const maxRetries = opts.maxRetries ?? 3;
+  const maxWait = opts.maxRetryWaitMs ?? 5000;
+
+  /** Send, and while the answer is a rate limit: wait as told (capped), rebuild with a fresh timestamp, resend (bounded). */
+  const send: Sender = async (request, facts = {}, rebuild) => {
+    let r = await sendOnce(request, facts);
+    for (let attempt = 1; r.observation.verdict === 'rate-limited'; attempt++) {
+      limits.responses++;
+      if (attempt > maxRetries) {
+        limits.gaveUp++;
+        break;
+      }
+      const wait = Math.min(maxWait, retryAfterMs(r.response?.headers['retry-after']) ?? 250 * 2 ** attempt);
+      limits.waitedMs += wait;
+      await new Promise((res) => setTimeout(res, wait));
+      limits.retried++;
+      const next = rebuild?.();
+      if (next !== undefined) {
+        request = next.request;
+        facts = next.facts;
+        rebuild = next.rebuild;
+      }
+      r = await sendOnce(request, facts);
+    }
+    return r;
+  };
+
+  const sendOnce = async (request: RawRequest, facts: SigningFacts): Promise<SendResult> => {
     await waitTurn();
     count++;
     opts.onRequest?.(count);
@@ -89,5 +163,10 @@ export function createTransport(opts: TransportOptions): Transport {
       return { observation, exchange };
     }
   };
-  return { send, count: () => count, timeouts: () => (firstTimeout ? { count: timeoutCount, first: firstTimeout } : { count: timeoutCount }) };
+  return {
+    send,
+    count: () => count,
+    timeouts: () => (firstTimeout ? { count: timeoutCount, first: firstTimeout } : { count: timeoutCount }),
+    rateLimits: () => ({ ...limits }),
+  };
 }

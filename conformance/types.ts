@@ -4,9 +4,19 @@
  */
 import type { RuleFamily, RuleLevel } from '../src/rules.js';
 import type { RuleId } from '../src/core/rule-id.js';
-import type { Exchange, Sender } from './transport.js';
+import type { Exchange, RateLimitStats, Sender } from './transport.js';
+import type { ControlState } from './discovery.js';
+import type { TargetProfile } from './target/description.js';
+import type { CoverageMatrix } from './coverage.js';
+
 import type { ClockEstimate } from './clock.js';
 import type { RequestFactory } from './requests.js';
+
+/** The discovery section of the report. */
+export interface DiscoveryReport {
+  controls: Array<{ route: string; state: ControlState; observed: string }>;
+  fingerprints: { signature?: string; unknownKey?: string; stale?: string };
+}
 
 /** `core` is lenient (fails a server only where every reading of the seed agrees); `reference` also pins spec/decisions.md. */
 export type Profile = 'core' | 'reference';
@@ -24,9 +34,12 @@ export interface Target {
   noTradeKey?: { apiKey: string; secret: string };
   /** Optional path of a server-time endpoint (`--time-path`), answering `{"serverTime": ms}`. */
   timePath?: string;
+  /** The target description with the seed's defaults filled in (header, paths, placements, order values). */
+  profile?: TargetProfile;
 }
 
-export type CheckStatus = 'pass' | 'fail' | 'info' | 'skip';
+/** `inconclusive` (issue 9): no request of the check demonstrably reached the rule; never counted as passed or failed. */
+export type CheckStatus = 'pass' | 'fail' | 'info' | 'skip' | 'inconclusive';
 
 /** What a check found. `expected`/`actual` are required for a failure. */
 export interface CheckOutcome {
@@ -37,7 +50,7 @@ export interface CheckOutcome {
   observed?: string;
   /** For INFO outcomes of open points: whether the server made the reference choice (spec/decisions.md). */
   matchesReference?: boolean;
-  /** Why a check was skipped. */
+  /** Why a check was skipped or is inconclusive. */
   reason?: string;
   /** The exchange that shows the failure (for the curl reproduction). */
   exchange?: Exchange;
@@ -64,6 +77,8 @@ export interface CheckContext {
   maxRttMs: number;
   /** Minimum spacing between requests, ms (the --rate limit; 0 when unlimited). */
   requestSpacingMs: number;
+  /** Orders this check has placed so far (its share of --max-orders is enforced per request). */
+  ordersPlaced?: () => number;
   /** Requests of the run so far that timed out, and the first of them. */
   timeouts(): { count: number; first?: Exchange };
 }
@@ -81,6 +96,22 @@ export interface CheckDefinition {
   placesOrders?: boolean;
   /** Run after every other check (it judges the whole run). */
   runLast?: boolean;
+  /**
+   * The route (`batch/json`, `v1/query`, ...) whose acceptance this check establishes:
+   * when the route has no positive control, this check fails once and the checks that
+   * merely use the route are inconclusive (issue 9).
+   */
+  establishes?: string;
+  /**
+   * The routes this check sends to and can decide its rule on (`batch/json`, `v1/split`, ...):
+   * its cells of the coverage matrix (spec/coverage.json). A test checks them against the
+   * routes a real run reaches.
+   */
+  covers?: readonly string[];
+  /** Any refusal satisfies the rule (a request with several faults may be refused for any of them), so the auth fingerprint counts too. */
+  anyRejection?: boolean;
+  /** Sends v1 orders to the real v1 endpoint even when the target names a test-order path (it proves the endpoint itself accepts orders). */
+  realEndpoint?: boolean;
   run(ctx: CheckContext): Promise<CheckOutcome>;
 }
 
@@ -101,6 +132,10 @@ export interface CheckReport {
   counterexample?: string;
   runs?: number;
   reproduce?: string;
+  /** Remarks on how the verdict was earned (requests refused for business reasons, inconclusive cases). */
+  notes?: string[];
+  /** Routes (`batch/json`, `v1.1/split`, ...) this check reached with an answer that could decide its rule (the coverage matrix, issue 10). */
+  routes?: string[];
   durationMs: number;
 }
 
@@ -115,6 +150,14 @@ export interface RunReport {
   durationMs: number;
   requests: number;
   clock: { offsetMs?: number; uncertaintyMs?: number; method: string; note?: string };
-  summary: { passed: number; failed: number; info: number; skipped: number; mustFailures: number };
+  summary: { passed: number; failed: number; info: number; skipped: number; inconclusive: number; mustFailures: number };
+  /** What discovery found before the checks: routes with their positive controls, rejection fingerprints. */
+  discovery?: DiscoveryReport;
+  /** How the target's rate limiting was met (429 / 503 + Retry-After). */
+  rateLimits?: RateLimitStats;
+  /** Where the target differs from the seed (target description). */
+  deviations?: string[];
+  /** The coverage matrix of the check list (spec/coverage.json, issue 10). */
+  coverage?: CoverageMatrix;
   checks: CheckReport[];
 }

@@ -1,85 +1,58 @@
 /**
  * AUTH family: the API key header (§5.2), the key's own secret (§5.3), permissions
- * and security type (§5.1).
+ * and security type (§5.1), each on every route.
  */
 import type { CheckContext, CheckDefinition } from '../types.js';
-import { BATCH_PATH } from '../requests.js';
-import { expectRejected, firstFailure, outcome, send, skip } from './helpers.js';
-import { validOrder } from '../generators.js';
-import fc from 'fast-check';
-import { API_KEY_HEADER } from '../../src/core/wire.js';
+import { routeKey } from '../requests.js';
+import { expectRejected, send, skip } from './helpers.js';
+import { ALL_ROUTES, onRoute, perRoute } from './routes.js';
 
-/** One valid order for the target, with a fresh client id. */
-export function oneOrder(ctx: CheckContext): Record<string, unknown> {
-  const [o] = fc.sample(validOrder(ctx.target.symbol), { seed: ctx.seed, numRuns: 1 });
-  return { ...o, newClientOrderId: ctx.clientId() };
-}
-
-/** A valid MARKET order as single-order parameters: quantity, no price, IOC (§2.1). */
-export function marketParams(ctx: CheckContext): Record<string, unknown> {
-  return { symbol: ctx.target.symbol, side: 'BUY', type: 'MARKET', timeInForce: 'IOC', quantity: '1', newClientOrderId: ctx.clientId() };
-}
-
-/** A valid LIMIT order as single-order parameters. */
-export function limitParams(ctx: CheckContext): Record<string, unknown> {
-  return { symbol: ctx.target.symbol, side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '1', price: '0.1', newClientOrderId: ctx.clientId() };
-}
+/** AUTH-PERMISSION's probes; the check skips when no key without TRADE was given. */
+const permissionByRoute = perRoute({
+  id: 'AUTH-PERMISSION',
+  ruleId: 'AUTH-PERMISSION',
+  title: 'a key without the TRADE permission is refused on the order endpoints, on every route',
+  routes: ALL_ROUTES,
+  probe: async (ctx, r) => {
+    const k = ctx.target.noTradeKey;
+    return k === undefined ? undefined : expectRejected(await send(ctx, onRoute(ctx, r, { apiKey: k.apiKey, secret: k.secret })), `${routeKey(r)} with a key lacking TRADE`);
+  },
+});
 
 export const authChecks: CheckDefinition[] = [
-  {
+  perRoute({
     id: 'AUTH-APIKEY-REQUIRED',
     ruleId: 'AUTH-APIKEY-REQUIRED',
-    title: `a correctly signed request without the ${API_KEY_HEADER} header is rejected`,
-    async run(ctx) {
-      const batch = send(ctx, ctx.requests.batch([oneOrder(ctx)], { apiKey: null }));
-      const single = send(ctx, ctx.requests.order(limitParams(ctx), 'v1', 'query', { apiKey: null }));
-      return outcome(firstFailure(expectRejected(await batch, 'batch without API key'), expectRejected(await single, 'v1 order without API key')));
-    },
-  },
-  {
+    title: 'a correctly signed request without the API-key header is rejected, on every route',
+    routes: ALL_ROUTES,
+    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { apiKey: null })), `${routeKey(r)} without API key`),
+  }),
+  perRoute({
     id: 'AUTH-APIKEY-UNKNOWN',
     ruleId: 'AUTH-APIKEY-UNKNOWN',
-    title: 'an unknown API key is rejected even with a signature made with a valid secret',
-    async run(ctx) {
-      const apiKey = `spotcheck-unknown-${ctx.clientId()}`;
-      const r = await send(ctx, ctx.requests.batch([oneOrder(ctx)], { apiKey }));
-      return outcome(expectRejected(r, 'unknown API key, valid secret'));
-    },
-  },
-  {
+    title: 'an unknown API key is rejected even with a signature made with a valid secret, on every route',
+    routes: ALL_ROUTES,
+    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { apiKey: `spotcheck-unknown-${ctx.clientId()}` })), `${routeKey(r)} with an unknown API key, valid secret`),
+  }),
+  perRoute({
     id: 'AUTH-SECRET-BOUND',
     ruleId: 'AUTH-SECRET-BOUND',
-    title: 'a valid API key with a signature made with another secret is rejected',
-    async run(ctx) {
-      const r = await send(ctx, ctx.requests.batch([oneOrder(ctx)], { secret: `${ctx.target.secret}x` }));
-      const s = await send(ctx, ctx.requests.order(limitParams(ctx), 'v1.1', 'body', { secret: 'not-the-secret' }));
-      return outcome(firstFailure(expectRejected(r, 'batch signed with a wrong secret'), expectRejected(s, 'v1.1 order signed with a wrong secret')));
+    title: 'a valid API key with a signature made with another secret is rejected, on every route',
+    routes: ALL_ROUTES,
+    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { secret: `${ctx.target.secret}x` })), `${routeKey(r)} signed with a wrong secret`),
+  }),
+  {
+    ...permissionByRoute,
+    run(ctx: CheckContext) {
+      if (ctx.target.noTradeKey === undefined) return Promise.resolve(skip('no key without TRADE permission was given (--no-trade-api-key / --no-trade-secret)'));
+      return permissionByRoute.run(ctx);
     },
   },
-  {
-    id: 'AUTH-PERMISSION',
-    ruleId: 'AUTH-PERMISSION',
-    title: 'a key without the TRADE permission is refused on the order endpoints',
-    async run(ctx) {
-      const k = ctx.target.noTradeKey;
-      if (k === undefined) return skip('no key without TRADE permission was given (--no-trade-api-key / --no-trade-secret)');
-      const r = await send(ctx, ctx.requests.batch([oneOrder(ctx)], { apiKey: k.apiKey, secret: k.secret }));
-      const s = await send(ctx, ctx.requests.order(limitParams(ctx), 'v1', 'query', { apiKey: k.apiKey, secret: k.secret }));
-      return outcome(firstFailure(expectRejected(r, 'batch with a key lacking TRADE'), expectRejected(s, 'order with a key lacking TRADE')));
-    },
-  },
-  {
+  perRoute({
     id: 'AUTH-SECURITY-TYPE',
     ruleId: 'AUTH-SECURITY-TYPE',
-    title: 'each order endpoint is TRADE: an API key alone, without a signature, is rejected',
-    async run(ctx) {
-      const steps = [];
-      steps.push(expectRejected(await send(ctx, ctx.requests.batch([oneOrder(ctx)], { omitSignature: true })), `${BATCH_PATH} with key, no signature`));
-      for (const v of ['v1', 'v1.1'] as const) {
-        const r = await send(ctx, ctx.requests.order(limitParams(ctx), v, 'query', { omitSignature: true }));
-        steps.push(expectRejected(r, `${v} order with key, no signature`));
-      }
-      return outcome(firstFailure(...steps));
-    },
-  },
+    title: 'each order endpoint is TRADE: an API key alone, without a signature, is rejected on every route',
+    routes: ALL_ROUTES,
+    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { omitSignature: true })), `${routeKey(r)} with key, no signature`),
+  }),
 ];

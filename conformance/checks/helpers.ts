@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import type { CheckContext, CheckOutcome } from '../types.js';
-import { describe, entryPlaced, resultEntries, type Observation } from '../observe.js';
+import { describe, entryPlaced, isRecord, resultEntries, type Observation } from '../observe.js';
 import type { Exchange, SendResult } from '../transport.js';
 import type { Built } from '../requests.js';
 
@@ -14,6 +14,11 @@ export const info = (observed: string, matchesReference?: boolean, exchange?: Ex
   status: 'info',
   observed,
   ...(matchesReference === undefined ? {} : { matchesReference }),
+  ...(exchange === undefined ? {} : { exchange }),
+});
+export const inconclusive = (reason: string, exchange?: Exchange): CheckOutcome => ({
+  status: 'inconclusive',
+  reason,
   ...(exchange === undefined ? {} : { exchange }),
 });
 export const fail = (expected: string, actual: string, exchange?: Exchange): CheckOutcome => ({
@@ -26,9 +31,9 @@ export const fail = (expected: string, actual: string, exchange?: Exchange): Che
 /** Result of one step of a check: undefined = fine, otherwise the failure. */
 export type Step = CheckOutcome | undefined;
 
-/** Send a built request. */
+/** Send a built request (rebuilt with a fresh timestamp if a rate limit asks for a retry). */
 export function send(ctx: CheckContext, b: Built): Promise<SendResult> {
-  return ctx.send(b.request, b.facts);
+  return ctx.send(b.request, b.facts, b.rebuild);
 }
 
 /** A 5xx or no answer is always a failure of the robustness rules, whatever the check expected. */
@@ -42,7 +47,9 @@ function brokenAnswer(o: Observation): boolean {
  */
 export function expectRejected(r: SendResult, what: string): Step {
   const o = r.observation;
+  if (r.inconclusive !== undefined && o.verdict !== 'accepted') return inconclusive(`${what}: ${r.inconclusive}`, r.exchange);
   if (o.verdict === 'rejected') {
+    // An order counts as placed by its entry's code, never by an echoed `order` (issue 9).
     const entries = resultEntries(o);
     const placed = entries?.some(entryPlaced);
     if (placed) return fail(`${what}: rejected, no order placed`, `rejection that still reports placed orders: ${describe(o)}`, r.exchange);
@@ -51,11 +58,36 @@ export function expectRejected(r: SendResult, what: string): Step {
   return fail(`${what}: rejected (HTTP 4xx, or 200 with a non-zero code)`, brokenAnswer(o) ? describe(o) : `accepted: ${describe(o)}`, r.exchange);
 }
 
+/**
+ * Expect a refusal where the seed only says "unsupported" (§4.1 rule 2): a rejection,
+ * or an accepted call whose every entry failed (nothing placed) — both readings are
+ * legitimate (issue 9).
+ */
+export function expectRefused(r: SendResult, what: string): Step {
+  const o = r.observation;
+  if (o.verdict === 'accepted') {
+    const entries = resultEntries(o);
+    if (entries !== undefined && entries.length > 0 && entries.every((e) => isRecord(e) && e.code !== 0 && e.code !== undefined)) return undefined;
+  }
+  return expectRejected(r, what);
+}
+
 /** Expect acceptance (2xx with code 0 or no code). */
 export function expectAccepted(r: SendResult, what: string): Step {
   const o = r.observation;
   if (o.verdict === 'accepted') return undefined;
+  if (r.inconclusive !== undefined) return inconclusive(`${what}: ${r.inconclusive}`, r.exchange);
   return fail(`${what}: accepted`, describe(o), r.exchange);
+}
+
+/**
+ * Expect the signature to be accepted (issue 9): an acceptance, or a refusal that is not
+ * the signature/key fingerprint (the order failed a business rule after its signature
+ * verified; the runner notes it in the report).
+ */
+export function expectSignatureAccepted(r: SendResult, what: string): Step {
+  if (r.observation.verdict !== 'accepted' && r.businessRefusal !== undefined) return undefined;
+  return expectAccepted(r, what);
 }
 
 /**
@@ -66,13 +98,17 @@ export function expectAccepted(r: SendResult, what: string): Step {
 export function openPoint(r: SendResult, what: string, referenceVerdict: 'accepted' | 'rejected'): CheckOutcome {
   const o = r.observation;
   if (o.verdict === 'server-error' || o.verdict === 'no-answer') return fail(`${what}: an answer that is not a 5xx`, describe(o), r.exchange);
+  if (r.inconclusive !== undefined && o.verdict !== 'accepted') return inconclusive(`${what}: ${r.inconclusive}`, r.exchange);
   return info(`${what}: ${o.verdict} (${describe(o)})`, o.verdict === referenceVerdict, r.exchange);
 }
 
-/** Run steps in order; the first failure wins. */
+/** Run steps in order; the first failure wins, else the first inconclusive step. */
 export function firstFailure(...steps: Step[]): Step {
-  return steps.find((s) => s !== undefined);
+  return steps.find((s) => s?.status === 'fail') ?? steps.find((s) => s !== undefined && s.status !== 'pass');
 }
+
+/** Orders shrinking may place after a property's first failure. */
+export const SHRINK_ORDER_BUDGET = 200;
 
 /**
  * Run an async property with the run's seed and case count. The predicate returns
@@ -87,11 +123,16 @@ export async function property<T>(
 ): Promise<CheckOutcome> {
   let last: CheckOutcome | undefined;
   const numRuns = opts.runs ?? ctx.runs;
+  // Shrinking has an order budget of its own (issue 9): past it, candidates are not sent
+  // and the smallest failure found so far is the counterexample.
+  let placedAtFailure: number | undefined;
   const result = await fc.check(
     fc.asyncProperty(arb, async (v) => {
+      if (placedAtFailure !== undefined && (ctx.ordersPlaced?.() ?? 0) - placedAtFailure >= SHRINK_ORDER_BUDGET) return true;
       const step = await predicate(v);
       if (step !== undefined && step.status === 'fail') {
         last = step;
+        placedAtFailure ??= ctx.ordersPlaced?.() ?? 0;
         return false;
       }
       return true;

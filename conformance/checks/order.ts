@@ -3,17 +3,17 @@
  * endpoints; the readings the seed leaves open are INFO.
  */
 import fc from 'fast-check';
-import { validateOrder, type ApiVersion } from '../../src/validation/index.js';
-import type { Placement } from '../../src/signing/index.js';
-import type { CheckContext, CheckDefinition, CheckOutcome } from '../types.js';
-import { validOrder } from '../generators.js';
-import { describe, entriesOf, isRecord, resultEntries } from '../observe.js';
-import { expectAccepted, expectRejected, fail, firstFailure, info, openPoint, outcome, property, send, type Step } from './helpers.js';
-import { limitParams, marketParams, oneOrder } from './auth.js';
-import { orderParams } from './sig.js';
 import type { RuleId } from '../../src/core/rule-id.js';
-import { ORDER_PATHS } from '../requests.js';
 import { LIMITS } from '../../src/core/wire.js';
+import { validateOrder, type ApiVersion } from '../../src/validation/index.js';
+import type { CheckContext, CheckDefinition, CheckOutcome } from '../types.js';
+import { firstValue, validOrder } from '../generators.js';
+import { entriesOf, isRecord, resultEntries } from '../observe.js';
+import { expectAccepted, expectRefused, fail, firstFailure, info, openPoint, outcome, property, send, type Step } from './helpers.js';
+import { limitParams, marketParams, oneOrder } from './orders.js';
+import { ALL_ROUTES, onRoute, perRoute, routes, versionOf } from './routes.js';
+import { ORDER_PATHS, routeKey, type Route } from '../requests.js';
+import { orderParams } from './sig.js';
 
 type Params = Record<string, unknown>;
 
@@ -24,31 +24,34 @@ function without(o: Params, field: string): Params {
 }
 
 /**
- * A property: generate a valid order, apply one defect, keep the case only when the
- * validator finds exactly the intended rule, send it and expect a rejection.
+ * A property over the routes a field rule applies to: generate a valid order, apply one
+ * defect, keep the case only when the validator finds exactly the intended rule (for the
+ * route's parameter set), send it and expect it refused: a rejection, or inside a batch
+ * its entry failed (§4.1 rule 3).
  */
-function negative(
-  id: string,
-  ruleId: RuleId,
-  title: string,
-  version: ApiVersion,
-  defect: (o: Params) => fc.Arbitrary<Params>,
-  placement: Placement = 'query',
-): CheckDefinition {
+function negative(id: string, ruleId: RuleId, title: string, on: readonly Route[], defect: (o: Params) => fc.Arbitrary<Params>): CheckDefinition {
   return {
     id,
     ruleId,
     title,
+    covers: on.map(routeKey),
     run(ctx) {
-      const arb = validOrder(ctx.target.symbol).chain((o) => defect(orderParams(o, ctx.clientId())));
-      return property(ctx, arb, async (params) => {
-        const rules = new Set(validateOrder(params, { version }).map((i) => i.ruleId));
+      const arb = fc.tuple(
+        fc.constantFrom(...on),
+        validOrder(ctx.target.symbol, ctx.target.profile).chain((o) => defect(orderParams(o, ctx.clientId()))),
+      );
+      return property(ctx, arb, async ([route, params]) => {
+        const rules = new Set(validateOrder(params, { version: versionOf(route) }).map((i) => i.ruleId));
         if (rules.size !== 1 || !rules.has(ruleId)) return undefined;
-        return expectRejected(await send(ctx, ctx.requests.order(params, version, placement)), `${version} order ${JSON.stringify(params).slice(0, 200)}`);
+        return expectRefused(await send(ctx, onRoute(ctx, route, {}, params)), `${routeKey(route)} order ${JSON.stringify(params).slice(0, 200)}`);
       });
     },
   };
 }
+
+const V1_AND_BATCH = routes('batch/json', 'v1/query', 'v1/body', 'v1/split');
+const V11 = routes('v1.1/query', 'v1.1/body', 'v1.1/split');
+const V1 = routes('v1/query', 'v1/body', 'v1/split');
 
 const badEnum = (valid: readonly string[]) =>
   fc.oneof(fc.constantFrom('', 'HOLD', 'buy', 'limit', 'NONE', '0', 'STOP_LOSS'), fc.string({ minLength: 1, maxLength: 12 })).filter((s) => !valid.includes(s));
@@ -65,41 +68,45 @@ async function infoSingle(ctx: CheckContext, params: Params, version: ApiVersion
 }
 
 export const orderChecks: CheckDefinition[] = [
-  negative('ORDER-PRICE-REQUIRED-LIMIT', 'ORDER-PRICE-REQUIRED-LIMIT', 'LIMIT and LIMIT_MAKER orders without price are rejected', 'v1', (o) =>
+  negative('ORDER-PRICE-REQUIRED-LIMIT', 'ORDER-PRICE-REQUIRED-LIMIT', 'LIMIT and LIMIT_MAKER orders without price are refused (batch and v1)', V1_AND_BATCH, (o) =>
     fc.constantFrom('LIMIT', 'LIMIT_MAKER').map((type) => ({ ...without(o, 'price'), type, timeInForce: 'GTC' })),
   ),
-  negative('ORDER-PRICE-REQUIRED-LIMIT.v1.1', 'ORDER-PRICE-REQUIRED-LIMIT', 'v1.1 LIMIT and LIMIT_MAKER orders without price are rejected', 'v1.1', (o) =>
+  negative('ORDER-PRICE-REQUIRED-LIMIT.v1.1', 'ORDER-PRICE-REQUIRED-LIMIT', 'v1.1 LIMIT and LIMIT_MAKER orders without price are rejected', V11, (o) =>
     fc.constantFrom('LIMIT', 'LIMIT_MAKER').map((type) => ({ ...without(o, 'price'), type, timeInForce: 'GTC' })),
   ),
-  negative('ORDER-SIDE-ENUM', 'ORDER-SIDE-ENUM', 'a side other than BUY or SELL is rejected', 'v1', (o) => badEnum(['BUY', 'SELL']).map((side) => ({ ...o, side }))),
-  negative('ORDER-TYPE-ENUM', 'ORDER-TYPE-ENUM', 'a type other than LIMIT, MARKET, LIMIT_MAKER is rejected', 'v1', (o) =>
+  negative('ORDER-SIDE-ENUM', 'ORDER-SIDE-ENUM', 'a side other than BUY or SELL is refused, on every route', ALL_ROUTES, (o) => badEnum(['BUY', 'SELL']).map((side) => ({ ...o, side }))),
+  negative('ORDER-TYPE-ENUM', 'ORDER-TYPE-ENUM', 'a type other than LIMIT, MARKET, LIMIT_MAKER is refused, on every route', ALL_ROUTES, (o) =>
     badEnum(['LIMIT', 'MARKET', 'LIMIT_MAKER']).map((type) => ({ ...o, type })),
   ),
-  negative('ORDER-STP-MODE-ENUM', 'ORDER-STP-MODE-ENUM', 'an stpMode other than EXPIRE_TAKER or EXPIRE_MAKER is rejected', 'v1', (o) =>
+  negative('ORDER-STP-MODE-ENUM', 'ORDER-STP-MODE-ENUM', 'an stpMode other than EXPIRE_TAKER or EXPIRE_MAKER is refused, on every route', ALL_ROUTES, (o) =>
     badEnum(['EXPIRE_TAKER', 'EXPIRE_MAKER']).map((stpMode) => ({ ...o, stpMode })),
   ),
   {
-    ...negative('ORDER-TIME-IN-FORCE', 'ORDER-TIME-IN-FORCE', 'a timeInForce that is no time-in-force at all is rejected', 'v1', (o) =>
+    ...negative('ORDER-TIME-IN-FORCE', 'ORDER-TIME-IN-FORCE', 'a timeInForce that is no time-in-force at all is refused, on every route', ALL_ROUTES, (o) =>
       fc.constantFrom('NEVER', 'XYZ', 'gtc ', '0').map((timeInForce) => ({ ...o, timeInForce })),
     ),
     level: 'SHOULD',
   },
-  negative('ORDER-QUANTITY-REQUIRED-V1', 'ORDER-QUANTITY-REQUIRED-V1', 'a v1 order without quantity is rejected', 'v1', (o) => fc.constant(without(o, 'quantity'))),
-  negative('ORDER-MARKET-SIZE-V11', 'ORDER-MARKET-SIZE-V11', 'a v1.1 MARKET order with neither quantity nor amount is rejected', 'v1.1', (o) =>
+  negative('ORDER-QUANTITY-REQUIRED-V1', 'ORDER-QUANTITY-REQUIRED-V1', 'a v1 order (or batch element) without quantity is refused', V1_AND_BATCH, (o) => fc.constant(without(o, 'quantity'))),
+  negative('ORDER-MARKET-SIZE-V11', 'ORDER-MARKET-SIZE-V11', 'a v1.1 MARKET order with neither quantity nor amount is rejected', V11, (o) =>
     fc.constant({ ...without(without(o, 'quantity'), 'price'), type: 'MARKET', timeInForce: 'IOC' }),
   ),
-  negative('ORDER-SYMBOL-REQUIRED', 'ORDER-SYMBOL-REQUIRED', 'an order without symbol is rejected', 'v1', (o) => fc.constant(without(o, 'symbol'))),
-  negative('ORDER-DECIMAL-FORMAT', 'ORDER-DECIMAL-FORMAT', 'a quantity or price that is not a decimal is rejected', 'v1', (o) =>
+  negative('ORDER-SYMBOL-REQUIRED', 'ORDER-SYMBOL-REQUIRED', 'an order without symbol is refused, on every route', ALL_ROUTES, (o) => fc.constant(without(o, 'symbol'))),
+  negative('ORDER-DECIMAL-FORMAT', 'ORDER-DECIMAL-FORMAT', 'a quantity or price that is not a decimal is refused, on every route', ALL_ROUTES, (o) =>
     fc.tuple(fc.constantFrom('quantity', 'price'), fc.constantFrom('abc', '1.2.3', '1,5', '0x10', 'NaN', '-1')).map(([f, v]) => ({ ...o, type: 'LIMIT', price: o.price ?? '1', [f]: v })),
   ),
   {
     id: 'ORDER-DECIMAL-FORMAT.encodings',
     ruleId: 'ORDER-DECIMAL-FORMAT',
+    covers: ['batch/json'],
     title: 'decimals in a batch body are accepted both as JSON numbers and as JSON strings',
     placesOrders: true,
     async run(ctx) {
-      const asNumbers = { ...oneOrder(ctx), type: 'LIMIT', quantity: 1.5, price: 0.25 };
-      const asStrings = { ...oneOrder(ctx), type: 'LIMIT', quantity: '1.5', price: '0.25' };
+      // Values the target accepts (target description), else two with a fraction each.
+      const quantity = firstValue(ctx.target.profile?.quantity, '1.5');
+      const price = firstValue(ctx.target.profile?.price, '0.25');
+      const asNumbers = { ...oneOrder(ctx), type: 'LIMIT', quantity: Number(quantity), price: Number(price) };
+      const asStrings = { ...oneOrder(ctx), type: 'LIMIT', quantity, price };
       return outcome(
         firstFailure(
           expectAccepted(await send(ctx, ctx.requests.batch([asNumbers])), 'a batch with decimals as JSON numbers'),
@@ -108,32 +115,27 @@ export const orderChecks: CheckDefinition[] = [
       );
     },
   },
-  {
+  perRoute({
     id: 'ORDER-CLIENT-ID-LENGTH',
     ruleId: 'ORDER-CLIENT-ID-LENGTH',
-    title: 'a newClientOrderId of 255 characters is accepted and one of 256 rejected',
+    title: 'a newClientOrderId of 255 characters is accepted and one of 256 refused, on every route',
     placesOrders: true,
-    async run(ctx) {
+    routes: ALL_ROUTES,
+    async probe(ctx, r) {
       const id255 = (s: string) => (s + 'x'.repeat(LIMITS.maxClientOrderId)).slice(0, LIMITS.maxClientOrderId);
-      const ok = await send(ctx, ctx.requests.batch([{ ...oneOrder(ctx), newClientOrderId: id255(ctx.clientId()) }]));
-      const okSingle = await send(ctx, ctx.requests.order({ ...limitParams(ctx), newClientOrderId: id255(ctx.clientId()) }, 'v1', 'body'));
-      const long = await send(ctx, ctx.requests.order({ ...limitParams(ctx), newClientOrderId: `${id255(ctx.clientId())}y` }, 'v1', 'body'));
-      const longBatch = await send(ctx, ctx.requests.batch([{ ...oneOrder(ctx), newClientOrderId: `${id255(ctx.clientId())}y` }]));
-      const entry = firstEntry(longBatch.observation);
-      const batchRefused = longBatch.observation.verdict === 'rejected' || (entry !== undefined && entry.code !== 0 && !isRecord(entry.order));
-      return outcome(
-        firstFailure(
-          expectAccepted(ok, 'a batch order with a 255-character newClientOrderId'),
-          expectAccepted(okSingle, 'a v1 order with a 255-character newClientOrderId'),
-          expectRejected(long, 'a v1 order with a 256-character newClientOrderId'),
-          batchRefused ? undefined : fail('a batch order with a 256-character newClientOrderId refused', describe(longBatch.observation), longBatch.exchange),
-        ),
+      const order = r.endpoint === 'batch' ? oneOrder(ctx) : limitParams(ctx);
+      const ok = await send(ctx, onRoute(ctx, r, {}, { ...order, newClientOrderId: id255(ctx.clientId()) }));
+      const long = await send(ctx, onRoute(ctx, r, {}, { ...order, newClientOrderId: `${id255(ctx.clientId())}y` }));
+      return firstFailure(
+        expectAccepted(ok, `${routeKey(r)}: a 255-character newClientOrderId`),
+        expectRefused(long, `${routeKey(r)}: a 256-character newClientOrderId`),
       );
     },
-  },
+  }),
   {
     id: 'ORDER-CLIENT-ID-GENERATED',
     ruleId: 'ORDER-CLIENT-ID-GENERATED',
+    covers: ['batch/json'],
     title: 'an order sent without newClientOrderId gets a generated clientOrderId',
     placesOrders: true,
     async run(ctx) {
@@ -147,60 +149,56 @@ export const orderChecks: CheckDefinition[] = [
       return good ? outcome(undefined) : fail('two distinct non-empty generated clientOrderId values', JSON.stringify(ids), r.exchange);
     },
   },
-  {
+  perRoute({
     id: 'ORDER-V1-ENDPOINT',
     ruleId: 'ORDER-V1-ENDPOINT',
-    title: `POST ${ORDER_PATHS.v1} accepts a valid LIMIT and a valid MARKET order`,
+    title: `POST ${ORDER_PATHS.v1} accepts a valid LIMIT and a valid MARKET order, in every placement`,
     placesOrders: true,
-    async run(ctx) {
-      const market = marketParams(ctx);
-      return outcome(
-        firstFailure(
-          expectAccepted(await send(ctx, ctx.requests.order(limitParams(ctx), 'v1', 'query')), 'a v1 LIMIT order'),
-          expectAccepted(await send(ctx, ctx.requests.order(market, 'v1', 'query')), 'a v1 MARKET order'),
-        ),
+    realEndpoint: true,
+    routes: V1,
+    async probe(ctx, r) {
+      return firstFailure(
+        expectAccepted(await send(ctx, onRoute(ctx, r)), `a v1 LIMIT order (${routeKey(r)})`),
+        expectAccepted(await send(ctx, onRoute(ctx, r, {}, marketParams(ctx))), `a v1 MARKET order (${routeKey(r)})`),
       );
     },
-  },
-  {
+  }),
+  perRoute({
     id: 'ORDER-V11-ENDPOINT',
     ruleId: 'ORDER-V11-ENDPOINT',
-    title: `POST ${ORDER_PATHS['v1.1']} accepts a valid LIMIT order and a MARKET order with quantity`,
+    title: `POST ${ORDER_PATHS['v1.1']} accepts a valid LIMIT order and a MARKET order with quantity, in every placement`,
     placesOrders: true,
-    async run(ctx) {
-      const market = marketParams(ctx);
-      return outcome(
-        firstFailure(
-          expectAccepted(await send(ctx, ctx.requests.order(limitParams(ctx), 'v1.1', 'query')), 'a v1.1 LIMIT order'),
-          expectAccepted(await send(ctx, ctx.requests.order(market, 'v1.1', 'query')), 'a v1.1 MARKET order with quantity'),
-        ),
+    routes: V11,
+    async probe(ctx, r) {
+      return firstFailure(
+        expectAccepted(await send(ctx, onRoute(ctx, r)), `a v1.1 LIMIT order (${routeKey(r)})`),
+        expectAccepted(await send(ctx, onRoute(ctx, r, {}, marketParams(ctx))), `a v1.1 MARKET order with quantity (${routeKey(r)})`),
       );
     },
-  },
-  {
+  }),
+  perRoute({
     id: 'ORDER-TIME-IN-FORCE.named',
     ruleId: 'ORDER-TIME-IN-FORCE',
-    title: 'GTC on limit orders and IOC on market orders are accepted',
+    title: 'GTC on limit orders and IOC on market orders are accepted, on every route',
     level: 'MUST',
     placesOrders: true,
-    async run(ctx) {
-      const market = marketParams(ctx);
+    routes: ALL_ROUTES,
+    async probe(ctx, r) {
       const maker = { ...limitParams(ctx), type: 'LIMIT_MAKER', timeInForce: 'GTC' };
-      return outcome(
-        firstFailure(
-          expectAccepted(await send(ctx, ctx.requests.order(maker, 'v1', 'query')), 'LIMIT_MAKER with GTC'),
-          expectAccepted(await send(ctx, ctx.requests.order(market, 'v1', 'query')), 'MARKET with IOC'),
-        ),
+      return firstFailure(
+        expectAccepted(await send(ctx, onRoute(ctx, r, {}, maker)), `LIMIT_MAKER with GTC (${routeKey(r)})`),
+        expectAccepted(await send(ctx, onRoute(ctx, r, {}, marketParams(ctx))), `MARKET with IOC (${routeKey(r)})`),
       );
     },
-  },
+  }),
   {
     id: 'ORDER-MARKET-SIZE-V11.which',
     ruleId: 'ORDER-MARKET-SIZE-V11',
+    covers: ['v1.1/query'],
     title: 'which of quantity and amount a v1.1 MARKET order may carry alone (open point D-V11-MARKET-SIZE)',
     level: 'INFO',
     async run(ctx) {
-      const a = await infoSingle(ctx, { ...without(marketParams(ctx), 'quantity'), amount: '10' }, 'v1.1', 'amount only', true);
+      const a = await infoSingle(ctx, { ...without(marketParams(ctx), 'quantity'), amount: firstValue(ctx.target.profile?.amount, '10') }, 'v1.1', 'amount only', true);
       const q = await infoSingle(ctx, marketParams(ctx), 'v1.1', 'quantity only', true);
       if (a.status === 'fail') return a;
       if (q.status === 'fail') return q;
@@ -210,6 +208,7 @@ export const orderChecks: CheckDefinition[] = [
   {
     id: 'ORDER-QUANTITY-V11',
     ruleId: 'ORDER-QUANTITY-V11',
+    covers: ['v1.1/query'],
     title: 'what the server does with a v1.1 LIMIT order without quantity (open point D-V11-LIMIT-QUANTITY)',
     async run(ctx) {
       return infoSingle(ctx, without(limitParams(ctx), 'quantity'), 'v1.1', 'v1.1 LIMIT without quantity', false);
@@ -218,14 +217,16 @@ export const orderChecks: CheckDefinition[] = [
   {
     id: 'ORDER-AMOUNT-MARKET-ONLY',
     ruleId: 'ORDER-AMOUNT-MARKET-ONLY',
+    covers: ['v1/query'],
     title: 'what the server does with amount on a v1 order (open point D-AMOUNT-ELSEWHERE)',
     async run(ctx) {
-      return infoSingle(ctx, { ...limitParams(ctx), amount: '10' }, 'v1', 'v1 LIMIT order with amount', false);
+      return infoSingle(ctx, { ...limitParams(ctx), amount: firstValue(ctx.target.profile?.amount, '10') }, 'v1', 'v1 LIMIT order with amount', false);
     },
   },
   {
     id: 'ORDER-CLIENT-ID-DUPLICATE',
     ruleId: 'ORDER-CLIENT-ID-DUPLICATE',
+    covers: ['v1/query'],
     title: 'what the server does with a newClientOrderId it has already seen (open point D-DUPLICATE-CLIENT-ID)',
     placesOrders: true,
     async run(ctx) {
@@ -239,6 +240,7 @@ export const orderChecks: CheckDefinition[] = [
   {
     id: 'ORDER-STP-MODE-DEFAULT',
     ruleId: 'ORDER-STP-MODE-DEFAULT',
+    covers: ['batch/json'],
     title: 'the stpMode reported for an order sent without one (seed: default EXPIRE_TAKER)',
     placesOrders: true,
     async run(ctx) {

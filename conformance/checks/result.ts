@@ -3,27 +3,30 @@
  * Each check is a property over generated valid batches.
  */
 import fc from 'fast-check';
+import { LIMITS } from '../../src/core/wire.js';
 import { charLength, parseDecimal, validateBatch } from '../../src/validation/index.js';
 import type { BatchOrderItem } from '../../src/types.js';
 import type { CheckDefinition } from '../types.js';
-import { editableBatch, validBatch, withClientIds } from '../generators.js';
+import { editableBatch, firstValue, validBatch, withClientIds } from '../generators.js';
 import { describe, isRecord, resultEntries, type Observation } from '../observe.js';
 import { expectAccepted, fail, info, property, send, type Step } from './helpers.js';
 import type { Exchange } from '../transport.js';
-import { LIMITS } from '../../src/core/wire.js';
 
 type Sent = Array<BatchOrderItem & { newClientOrderId: string }>;
-/** Judges one accepted batch; `seen` lives for one run of the check (e.g. orderIds given so far). */
-type Judge = (sent: Sent, o: Observation, entries: unknown[], exchange: Exchange, seen: Set<string>) => Step;
+/** Judges one accepted batch; `seen` lives for one run of the check (e.g. orderIds given so far); `now` is the server's estimated time, ms. */
+type Judge = (sent: Sent, o: Observation, entries: unknown[], exchange: Exchange, seen: Set<string>, now: number) => Step;
+
+const DAY_MS = 86_400_000;
 
 /** A property over accepted valid batches, judged by `judge`. */
 function resultCheck(def: Omit<CheckDefinition, 'run'>, judge: Judge): CheckDefinition {
   return {
     placesOrders: true,
+    covers: ['batch/json'],
     ...def,
     run(ctx) {
       const seen = new Set<string>();
-      return property(ctx, validBatch(ctx.target.symbol, 1, LIMITS.maxBatchOrders), async (orders) => {
+      return property(ctx, validBatch(ctx.target.symbol, 1, LIMITS.maxBatchOrders, ctx.target.profile), async (orders) => {
         const sent = withClientIds(orders, ctx.clientId);
         if (validateBatch(sent).length > 0) return undefined;
         const r = await send(ctx, ctx.requests.batch(sent));
@@ -31,7 +34,7 @@ function resultCheck(def: Omit<CheckDefinition, 'run'>, judge: Judge): CheckDefi
         if (step) return step;
         const entries = resultEntries(r.observation);
         if (entries === undefined) return fail('a `result` array', describe(r.observation), r.exchange);
-        return judge(sent, r.observation, entries, r.exchange, seen);
+        return judge(sent, r.observation, entries, r.exchange, seen, ctx.clock.serverNow());
       });
     },
   };
@@ -108,13 +111,43 @@ export const resultChecks: CheckDefinition[] = [
       return undefined;
     },
   ),
+  resultCheck(
+    { id: 'RESULT-TRANSACT-TIME-MS', ruleId: 'RESULT-TRANSACT-TIME-MS', title: "every placed order's transactTime is a time in milliseconds within a day of the server's clock" },
+    (_s, _o, e, x, _seen, now) => {
+      for (const [i, entry] of e.entries()) {
+        const t = orderOf(entry)?.transactTime;
+        if (t === undefined) continue;
+        const ms = typeof t === 'number' ? t : typeof t === 'string' && /^[0-9]+$/.test(t) ? Number(t) : NaN;
+        if (!(Math.abs(ms - now) <= DAY_MS)) {
+          return fail(`result[${i}].order.transactTime: milliseconds near ${now} (within a day)`, `${JSON.stringify(t)}${ms > 0 && Math.abs(ms * 1000 - now) <= DAY_MS ? ' (seconds, not milliseconds)' : ''}`, x);
+        }
+      }
+      return undefined;
+    },
+  ),
+  resultCheck(
+    { id: 'RESULT-EXECUTED-QTY', ruleId: 'RESULT-EXECUTED-QTY', title: "every placed order's executedQty is a traded volume from 0 up to its origQty" },
+    (_s, _o, e, x) => {
+      for (const [i, entry] of e.entries()) {
+        const o = orderOf(entry);
+        if (o?.executedQty === undefined) continue;
+        const done = parseDecimal(o.executedQty);
+        const ordered = o.origQty === undefined ? undefined : parseDecimal(o.origQty);
+        if (done === undefined || done < 0 || (ordered !== undefined && done > ordered * (1 + 1e-9))) {
+          return fail(`result[${i}].order.executedQty from 0 to origQty ${JSON.stringify(o.origQty)}`, JSON.stringify(o.executedQty), x);
+        }
+      }
+      return undefined;
+    },
+  ),
   {
     id: 'RESULT-FAILED-ORDER-REPORTED',
     ruleId: 'RESULT-FAILED-ORDER-REPORTED',
+    covers: ['batch/json'],
     title: 'a bad order between good ones gets its own entry with a non-zero code while the good ones succeed (or the whole call is rejected)',
     placesOrders: true,
     run(ctx) {
-      return property(ctx, fc.tuple(validBatch(ctx.target.symbol, 2, 19), fc.nat()), async ([orders, at]) => {
+      return property(ctx, fc.tuple(validBatch(ctx.target.symbol, 2, 19, ctx.target.profile), fc.nat()), async ([orders, at]) => {
         const sent = editableBatch(orders, ctx.clientId);
         const i = at % sent.length;
         const bad = { ...sent[i], type: 'LIMIT' } as Record<string, unknown>;
@@ -138,10 +171,11 @@ export const resultChecks: CheckDefinition[] = [
   {
     id: 'RESULT-STP-MODE-PLACEMENT',
     ruleId: 'RESULT-STP-MODE-PLACEMENT',
+    covers: ['batch/json'],
     title: 'where the server puts `concentration` and `stpMode` (open point D-STP-PLACEMENT)',
     placesOrders: true,
     async run(ctx) {
-      const [orders] = fc.sample(validBatch(ctx.target.symbol, 2, 2), { seed: ctx.seed, numRuns: 1 });
+      const [orders] = fc.sample(validBatch(ctx.target.symbol, 2, 2, ctx.target.profile), { seed: ctx.seed, numRuns: 1 });
       const r = await send(ctx, ctx.requests.batch(withClientIds(orders ?? [], ctx.clientId)));
       const step = expectAccepted(r, 'a valid batch of two orders');
       if (step) return step;
@@ -154,11 +188,13 @@ export const resultChecks: CheckDefinition[] = [
   {
     id: 'RESULT-ORDER-STATUS',
     ruleId: 'RESULT-ORDER-STATUS',
+    covers: ['batch/json'],
     title: 'the status values the server reports (only FILLED is named by the seed)',
     placesOrders: true,
     async run(ctx) {
-      const base = { symbol: ctx.target.symbol, side: 'BUY', quantity: '1' };
-      const sent = [{ ...base, type: 'MARKET' }, { ...base, type: 'LIMIT', price: '1' }, { ...base, type: 'LIMIT_MAKER', price: '1' }];
+      const base = { symbol: ctx.target.symbol, side: 'BUY', quantity: firstValue(ctx.target.profile?.quantity, '1') };
+      const price = firstValue(ctx.target.profile?.price, '1');
+      const sent = [{ ...base, type: 'MARKET' }, { ...base, type: 'LIMIT', price }, { ...base, type: 'LIMIT_MAKER', price }];
       const r = await send(ctx, ctx.requests.batch(withClientIds(sent, ctx.clientId)));
       const step = expectAccepted(r, 'a batch of one MARKET, one LIMIT and one LIMIT_MAKER order');
       if (step) return step;

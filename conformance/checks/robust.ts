@@ -6,11 +6,23 @@
 import fc from 'fast-check';
 import { API_KEY_HEADER, type RawRequest } from '../../src/client/http.js';
 import type { CheckDefinition } from '../types.js';
-import { describe, entryPlaced, resultEntries } from '../observe.js';
+import { describe, entryPlaced, isRecord, resultEntries } from '../observe.js';
 import type { SendResult } from '../transport.js';
-import { BATCH_PATH, ORDER_PATHS } from '../requests.js';
-import { fail, firstFailure, outcome, property, send, type Step } from './helpers.js';
-import { oneOrder } from './auth.js';
+import { BATCH_PATH, ORDER_PATHS, routeKey, type Route } from '../requests.js';
+import { ALL_ROUTES, onRoute, perRoute, SINGLE_ROUTES } from './routes.js';
+import { expectAccepted, expectRefused, fail, firstFailure, inconclusive, outcome, property, send, type Step } from './helpers.js';
+import { limitParams, oneOrder } from './orders.js';
+import type { Built, SignOptions } from '../requests.js';
+
+const without = (o: Record<string, unknown>, k: string): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([key]) => key !== k));
+
+/** Refused: rejected as a call, or its only entry failed. */
+function refused(r: SendResult): boolean {
+  const o = r.observation;
+  if (o.verdict === 'rejected') return true;
+  const e = resultEntries(o)?.[0];
+  return o.verdict === 'accepted' && isRecord(e) && e.code !== 0 && e.code !== undefined;
+}
 
 /** Any answer but a 5xx, a hang or a garbled response; a reset connection is tolerated only when allowed. */
 function noBreakage(r: SendResult, what: string, allowReset = false): Step {
@@ -26,7 +38,9 @@ function noBreakage(r: SendResult, what: string, allowReset = false): Step {
 /** A malformed request must not place anything. */
 function placesNothing(r: SendResult, what: string): Step {
   const o = r.observation;
-  const placed = o.verdict === 'accepted' || (resultEntries(o) ?? []).some(entryPlaced);
+  // A batch answer says per entry what was placed (by code); any other accepted answer placed its order.
+  const entries = resultEntries(o);
+  const placed = entries !== undefined ? entries.some(entryPlaced) : o.verdict === 'accepted';
   return placed ? fail(`${what}: rejected, nothing placed`, describe(o), r.exchange) : undefined;
 }
 
@@ -37,6 +51,7 @@ export const robustChecks: CheckDefinition[] = [
   {
     id: 'ROBUST-NO-5XX.malformed-json',
     ruleId: 'ROBUST-NO-5XX',
+    covers: ['batch/json'],
     title: 'a signed batch with malformed JSON gets a 4xx, places nothing',
     async run(ctx) {
       const good = JSON.stringify([oneOrder(ctx)]);
@@ -51,6 +66,7 @@ export const robustChecks: CheckDefinition[] = [
   {
     id: 'ROBUST-NO-5XX.oversized',
     ruleId: 'ROBUST-NO-5XX',
+    covers: ['batch/json'],
     title: 'an oversized body (2 MiB) gets a client error or a closed connection, never a 5xx or a hang',
     async run(ctx) {
       const big = `[${Array.from({ length: 12000 }, () => JSON.stringify(oneOrder(ctx))).join(',')}]`;
@@ -63,7 +79,10 @@ export const robustChecks: CheckDefinition[] = [
     ruleId: 'ROBUST-NO-5XX',
     title: 'random query strings, bodies, headers and paths never produce a 5xx, a hang or a placed order',
     run(ctx) {
-      const paths = [BATCH_PATH, ORDER_PATHS.v1, ORDER_PATHS['v1.1'], BATCH_PATH.replace(/[^/]+$/, 'unknown'), '/'];
+      // The target's own paths (a prefix or other paths from its description), and two it does not serve.
+      const e = ctx.target.profile?.endpoints;
+      const batchPath = e?.batch.path ?? BATCH_PATH;
+      const paths = [batchPath, e?.v1.path ?? ORDER_PATHS.v1, e?.['v1.1'].path ?? ORDER_PATHS['v1.1'], batchPath.replace(/[^/]+$/, 'unknown'), '/'];
       const arb = fc.record({
         path: fc.constantFrom(...paths),
         method: fc.constantFrom('POST', 'POST', 'GET', 'PUT', 'DELETE'),
@@ -75,7 +94,7 @@ export const robustChecks: CheckDefinition[] = [
       });
       return property(ctx, arb, async (g) => {
         const headers: Record<string, string> = { 'content-type': g.contentType };
-        if (g.withKey) headers[API_KEY_HEADER] = ctx.target.apiKey;
+        if (g.withKey) headers[ctx.target.profile?.apiKeyHeader ?? API_KEY_HEADER] = ctx.target.apiKey;
         if (g.longHeader) headers['x-filler'] = 'a'.repeat(8000);
         const query = encodeURI(g.query).replace(/%25/g, '%');
         const req: RawRequest = { method: g.method, path: g.path, query, body: g.method === 'GET' ? '' : g.body, headers };
@@ -84,15 +103,108 @@ export const robustChecks: CheckDefinition[] = [
       });
     },
   },
-  {
+  perRoute({
+    id: 'ROBUST-NO-5XX.malformed-form',
+    ruleId: 'ROBUST-NO-5XX',
+    title: 'signed single orders whose parameter text is malformed (bad percent-escapes, empty names, invalid UTF-8) get an answer that is not a 5xx, in every placement',
+    routes: SINGLE_ROUTES,
+    async probe(ctx, r) {
+      const junk = '%zz=1&=&a=%ff%fe&b';
+      // The junk is signed as sent, so the request reaches the parser and not only the signature check.
+      const into = (part: string) => (part === '' ? part : `${junk}&${part}`);
+      const b = onRoute(ctx, r, {
+        signedString: (_tp, q, body) => (q !== '' ? into(q) + body : into(body)),
+        tamper: (req) => (req.query.split('&').length > 1 ? { ...req, query: into(req.query) } : { ...req, body: into(req.body) }),
+      });
+      return noBreakage(await send(ctx, b), `${routeKey(r)} with malformed parameter text`);
+    },
+  }),
+  perRoute({
     id: 'ROBUST-REJECT-PLACES-NOTHING',
     ruleId: 'ROBUST-REJECT-PLACES-NOTHING',
-    title: 'a batch with duplicated query parameters or a wrong content type places nothing unless accepted as a whole',
+    title: 'a request with a duplicated parameter or a wrong content type places nothing unless accepted as a whole, on every route',
+    routes: ALL_ROUTES,
+    async probe(ctx, r) {
+      const dup = await send(ctx, onRoute(ctx, r, { tamper: (req) => ({ ...req, query: `${req.query}&timestamp=0` }) }));
+      const steps: Step[] = [noBreakage(dup, `${routeKey(r)} with timestamp twice`), placesNothing(dup, `${routeKey(r)} with timestamp twice`)];
+      if (r.endpoint === 'batch' || r.placement !== 'query') {
+        const text = await send(ctx, onRoute(ctx, r, { headers: { 'content-type': 'text/plain' } }));
+        steps.push(noBreakage(text, `${routeKey(r)} sent as text/plain`));
+      }
+      return firstFailure(...steps);
+    },
+  }),
+  perRoute({
+    id: 'ROBUST-REJECT-PLACES-NOTHING.reuse',
+    ruleId: 'ROBUST-REJECT-PLACES-NOTHING',
+    title: 'a refused request placed nothing: its newClientOrderId is still free for a valid order (where the server refuses repeated ids), on every route',
+    placesOrders: true,
+    routes: ALL_ROUTES,
+    async probe(ctx, r) {
+      const order = (id: string) => ({ ...(r.endpoint === 'batch' ? oneOrder(ctx) : limitParams(ctx)), newClientOrderId: id });
+      // Does this route refuse a repeated client id (D-DUPLICATE-CLIENT-ID)? Only then can reuse show a placement.
+      const a = ctx.clientId();
+      const first = await send(ctx, onRoute(ctx, r, {}, order(a)));
+      const step = expectAccepted(first, `${routeKey(r)}: a valid order with a new client id`);
+      if (step) return step;
+      if (!refused(await send(ctx, onRoute(ctx, r, {}, order(a))))) {
+        return inconclusive(`${routeKey(r)} accepts a repeated newClientOrderId (D-DUPLICATE-CLIENT-ID), so reusing an id cannot show whether a refused order was placed`);
+      }
+      const refusals: Array<[string, (id: string) => Built]> = [
+        ['a wrong signature', (id) => onRoute(ctx, r, { signature: (s) => (s.startsWith('0') ? '1' : '0') + s.slice(1) }, order(id))],
+        ['a timestamp an hour old', (id) => onRoute(ctx, r, { timestamp: Date.now() - 3_600_000 }, order(id))],
+        ['side HOLD', (id) => onRoute(ctx, r, {}, { ...order(id), side: 'HOLD' })],
+      ];
+      const steps: Step[] = [];
+      for (const [what, build] of refusals) {
+        const id = ctx.clientId();
+        if (!refused(await send(ctx, build(id)))) continue; // not refused: other checks judge that
+        const again = await send(ctx, onRoute(ctx, r, {}, order(id)));
+        steps.push(
+          again.observation.verdict === 'accepted'
+            ? undefined
+            : refused(again)
+              ? fail(`${routeKey(r)}: the client id of a request refused for ${what} still free (nothing was placed)`, `a valid order reusing it was refused as a duplicate: ${describe(again.observation)}`, again.exchange)
+              : expectAccepted(again, `${routeKey(r)}: a valid order reusing the client id of a request refused for ${what}`),
+        );
+      }
+      return firstFailure(...steps);
+    },
+  }),
+  {
+    id: 'ROBUST-REJECT-PLACES-NOTHING.combined',
+    ruleId: 'ROBUST-REJECT-PLACES-NOTHING',
+    title: 'a request with two faults of different rules is refused and places nothing: every pair, on every route (one check must not cancel another)',
+    anyRejection: true,
+    covers: ALL_ROUTES.map(routeKey),
     async run(ctx) {
-      const dup = await send(ctx, ctx.requests.batch([oneOrder(ctx)], { tamper: (req) => ({ ...req, query: `${req.query}&timestamp=0` }) }));
-      const text = await send(ctx, ctx.requests.batch([oneOrder(ctx)], { headers: { 'content-type': 'text/plain' } }));
-      const steps: Step[] = [noBreakage(dup, 'duplicated timestamp'), placesNothing(dup, 'a batch with timestamp twice'), noBreakage(text, 'text/plain batch')];
+      type Fault = { name: string; opts?: SignOptions; edit?: (o: Record<string, unknown>) => Record<string, unknown> };
+      const faults: Fault[] = [
+        { name: 'a wrong signature', opts: { signature: (s) => (s.startsWith('0') ? '1' : '0') + s.slice(1) } },
+        { name: 'a timestamp an hour old', opts: { timestamp: Date.now() - 3_600_000 } },
+        { name: 'no API key', opts: { apiKey: null } },
+        { name: "recvWindow 'soon'", opts: { recvWindow: 'soon' } },
+        { name: 'side HOLD', edit: (o) => ({ ...o, side: 'HOLD' }) },
+        { name: 'a LIMIT order without price', edit: (o) => ({ ...without(o, 'price'), type: 'LIMIT', timeInForce: 'GTC' }) },
+      ];
+      // Few enough to be exhaustive (15 pairs x 7 routes): no pair is left to chance.
+      const steps: Step[] = [];
+      for (const r of ALL_ROUTES) {
+        for (const [i, a] of faults.entries()) {
+          for (const b of faults.slice(i + 1)) steps.push(await probePair(r, a, b));
+        }
+      }
       return outcome(firstFailure(...steps));
+
+      async function probePair(r: Route, a: Fault, b: Fault): Promise<Step> {
+        // A fresh timestamp when a fault fixes one: the stale fault's own value.
+        const opts: SignOptions = { ...a.opts, ...b.opts };
+        if (a.opts?.timestamp !== undefined || b.opts?.timestamp !== undefined) opts.timestamp = Date.now() - 3_600_000;
+        const base = r.endpoint === 'batch' ? oneOrder(ctx) : limitParams(ctx);
+        const order = (b.edit ?? ((o) => o))((a.edit ?? ((o) => o))(base));
+        const res = await send(ctx, onRoute(ctx, r, opts, order));
+        return firstFailure(expectRefused(res, `${routeKey(r)} with ${a.name} and ${b.name}`), placesNothing(res, `${routeKey(r)} with two faults`));
+      }
     },
   },
   {

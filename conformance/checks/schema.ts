@@ -4,23 +4,24 @@
  * string, DECIMAL as number or decimal string).
  */
 import fc from 'fast-check';
+import { LIMITS } from '../../src/core/wire.js';
 import { validateBatch } from '../../src/validation/index.js';
 import type { CheckDefinition } from '../types.js';
-import { validBatch, withClientIds } from '../generators.js';
+import { firstValue, validBatch, withClientIds } from '../generators.js';
 import { isRecord, resultEntries } from '../observe.js';
 import { schemaErrors } from '../schemas.js';
 import { expectAccepted, fail, info, property, send } from './helpers.js';
-import { limitParams } from './auth.js';
-import { LIMITS } from '../../src/core/wire.js';
+import { limitParams } from './orders.js';
 
 export const schemaChecks: CheckDefinition[] = [
   {
     id: 'SCHEMA-BATCH-RESPONSE',
     ruleId: 'SCHEMA-BATCH-RESPONSE',
+    covers: ['batch/json'],
     title: 'accepted batch responses validate against the 200 response schema of spec/openapi.yaml',
     placesOrders: true,
     run(ctx) {
-      return property(ctx, validBatch(ctx.target.symbol, 1, LIMITS.maxBatchOrders), async (orders) => {
+      return property(ctx, validBatch(ctx.target.symbol, 1, LIMITS.maxBatchOrders, ctx.target.profile), async (orders) => {
         const sent = withClientIds(orders, ctx.clientId);
         if (validateBatch(sent).length > 0) return undefined;
         const r = await send(ctx, ctx.requests.batch(sent));
@@ -34,11 +35,12 @@ export const schemaChecks: CheckDefinition[] = [
   {
     id: 'SCHEMA-ORDER-RESPONSE',
     ruleId: 'SCHEMA-ORDER-RESPONSE',
+    covers: ['batch/json'],
     title: 'every result[].order validates against the order schema of spec/openapi.yaml, orders of every type included',
     placesOrders: true,
     run(ctx) {
       const arb = fc.constantFrom('LIMIT', 'MARKET', 'LIMIT_MAKER').chain((type) =>
-        validBatch(ctx.target.symbol, 1, 5).map((os) => os.map((o) => (type === 'MARKET' ? { ...o, type, price: undefined } : { ...o, type, price: o.price ?? '1' }))),
+        validBatch(ctx.target.symbol, 1, 5, ctx.target.profile).map((os) => os.map((o) => (type === 'MARKET' ? { ...o, type, price: undefined } : { ...o, type, price: o.price ?? firstValue(ctx.target.profile?.price, '1') }))),
       );
       return property(ctx, arb, async (orders) => {
         const sent = withClientIds(orders, ctx.clientId).map((o) => JSON.parse(JSON.stringify(o)) as object);
@@ -58,6 +60,7 @@ export const schemaChecks: CheckDefinition[] = [
   {
     id: 'SCHEMA-ORDER-RESPONSE.single',
     ruleId: 'SCHEMA-ORDER-RESPONSE',
+    covers: ['v1/query'],
     title: 'the answer of an accepted single order, against the reference shape (the seed does not show it, D-SINGLE-RESPONSE)',
     level: 'INFO',
     placesOrders: true,

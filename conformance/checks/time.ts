@@ -6,9 +6,11 @@
  */
 import { DEFAULT_RECV_WINDOW, MAX_LEAD_MS } from '../../src/time.js';
 import type { CheckContext, CheckDefinition, CheckOutcome } from '../types.js';
-import { expectAccepted, expectRejected, firstFailure, info, openPoint, outcome, send, skip, type Step } from './helpers.js';
-import { oneOrder } from './auth.js';
 import type { RuleId } from '../../src/core/rule-id.js';
+import { expectAccepted, expectRejected, fail, firstFailure, inconclusive, info, openPoint, outcome, pass, send, skip, type Step } from './helpers.js';
+import { oneOrder } from './orders.js';
+import { ALL_ROUTES, onRoute, perRoute } from './routes.js';
+import { routeKey, type Route } from '../requests.js';
 
 /** Safety added to every margin: scheduling jitter on a busy machine. */
 const SAFETY_MS = 150;
@@ -20,29 +22,34 @@ export function probeMargin(ctx: CheckContext): { margin: number } | { reason: s
   return { margin: c.uncertaintyMs + ctx.maxRttMs + ctx.requestSpacingMs + SAFETY_MS };
 }
 
-/** Send one batch whose timestamp is `age` ms before the server's estimated time (negative = ahead). */
-async function probe(ctx: CheckContext, age: number, recvWindow?: number) {
+/** Send one request on a route whose timestamp is `age` ms before the server's estimated time (negative = ahead); default the batch. */
+async function probe(ctx: CheckContext, age: number, recvWindow?: number, route: Route = ALL_ROUTES[0] as Route) {
   const timestamp = Math.round(ctx.clock.serverNow() - age);
-  return send(ctx, ctx.requests.batch([oneOrder(ctx)], { timestamp, ...(recvWindow === undefined ? {} : { recvWindow }) }));
+  return send(ctx, onRoute(ctx, route, { timestamp, ...(recvWindow === undefined ? {} : { recvWindow }) }));
 }
 
 type Probe = { age: number; recvWindow?: number; accept: boolean; what: string };
 
-function timeCheck(id: string, ruleId: RuleId, title: string, plan: (margin: number) => Probe[] | string): CheckDefinition {
+function timeCheck(id: string, ruleId: RuleId, title: string, plan: (margin: number, ctx: CheckContext) => Probe[] | string): CheckDefinition {
   return {
     id,
     ruleId,
     title,
     placesOrders: true,
+    covers: ALL_ROUTES.map(routeKey),
     async run(ctx): Promise<CheckOutcome> {
       const m = probeMargin(ctx);
       if ('reason' in m) return skip(m.reason);
-      const probes = plan(m.margin);
+      const probes = plan(m.margin, ctx);
       if (typeof probes === 'string') return skip(probes);
       const steps: Step[] = [];
-      for (const p of probes) {
-        const r = await probe(ctx, p.age, p.recvWindow);
-        steps.push(p.accept ? expectAccepted(r, p.what) : expectRejected(r, p.what));
+      // Every route, probes in turn: the window is one rule of §5.4 wherever the timestamp travels.
+      for (const route of ALL_ROUTES) {
+        for (const p of probes) {
+          const r = await probe(ctx, p.age, p.recvWindow, route);
+          const what = `${routeKey(route)}: ${p.what}`;
+          steps.push(p.accept ? expectAccepted(r, what) : expectRejected(r, what));
+        }
       }
       return outcome(firstFailure(...steps));
     },
@@ -50,8 +57,74 @@ function timeCheck(id: string, ruleId: RuleId, title: string, plan: (margin: num
 }
 
 const D = DEFAULT_RECV_WINDOW;
+const HOUR = 3_600_000;
+
+/**
+ * The acceptance window found by behaviour alone (issue 10): bisect, against the local
+ * clock, the newest and the oldest timestamp the server accepts. Each edge moves with the
+ * server's clock offset, their distance does not: `recvWindow + 1000` (§5.4 item 3), so
+ * the width is checked even when no Date header or time endpoint gives the offset.
+ */
+async function windowByBehaviour(ctx: CheckContext, recvWindow?: number): Promise<{ lead: number; past: number; route: Route } | string> {
+  // The first route whose answers can decide (a positive control in this run).
+  let route: Route | undefined;
+  for (const r of ALL_ROUTES) {
+    const res = await send(ctx, onRoute(ctx, r, { timestamp: Date.now() }));
+    if (res.inconclusive === undefined) {
+      route = r;
+      break;
+    }
+  }
+  if (route === undefined) return 'inconclusive';
+  const on = route;
+  const accepted = async (x: number) => {
+    const r = await send(ctx, onRoute(ctx, on, { timestamp: Date.now() + x, ...(recvWindow === undefined ? {} : { recvWindow }) }));
+    return r.observation.verdict === 'accepted';
+  };
+  // A first accepted shift: the local time, or steps out to a minute either way.
+  let inside: number | undefined;
+  for (const x of [0, -2000, 2000, -5000, 5000, -15000, 15000, -30000, 30000, -60000, 60000]) {
+    if (await accepted(x)) {
+      inside = x;
+      break;
+    }
+  }
+  if (inside === undefined) return 'no timestamp within a minute of the local clock was accepted';
+  const edge = async (yes: number, no: number): Promise<number> => {
+    while (Math.abs(no - yes) > 25) {
+      const mid = Math.round((yes + no) / 2);
+      if (await accepted(mid)) yes = mid;
+      else no = mid;
+    }
+    return yes;
+  };
+  return { lead: await edge(inside, inside + 70_000), past: await edge(inside, inside - 70_000), route: on };
+}
+
+function widthCheck(id: string, ruleId: RuleId, recvWindow: number | undefined): CheckDefinition {
+  const w = recvWindow ?? D;
+  return {
+    id,
+    ruleId,
+    title: `the accepted window is ${w + MAX_LEAD_MS} ms wide (${recvWindow === undefined ? 'default recvWindow' : `recvWindow ${recvWindow}`} + the 1000 ms lead), measured by bisection without any clock`,
+    placesOrders: true,
+    covers: ['batch/json'],
+    async run(ctx) {
+      const found = await windowByBehaviour(ctx, recvWindow);
+      if (found === 'inconclusive') return inconclusive('no route accepted a valid request in this run');
+      if (typeof found === 'string') return fail('a timestamp near the local clock accepted', found);
+      const width = found.lead - found.past;
+      // Each edge is known to 25 ms; a request's flight time and a busy machine add to that.
+      const tolerance = 100 + 2 * ctx.maxRttMs + ctx.requestSpacingMs + SAFETY_MS;
+      if (Math.abs(width - (w + MAX_LEAD_MS)) <= tolerance) return pass({ observed: `window ${width} ms wide (± ${tolerance} ms) on ${routeKey(found.route)}` });
+      return fail(`a window ${w + MAX_LEAD_MS} ms wide (± ${tolerance} ms): timestamps from serverTime - ${w} to serverTime + 1000`, `accepted from local ${found.past} ms to local +${found.lead} ms: ${width} ms wide`);
+    },
+  };
+}
 
 export const timeChecks: CheckDefinition[] = [
+  widthCheck('TIME-RECVWINDOW-DEFAULT.width', 'TIME-RECVWINDOW-DEFAULT', undefined),
+  widthCheck('TIME-RECVWINDOW-HONOURED.width', 'TIME-RECVWINDOW-HONOURED', 3000),
   timeCheck('TIME-WINDOW-PAST', 'TIME-WINDOW-PAST', 'a timestamp well inside the window is accepted; one older than recvWindow is rejected', (m) => [
     { age: Math.min(1000, D / 4), accept: true, what: 'timestamp 1 s old (default window)' },
     { age: 2 * D, accept: false, what: `timestamp ${2 * D} ms old (default window ${D})` },
@@ -71,10 +144,15 @@ export const timeChecks: CheckDefinition[] = [
       { age: Math.max(0, w - m), recvWindow: w, accept: true, what: `timestamp ${Math.max(0, w - m)} ms old with recvWindow ${w}` },
     ];
   }),
-  timeCheck('TIME-RECVWINDOW-HONOURED.large', 'TIME-RECVWINDOW-HONOURED', 'a large recvWindow sent is the window used', (m) => [
-    { age: 20000, recvWindow: 30000, accept: true, what: 'timestamp 20000 ms old with recvWindow 30000' },
-    { age: 30000 + m, recvWindow: 30000, accept: false, what: `timestamp ${30000 + m} ms old with recvWindow 30000` },
-  ]),
+  timeCheck('TIME-RECVWINDOW-HONOURED.large', 'TIME-RECVWINDOW-HONOURED', 'a large recvWindow sent is the window used', (m, ctx) => {
+    // 30000, or the target's largest recvWindow when it declares a smaller one (target description).
+    const w = Math.min(30000, ctx.target.profile?.maxRecvWindow ?? 30000);
+    if (w <= D + 2 * m) return `the target's largest recvWindow (${w} ms) leaves no room above the default to probe`;
+    return [
+      { age: w - Math.max(m, w / 3), recvWindow: w, accept: true, what: `timestamp ${w - Math.max(m, w / 3)} ms old with recvWindow ${w}` },
+      { age: w + m, recvWindow: w, accept: false, what: `timestamp ${w + m} ms old with recvWindow ${w}` },
+    ];
+  }),
   timeCheck('TIME-WINDOW-LEAD', 'TIME-WINDOW-LEAD', 'a timestamp 1000 ms or more ahead of the server is rejected', (m) => [
     { age: -(MAX_LEAD_MS + m), accept: false, what: `timestamp ${MAX_LEAD_MS + m} ms ahead of the server` },
     { age: -5000, accept: false, what: 'timestamp 5000 ms ahead of the server' },
@@ -91,41 +169,54 @@ export const timeChecks: CheckDefinition[] = [
   {
     id: 'TIME-RECVWINDOW-RECOMMENDED',
     ruleId: 'TIME-RECVWINDOW-RECOMMENDED',
+    covers: ['batch/json'],
     title: 'what the server does with a recvWindow far above the recommended 5000 (largest accepted: not shown, D-RECVWINDOW-MAX)',
     placesOrders: true,
     async run(ctx) {
       return openPoint(await send(ctx, ctx.requests.batch([oneOrder(ctx)], { recvWindow: 120000 })), 'recvWindow 120000', 'rejected');
     },
   },
-  {
+  perRoute({
     id: 'TIME-TIMESTAMP-REQUIRED',
     ruleId: 'TIME-TIMESTAMP-REQUIRED',
-    title: 'a request without timestamp is rejected',
-    async run(ctx) {
-      return outcome(
-        firstFailure(
-          expectRejected(await send(ctx, ctx.requests.batch([oneOrder(ctx)], { omitTimestamp: true })), 'batch without timestamp'),
-          expectRejected(await send(ctx, ctx.requests.order({ ...oneOrder(ctx), price: '1' }, 'v1', 'query', { omitTimestamp: true })), 'v1 order without timestamp'),
-        ),
-      );
-    },
-  },
-  {
+    title: 'a request without timestamp is rejected, on every route',
+    routes: ALL_ROUTES,
+    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { omitTimestamp: true })), `${routeKey(r)} without timestamp`),
+  }),
+  perRoute({
     id: 'ORDER-RECVWINDOW-FORMAT',
     ruleId: 'ORDER-RECVWINDOW-FORMAT',
-    title: 'a non-numeric timestamp or recvWindow is rejected',
-    async run(ctx) {
+    title: 'a non-numeric timestamp or recvWindow is rejected, on every route',
+    routes: ALL_ROUTES,
+    async probe(ctx, r) {
       const steps: Step[] = [];
       for (const timestamp of ['abc', '1.5e12', '-1', '']) {
-        steps.push(expectRejected(await send(ctx, ctx.requests.batch([oneOrder(ctx)], { timestamp })), `timestamp '${timestamp}'`));
+        steps.push(expectRejected(await send(ctx, onRoute(ctx, r, { timestamp })), `${routeKey(r)}: timestamp '${timestamp}'`));
       }
-      steps.push(expectRejected(await send(ctx, ctx.requests.batch([oneOrder(ctx)], { recvWindow: 'soon' })), "recvWindow 'soon'"));
-      return outcome(firstFailure(...steps));
+      steps.push(expectRejected(await send(ctx, onRoute(ctx, r, { recvWindow: 'soon' })), `${routeKey(r)}: recvWindow 'soon'`));
+      return firstFailure(...steps);
     },
-  },
+  }),
+  // Clock-free (issue 10): an hour beyond either edge is outside the window whatever the
+  // offset, so these run even when the server's clock could not be measured.
+  perRoute({
+    id: 'TIME-WINDOW-PAST.hour',
+    ruleId: 'TIME-WINDOW-PAST',
+    title: 'a timestamp an hour old is rejected on every route, whatever the clock offset',
+    routes: ALL_ROUTES,
+    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { timestamp: Date.now() - HOUR })), `${routeKey(r)} with a timestamp an hour old`),
+  }),
+  perRoute({
+    id: 'TIME-WINDOW-LEAD.hour',
+    ruleId: 'TIME-WINDOW-LEAD',
+    title: 'a timestamp an hour ahead is rejected on every route, whatever the clock offset',
+    routes: ALL_ROUTES,
+    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { timestamp: Date.now() + HOUR })), `${routeKey(r)} with a timestamp an hour ahead`),
+  }),
   {
     id: 'TIME-TOLERANCE-OBSERVED',
     ruleId: 'TIME-TOLERANCE-OBSERVED',
+    covers: ['batch/json'],
     title: 'the measured clock offset and the lead and age the server actually tolerates',
     placesOrders: true,
     async run(ctx) {

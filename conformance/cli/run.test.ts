@@ -70,6 +70,12 @@ describe('spotcheck run (command line)', () => {
     expect(io.stdout()).toMatch(/seed=\d+/);
   });
 
+  it('prints its version with --version, exit 0', async () => {
+    const io = capture();
+    expect(await cli(['--version'], io)).toBe(0);
+    expect(io.stdout()).toMatch(/^spotcheck \d+\.\d+\.\d+\n$/);
+  });
+
   it('lists checks without sending anything', async () => {
     const io = capture();
     expect(await cli(['run', '--list', '--only', 'TIME'], io)).toBe(0);

@@ -13,7 +13,8 @@ import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET,
 import { checks } from '../checks/index.js';
 import { renderConsole, RULES_PAGE } from '../report/console.js';
 import { renderJunit } from '../report/junit.js';
-import { BATCH_PATH } from '../requests.js';
+import { loadDescription, resolveDescription, type TargetDescription } from '../target/description.js';
+import { coverageMatrix, renderMatrix } from '../coverage.js';
 import { runConformance, selectChecks } from '../runner.js';
 import type { Profile, RunReport, Target } from '../types.js';
 
@@ -24,6 +25,10 @@ Runs the conformance checks. With no --base-url it starts the embedded reference
 server on a free loopback port and checks that.
 
 Target:
+  --config FILE          target description (JSON with comments; \`spotcheck init\`
+                         writes one): header name, paths, endpoints and placements
+                         offered, batch signature coverage, order values, largest
+                         recvWindow. Flags below override it.
   --base-url URL         server to check (e.g. https://api.example.com)
   --api-key K            API key (or SPOTCHECK_API_KEY)
   --secret S             its secret (or SPOTCHECK_SECRET); never printed
@@ -33,6 +38,8 @@ Target:
   --no-trade-secret S    its secret
   --time-path PATH       optional server-time endpoint ({"serverTime": ms}); by
                          default the clock is measured from the HTTP Date header
+  --api-key-header NAME  API-key header name (default X-SVC-APIKEY, seed §5.2)
+  --path-prefix PATH     prepended to every endpoint path (e.g. /gateway)
 
 Selection and reproducibility:
   --profile P            core (default, lenient) or reference (pins spec/decisions.md)
@@ -44,9 +51,12 @@ Selection and reproducibility:
   --list, --dry-run      print the checks that would run and send nothing
 
 Safety:
-  --rate N               requests per second (default 20 for a remote target,
-                         unlimited for the embedded server; 0 = unlimited)
-  --max-orders N         stop placing orders after N accepted (default 10000)
+  --rate N               requests per second (default 20 for a remote target;
+                         unlimited for the embedded server and any loopback
+                         target; 0 = unlimited)
+  --max-orders N         stop placing orders after N accepted, shared fairly between
+                         checks (default 10000 for a target; unlimited for the
+                         embedded server)
   --timeout MS           per-request timeout (default 10000)
   --yes                  do not pause before sending orders to a non-loopback host
 
@@ -64,10 +74,13 @@ target could not be reached.
 
 const options = {
   'base-url': { type: 'string' },
+  config: { type: 'string' },
+  'api-key-header': { type: 'string' },
+  'path-prefix': { type: 'string' },
   'api-key': { type: 'string' },
   secret: { type: 'string' },
-  symbol: { type: 'string', default: 'BTCUSDT' },
-  'other-symbol': { type: 'string', default: 'ETHUSDT' },
+  symbol: { type: 'string' },
+  'other-symbol': { type: 'string' },
   'no-trade-api-key': { type: 'string' },
   'no-trade-secret': { type: 'string' },
   'time-path': { type: 'string' },
@@ -79,7 +92,7 @@ const options = {
   list: { type: 'boolean', default: false },
   'dry-run': { type: 'boolean', default: false },
   rate: { type: 'string' },
-  'max-orders': { type: 'string', default: '10000' },
+  'max-orders': { type: 'string' },
   timeout: { type: 'string', default: '10000' },
   yes: { type: 'boolean', default: false },
   'report-json': { type: 'string' },
@@ -134,29 +147,40 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
   const seed = v.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : int('seed', v.seed, 0);
   const runs = int('runs', v.runs, 1);
   const timeoutMs = int('timeout', v.timeout, 100);
-  const maxOrders = int('max-orders', v['max-orders'], 0);
+  // The target description, then the flags over it (issue 9); what neither says is the seed's.
+  const description: TargetDescription = v.config === undefined ? {} : loadDescription(v.config);
+  if (v['api-key-header'] !== undefined) description.apiKeyHeader = v['api-key-header'];
+  if (v['path-prefix'] !== undefined) description.pathPrefix = v['path-prefix'];
+  if (v['time-path'] !== undefined) description.timePath = v['time-path'];
+  if (v.symbol !== undefined || v['other-symbol'] !== undefined) {
+    description.order = { ...description.order, ...(v.symbol === undefined ? {} : { symbol: v.symbol }), ...(v['other-symbol'] === undefined ? {} : { otherSymbol: v['other-symbol'] }) };
+  }
+  const targetProfile = resolveDescription(description);
+  const baseUrlArg = v['base-url'] ?? description.baseUrl;
+  const maxOrders = v['max-orders'] !== undefined ? int('max-orders', v['max-orders'], 0) : baseUrlArg === undefined ? Infinity : 10000;
   // replay reruns exactly the named checks; run takes prefixes.
   const pool = mode === 'replay' ? checks.filter((c) => only.includes(c.id)) : checks;
   const selected = selectChecks(pool, mode === 'replay' ? [] : only);
   if (selected.length === 0) throw new SpotcheckError('ERR_USAGE', `--only ${only.join(',')} selects no check; run with --list to see the IDs`);
 
   if (v.list || v['dry-run']) {
-    for (const c of selected) io.out(`${c.id}  [${c.ruleId}]  ${c.title}\n`);
-    io.out(`${selected.length} checks; nothing was sent\n`);
+    for (const c of selected) io.out(`${c.id}  [${c.ruleId}]  ${c.title}${c.covers === undefined ? '' : `  (${c.covers.join(' ')})`}\n`);
+    io.out(`${selected.length} checks; nothing was sent\n\nCoverage (rule x route):\n${renderMatrix(coverageMatrix(checks))}`);
     return 0;
   }
 
   let server: RunningServer | undefined;
   let target: Target;
   let rate: number;
-  if (v['base-url'] === undefined) {
+  if (baseUrlArg === undefined) {
     server = await startServer({ port: 0 });
     target = {
       baseUrl: server.url,
       apiKey: DEMO_API_KEY,
       secret: DEMO_SECRET,
-      symbol: v.symbol,
-      otherSymbol: v['other-symbol'],
+      symbol: targetProfile.symbol,
+      otherSymbol: targetProfile.otherSymbol,
+      profile: targetProfile,
       noTradeKey: { apiKey: DEMO_READONLY_API_KEY, secret: DEMO_READONLY_SECRET },
     };
     rate = v.rate === undefined ? 0 : int('rate', v.rate, 0);
@@ -164,9 +188,9 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
   } else {
     let url: URL;
     try {
-      url = new URL(v['base-url']);
+      url = new URL(baseUrlArg);
     } catch {
-      throw new SpotcheckError('ERR_USAGE', `--base-url is not a URL: '${v['base-url']}'`);
+      throw new SpotcheckError('ERR_USAGE', `--base-url is not a URL: '${baseUrlArg}'`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SpotcheckError('ERR_USAGE', '--base-url must be http:// or https://');
     const apiKey = credential(v['api-key'], 'SPOTCHECK_API_KEY', io.env);
@@ -174,15 +198,16 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     if (apiKey === undefined || secret === undefined) {
       throw new SpotcheckError('ERR_USAGE', 'a target needs credentials: --api-key and --secret, or SPOTCHECK_API_KEY and SPOTCHECK_SECRET');
     }
-    target = { baseUrl: v['base-url'], apiKey, secret, symbol: v.symbol, otherSymbol: v['other-symbol'] };
+    target = { baseUrl: baseUrlArg, apiKey, secret, symbol: targetProfile.symbol, otherSymbol: targetProfile.otherSymbol, profile: targetProfile };
     if (v['no-trade-api-key'] !== undefined && v['no-trade-secret'] !== undefined) {
       target.noTradeKey = { apiKey: v['no-trade-api-key'], secret: v['no-trade-secret'] };
     }
-    if (v['time-path'] !== undefined) target.timePath = v['time-path'];
-    rate = v.rate === undefined ? 20 : int('rate', v.rate, 0);
+    if (targetProfile.timePath !== undefined) target.timePath = targetProfile.timePath;
+    // A loopback target is this machine: no reason to pace it (issue 12).
+    rate = v.rate === undefined ? (isLoopback(url) ? 0 : 20) : int('rate', v.rate, 0);
     // The target must answer at all before anything else (exit 2 otherwise).
     try {
-      await sendRaw(target.baseUrl, { method: 'POST', path: BATCH_PATH, query: '', body: '[]', headers: { 'content-type': 'application/json' } }, { timeoutMs });
+      await sendRaw(target.baseUrl, { method: 'POST', path: targetProfile.endpoints.v1.path, query: '', body: '', headers: {} }, { timeoutMs });
     } catch (err) {
       throw new SpotcheckError('ERR_NETWORK', err instanceof Error ? err.message : String(err));
     }

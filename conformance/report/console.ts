@@ -27,6 +27,8 @@ function mark(c: CheckReport, color: boolean): string {
       return paint(color, '36', 'i');
     case 'skip':
       return paint(color, '33', '-');
+    case 'inconclusive':
+      return paint(color, '35', '?');
   }
 }
 
@@ -38,10 +40,33 @@ function indent(s: string, n: number): string {
     .join('\n');
 }
 
-/** The summary line, e.g. `66 passed, 1 failed, 10 info, 0 skipped`. */
+/** The summary line, e.g. `66 passed, 1 failed, 10 info, 0 skipped` (`, N inconclusive` added when there are any). */
 export function summaryLine(r: RunReport): string {
   const s = r.summary;
-  return `${s.passed} passed, ${s.failed} failed, ${s.info} info, ${s.skipped} skipped`;
+  const inconclusive = s.inconclusive > 0 ? `, ${s.inconclusive} inconclusive` : '';
+  return `${s.passed} passed, ${s.failed} failed, ${s.info} info, ${s.skipped} skipped${inconclusive}`;
+}
+
+/** What discovery found: routes with their positive controls, the rejection fingerprints, deviations, rate limits. */
+export function discoveryLines(r: RunReport): string[] {
+  const out: string[] = [];
+  const d = r.discovery;
+  if (d !== undefined) {
+    const by = (state: string) => d.controls.filter((c) => c.state === state).map((c) => c.route);
+    out.push(`discovery: accepting ${by('accepted').join(', ') || 'nothing'}`);
+    for (const state of ['signature-ok', 'refused', 'not-offered'] as const) {
+      const list = d.controls.filter((c) => c.state === state);
+      if (list.length === 0) continue;
+      const label = state === 'signature-ok' ? 'signature accepted, order refused' : state === 'refused' ? 'no positive control' : 'not offered';
+      out.push(`  ${label}: ${list.map((c) => `${c.route} (${c.observed.slice(0, 80)})`).join('; ')}`);
+    }
+    const f = d.fingerprints;
+    out.push(`  fingerprints: bad signature ${f.signature ?? '?'}; unknown key ${f.unknownKey ?? '?'}; stale timestamp ${f.stale ?? '?'}`);
+  }
+  if (r.deviations !== undefined && r.deviations.length > 0) out.push(`target deviations: ${r.deviations.join('; ')}`);
+  const rl = r.rateLimits;
+  if (rl !== undefined && rl.responses > 0) out.push(`rate limited ${rl.responses} times: ${rl.retried} resent after waiting ${rl.waitedMs} ms, ${rl.gaveUp} gave up (inconclusive)`);
+  return out;
 }
 
 /** Render the whole report for a terminal. */
@@ -54,13 +79,14 @@ export function renderConsole(r: RunReport, style: ConsoleStyle): string {
       ? `server clock: not measured (${c.note ?? 'unknown'}); time checks skipped`
       : `server clock: offset ${c.offsetMs} ms ± ${c.uncertaintyMs ?? '?'} ms (${c.method})`,
   );
-  out.push('');
+  out.push(...discoveryLines(r), '');
   for (const fam of FAMILIES) {
     const list = r.checks.filter((x) => x.family === fam);
     if (list.length === 0) continue;
     out.push(paint(style.color, '1', fam));
     for (const x of list) {
-      const note = x.status === 'info' ? `: ${x.observed ?? ''}` : x.status === 'skip' ? ` (skipped: ${x.reason ?? ''})` : '';
+      const note =
+        x.status === 'info' ? `: ${x.observed ?? ''}` : x.status === 'skip' ? ` (skipped: ${x.reason ?? ''})` : x.status === 'inconclusive' ? ` (inconclusive: ${x.reason ?? ''})` : '';
       out.push(`  ${mark(x, style.color)} ${x.id} [${x.level}, §${x.section}] ${x.title}${note}`);
     }
   }

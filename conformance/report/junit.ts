@@ -19,20 +19,21 @@ export function renderJunit(r: RunReport): string {
   const fams = [...new Set(r.checks.map((c) => c.family))];
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
   lines.push(
-    `<testsuites name="spotcheck" tests="${r.checks.length}" failures="${r.summary.failed}" skipped="${r.summary.skipped}" time="${(r.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="spotcheck" tests="${r.checks.length}" failures="${r.summary.failed}" skipped="${r.summary.skipped + r.summary.inconclusive}" time="${(r.durationMs / 1000).toFixed(3)}">`,
   );
   for (const fam of fams) {
     const list = r.checks.filter((c) => c.family === fam);
     const failures = list.filter((c) => c.status === 'fail').length;
-    const skipped = list.filter((c) => c.status === 'skip').length;
+    const skipped = list.filter((c) => c.status === 'skip' || c.status === 'inconclusive').length;
     const time = list.reduce((t, c) => t + c.durationMs, 0) / 1000;
     lines.push(`  <testsuite name="${fam}" tests="${list.length}" failures="${failures}" skipped="${skipped}" time="${time.toFixed(3)}">`);
     for (const c of list) {
       const open = `    <testcase classname="spotcheck.${fam}" name="${xmlEscape(`${c.id} [${c.level}] ${c.title}`)}" time="${(c.durationMs / 1000).toFixed(3)}"`;
       if (c.status === 'pass') {
         lines.push(`${open}/>`);
-      } else if (c.status === 'skip') {
-        lines.push(`${open}>`, `      <skipped message="${xmlEscape(c.reason ?? '')}"/>`, '    </testcase>');
+      } else if (c.status === 'skip' || c.status === 'inconclusive') {
+        const why = c.status === 'inconclusive' ? `INCONCLUSIVE: ${c.reason ?? ''}` : (c.reason ?? '');
+        lines.push(`${open}>`, `      <skipped message="${xmlEscape(why)}"/>`, '    </testcase>');
       } else if (c.status === 'info') {
         lines.push(`${open}>`, `      <system-out>${xmlEscape(`INFO: ${c.observed ?? ''}`)}</system-out>`, '    </testcase>');
       } else {

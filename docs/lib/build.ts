@@ -24,6 +24,7 @@ import { decisionRows, makeHelpers, moduleName, type DocsData } from './helpers.
 import { checkLinks, externalLinks, navigationEntries } from './link-check.js';
 import { renderOpenApi, type GeneratedPage, type OpenApiDocument } from './openapi-pages.js';
 import { renderRulesPage, ruleLink, RULES_TITLE, type CheckSummary } from './rules-page.js';
+import { coverageMatrix } from '../../conformance/coverage.js';
 import { renderTemplate } from './template.js';
 
 /** The guide templates of `docs/guides/`, in navigation order; `index.md` is the home page. */
@@ -94,7 +95,7 @@ export function renderPages(root: string, data: DocsData, checkList: readonly Ch
     guide('index.md'),
     ...GUIDES.map(guide),
     ...renderOpenApi(data.openapi, linkRule),
-    { file: 'rules.md', markdown: renderRulesPage(data.rules, checkList) },
+    { file: 'rules.md', markdown: renderRulesPage(data.rules, checkList, coverageMatrix(checkList)) },
     { file: 'decisions.md', markdown: renderDecisionsPage(readFileSync(join(root, 'spec', 'decisions.md'), 'utf8')) },
   ];
 }

@@ -33,6 +33,19 @@ describe('renderRulesPage', () => {
     expect(page).toMatch(/### BATCH-EMPTY[^#]*Checks: none in this version of the runner\./);
   });
 
+  it("shows each rule's cells of the coverage matrix: the covering checks, or why a cell is not observed", () => {
+    const withCoverage = renderRulesPage(sample, [{ id: 'SIG-REQUIRED', ruleId: 'SIG-REQUIRED', title: 't', covers: ['v1/query'] }], {
+      routes: ['v1/query', 'v1/body'],
+      cells: [
+        { rule: 'SIG-REQUIRED', route: 'v1/query', checks: ['SIG-REQUIRED'] },
+        { rule: 'SIG-REQUIRED', route: 'v1/body', checks: [], explained: 'not reachable | here' },
+      ],
+      totals: { cells: 2, covered: 1, explained: 1, missing: 0 },
+    });
+    expect(withCoverage).toContain('Of the 2 cells, 1 are covered by a check that sends there and 1 are explained');
+    expect(withCoverage).toContain('| `v1/query` | `SIG-REQUIRED` |\n| `v1/body` | not observed: not reachable \\| here |');
+  });
+
   it('fails when a check names a rule the catalog does not have', () => {
     expect(() => renderRulesPage(sample, [{ id: 'X', ruleId: 'SIG-GONE', title: 't' }])).toThrow(/check X names rule SIG-GONE/);
   });

@@ -6,6 +6,7 @@
  * used by links inside the site).
  */
 import type { Rule, RuleFamily, RuleLevel } from '../../src/rules.js';
+import type { CoverageMatrix } from '../../conformance/coverage.js';
 import { code, escapeMd, headingSlug } from './markdown.js';
 
 /** What the page needs of a conformance check (a structural subset of the runner's check definition). */
@@ -18,6 +19,8 @@ export interface CheckSummary {
   title: string;
   /** The check's own level when it differs from the rule's. */
   level?: RuleLevel;
+  /** The routes it covers (coverage matrix). */
+  covers?: readonly string[];
 }
 
 /** Title of the rule catalog page (TypeDoc derives its file name, `documents/Rule_catalog.html`, from it). */
@@ -49,7 +52,7 @@ function linkDecisions(text: string): string {
  * The Markdown of the rule catalog page. Throws when a check names a rule the catalog
  * does not have, so a renamed rule cannot leave a check pointing nowhere.
  */
-export function renderRulesPage(rules: ReadonlyMap<string, Rule>, checks: readonly CheckSummary[]): string {
+export function renderRulesPage(rules: ReadonlyMap<string, Rule>, checks: readonly CheckSummary[], coverage?: CoverageMatrix): string {
   const byRule = new Map<string, CheckSummary[]>();
   for (const c of checks) {
     if (!rules.has(c.ruleId)) throw new Error(`check ${c.id} names rule ${c.ruleId}, which spec/rules.json does not have`);
@@ -74,6 +77,16 @@ export function renderRulesPage(rules: ReadonlyMap<string, Rule>, checks: readon
       `${checks.length} conformance checks enforce these rules.`,
     '',
   ];
+  if (coverage !== undefined) {
+    const t = coverage.totals;
+    out.push(
+      `Coverage (a traceability matrix): each rule applies on some of the ${coverage.routes.length} routes ` +
+        `(${coverage.routes.map((r) => code(r)).join(', ')}: the batch's JSON body, and each single-order endpoint with its parameters in the query, a form body, or split). ` +
+        `Of the ${t.cells} cells, ${t.covered} are covered by a check that sends there and ${t.explained} are explained (spec/coverage.json)` +
+        `${t.missing > 0 ? `; ${t.missing} are missing` : ''}. Each rule below lists its cells.`,
+      '',
+    );
+  }
   const families = Object.keys(FAMILY_TITLES) as RuleFamily[];
   const unknown = all.filter((r) => !families.includes(r.family));
   if (unknown.length > 0) throw new Error(`rules with an unknown family: ${unknown.map((r) => r.id).join(', ')}`);
@@ -94,6 +107,15 @@ export function renderRulesPage(rules: ReadonlyMap<string, Rule>, checks: readon
         for (const c of enforcing) {
           const level = c.level !== undefined && c.level !== r.level ? ` (${c.level})` : '';
           out.push(`- ${code(c.id)}${level}: ${escapeMd(c.title)}`);
+        }
+        out.push('');
+      }
+      const cells = coverage?.cells.filter((c) => c.rule === r.id) ?? [];
+      if (cells.length > 0) {
+        out.push('| Route | Covered by, or why not observed |', '|---|---|');
+        for (const c of cells) {
+          const by = c.checks.length > 0 ? c.checks.map((id) => code(id)).join(', ') : c.explained !== undefined ? `not observed: ${escapeMd(c.explained)}` : '**missing**';
+          out.push(`| ${code(c.route)} | ${by} |`);
         }
         out.push('');
       }

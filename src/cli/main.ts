@@ -2,6 +2,7 @@
  * The `spotcheck` command line: sign, serve, run, replay.
  */
 import { isSpotcheckError } from '../errors.js';
+import { readKitJson } from '../paths.js';
 import { processIo, type Io } from './args.js';
 import { serveCommand } from './serve.js';
 import { signCommand } from './sign.js';
@@ -11,11 +12,22 @@ export const MAIN_HELP = `Usage: spotcheck <command> [options]
 Commands:
   run      run the conformance suite (no target: the embedded reference server)
   replay   rerun one check with a given seed
+  init     write a commented target description (--config FILE for run)
   serve    start the reference server
   sign     print each step of a request signature
 
-Run \`spotcheck <command> --help\` for a command's options.
+Run \`spotcheck <command> --help\` for a command's options; \`spotcheck --version\`
+prints the version.
 `;
+
+/** The kit's version (package.json). */
+export function kitVersion(): string {
+  try {
+    return readKitJson<{ version: string }>('package.json').version;
+  } catch {
+    return 'unknown';
+  }
+}
 
 /** A subcommand: parses its own arguments, returns the exit code. */
 export type Command = (argv: string[], io: Io) => number | Promise<number>;
@@ -30,6 +42,10 @@ export const commands: Record<string, Command> = {
 export async function main(argv: string[], io: Io = processIo, extra: Record<string, Command> = {}): Promise<number> {
   const all: Record<string, Command> = { ...commands, ...extra };
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.out(`spotcheck ${kitVersion()}\n`);
+    return 0;
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.out(MAIN_HELP);
     return name === undefined ? 2 : 0;
@@ -44,7 +60,7 @@ export async function main(argv: string[], io: Io = processIo, extra: Record<str
   } catch (err) {
     if (isSpotcheckError(err)) {
       io.err(`spotcheck: ${err.message}\n`);
-      return err.code === 'ERR_USAGE' || err.code === 'ERR_NETWORK' || err.code === 'ERR_SERVER_START' ? 2 : 1;
+      return err.code === 'ERR_USAGE' || err.code === 'ERR_NETWORK' || err.code === 'ERR_TARGET' || err.code === 'ERR_SERVER_START' ? 2 : 1;
     }
     throw err;
   }

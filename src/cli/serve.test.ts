@@ -88,6 +88,7 @@ describe('spotcheck serve', () => {
     fire('SIGTERM');
     await done;
     expect(out.join('')).not.toContain('env-secret');
+    expect(out.join('')).toContain('credentials: SPOTCHECK_API_KEY and SPOTCHECK_SECRET from the environment, not the demo keys');
   });
 
   it('usage errors: a key without a secret, a bad port, an unknown flag (exit 2 through main)', async () => {

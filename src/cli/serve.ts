@@ -25,7 +25,10 @@ Options:
   --secret S    its secret (or set SPOTCHECK_SECRET); never printed
   -h, --help    this text
 
-Without credentials the server accepts the documented demo keys:
+Credentials come from the flags, else from SPOTCHECK_API_KEY and SPOTCHECK_SECRET
+in the environment (the same variables \`spotcheck run\` reads), else the server
+accepts the documented demo keys; it prints which. Unset the variables (or run
+\`env -u SPOTCHECK_API_KEY -u SPOTCHECK_SECRET spotcheck serve\`) for the demo keys:
   spotcheck-demo-key           secret spotcheck-demo-secret           (TRADE)
   spotcheck-demo-readonly-key  secret spotcheck-demo-readonly-secret  (no TRADE)
 `;
@@ -93,9 +96,15 @@ export async function serveCommand(argv: string[], io: Io, stop: () => Promise<s
   }
   const port = parsePort(values.port);
   const credentials = chooseCredentials(credential(values['api-key'], 'SPOTCHECK_API_KEY', io.env), credential(values.secret, 'SPOTCHECK_SECRET', io.env));
+  const source =
+    credentials === DEMO_CREDENTIALS
+      ? 'the documented demo keys (no --api-key/--secret, no SPOTCHECK_API_KEY/SPOTCHECK_SECRET)'
+      : values['api-key'] !== undefined || values.secret !== undefined
+        ? 'the --api-key/--secret flags'
+        : 'SPOTCHECK_API_KEY and SPOTCHECK_SECRET from the environment, not the demo keys (unset them for the demo keys)';
   const server = await startServer({ port, host: values.host, credentials });
   const stopped = stop();
-  io.out(`spotcheck reference server listening on ${server.url}\n${describeKeys(credentials)}`);
+  io.out(`spotcheck reference server listening on ${server.url}\ncredentials: ${source}\n${describeKeys(credentials)}`);
   if (!['127.0.0.1', '::1', 'localhost'].includes(values.host)) io.err(`warning: listening on ${values.host}, not only on loopback\n`);
   const signal = await stopped;
   io.err(`${signal}: stopping\n`);

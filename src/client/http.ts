@@ -3,6 +3,7 @@
  * what came back. Never throws for an HTTP status; network faults and timeouts
  * become typed errors (`ERR_NETWORK`, `ERR_TIMEOUT`).
  */
+import { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import { SpotcheckError } from '../errors.js';
 
@@ -21,6 +22,8 @@ export interface RawRequest {
   body: string;
   /** Header names and values, sent as given. */
   headers: Record<string, string>;
+  /** Send the body with `Transfer-Encoding: chunked` instead of a Content-Length (a freedom HTTP/1.1 grants a client). */
+  chunked?: boolean;
 }
 
 /** What came back, whatever the status. */
@@ -68,7 +71,7 @@ export async function sendRaw(baseUrl: string, req: RawRequest, opts: SendOption
     const res = await request(url, {
       method: req.method as Dispatcher.HttpMethod,
       headers: req.headers,
-      ...(req.body === '' && req.method === 'GET' ? {} : { body: req.body }),
+      ...(req.body === '' && req.method === 'GET' ? {} : { body: req.chunked ? Readable.from([Buffer.from(req.body, 'utf8')]) : req.body }),
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),

@@ -19,6 +19,8 @@ export type SpotcheckErrorCode =
   | 'ERR_TIMEOUT'
   /** The target could not be reached (refused, reset, DNS). */
   | 'ERR_NETWORK'
+  /** The target answered, but accepted no valid request anywhere: no verdict can be earned (wrong secret, path, or not this API). */
+  | 'ERR_TARGET'
   /** A data file (vectors, rules, spec) does not match its schema. */
   | 'ERR_DATA_FILE'
   /** The server could not start (port in use, bad credentials file). */

@@ -69,11 +69,13 @@ group('entriesOf', () => {
 });
 
 group('entryPlaced', () => {
-  it('is true only for code 0 with an order object', () => {
+  it('is judged by the entry code alone (issue 9): code 0 placed, a failed entry echoing an order not placed', () => {
     expect(entryPlaced({ code: 0, order: {} })).toBe(true);
-    expect(entryPlaced({ code: 0 })).toBe(false);
+    expect(entryPlaced({ code: 0 })).toBe(true);
     expect(entryPlaced({ code: -1130, order: {} })).toBe(false);
-    expect(entryPlaced({ code: '0', order: {} })).toBe(false);
+    expect(entryPlaced({ code: '0', order: {} })).toBe(true); // D-CODE-READING: a code is read by value
+    expect(entryPlaced({ code: '', order: {} })).toBe(false);
+    expect(entryPlaced({ order: {} })).toBe(false);
     expect(entryPlaced(null)).toBe(false);
   });
 });

@@ -5,8 +5,14 @@
  * JSON integer is read is D-CODE-READING in spec/decisions.md.
  */
 
-/** What an answer means. */
-export type Verdict = 'accepted' | 'rejected' | 'server-error' | 'bad-response' | 'no-answer';
+import { parseJsonLossless } from './json.js';
+
+/**
+ * What an answer means. `rate-limited`: HTTP 429, or 503 with Retry-After: no verdict on
+ * any rule, only a reason to wait and resend (issue 9). `not-sent`: the runner held the
+ * request back (a route the target does not offer, a spent order budget).
+ */
+export type Verdict = 'accepted' | 'rejected' | 'server-error' | 'bad-response' | 'no-answer' | 'rate-limited' | 'not-sent';
 
 /** The parts of an HTTP answer the classifier reads (a `RawResponse` has them). */
 export interface ResponseLike {
@@ -16,6 +22,8 @@ export interface ResponseLike {
   /** Body text. */
   text: string;
   elapsedMs?: number;
+  /** Response headers, lower-case names (Retry-After is read). */
+  headers?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 /** A classified answer. */
@@ -59,27 +67,41 @@ export function codeValue(code: unknown): number | undefined {
  * (a 2xx that is not a JSON object, 1xx, 3xx) `bad-response`.
  */
 export function classify(res: ResponseLike): Observation {
-  const base: Observation = { verdict: 'bad-response', status: res.status, json: res.json, text: res.text };
+  const json = lossless(res);
+  const base: Observation = { verdict: 'bad-response', status: res.status, json, text: res.text };
   if (res.elapsedMs !== undefined) base.elapsedMs = res.elapsedMs;
-  if (isRecord(res.json)) {
-    base.code = res.json.code;
-    base.msg = res.json.msg;
+  if (isRecord(json)) {
+    base.code = json.code;
+    base.msg = json.msg;
   }
+  if (res.status === 429 || (res.status === 503 && res.headers?.['retry-after'] !== undefined)) return { ...base, verdict: 'rate-limited' };
   if (res.status >= 500) return { ...base, verdict: 'server-error' };
   if (res.status >= 400) return { ...base, verdict: 'rejected' };
   if (res.status >= 200 && res.status < 300) {
-    if (!isRecord(res.json)) return base;
-    if (!Object.hasOwn(res.json, 'code')) return { ...base, verdict: 'accepted' };
-    const value = codeValue(res.json.code);
+    if (!isRecord(json)) return base;
+    if (!Object.hasOwn(json, 'code')) return { ...base, verdict: 'accepted' };
+    const value = codeValue(json.code);
     if (value === undefined) return base;
     return { ...base, verdict: value === 0 ? 'accepted' : 'rejected' };
   }
   return base;
 }
 
+/** The body read again without rounding 64-bit integers, so LONG ids sent as JSON numbers stay distinct (design notes, "Numbers on the wire"). */
+function lossless(res: ResponseLike): unknown {
+  if (res.json === undefined) return undefined;
+  try {
+    return parseJsonLossless(res.text);
+  } catch {
+    return res.json;
+  }
+}
+
 /** Short human description of an observation, for Expected/Actual lines. */
 export function describe(o: Observation): string {
   if (o.verdict === 'no-answer') return `no answer (${o.error ?? 'unknown error'})`;
+  if (o.verdict === 'not-sent') return `not sent: ${o.error ?? 'unknown reason'}`;
+  if (o.verdict === 'rate-limited') return `rate limited: HTTP ${o.status ?? '?'} ${(o.text ?? '').slice(0, 120)}`.trim();
   const body = o.text === undefined ? '' : o.text.length > 160 ? `${o.text.slice(0, 160)}…` : o.text;
   return `HTTP ${o.status ?? '?'} ${body}`.trim();
 }
@@ -89,9 +111,9 @@ export function entriesOf(json: unknown): unknown[] | undefined {
   return isRecord(json) && Array.isArray(json.result) ? json.result : undefined;
 }
 
-/** Whether a batch `result` entry reports a placed order: code 0 and an `order` object (§2.2). */
+/** Whether a batch `result` entry reports a placed order: by its code, 0 (§2.2, §7 item 2); a failed entry may still echo an `order` (issue 9). */
 export function entryPlaced(e: unknown): boolean {
-  return isRecord(e) && e.code === 0 && isRecord(e.order);
+  return isRecord(e) && codeValue(e.code) === 0;
 }
 
 /** The `result` entries of an observed batch answer. */

@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Every response of a raw exchange: status, and the parsed JSON body. */
+/** Every final response of a raw exchange: status, and the parsed JSON body. Interim 1xx answers (`100 Continue`) are not answers and are skipped. */
 function parseResponses(raw: Buffer): Array<{ status: number; body: unknown }> {
   const out: Array<{ status: number; body: unknown }> = [];
   let rest = raw;
@@ -35,7 +35,8 @@ function parseResponses(raw: Buffer): Array<{ status: number; body: unknown }> {
     if (m === null) throw new Error(`not a status line: ${JSON.stringify(lines[0])}`);
     const len = Number(lines.find((l) => /^content-length:/i.test(l))?.split(':')[1] ?? '0');
     const text = rest.subarray(head + 4, head + 4 + len).toString('utf8');
-    out.push({ status: Number(m[1]), body: text === '' ? undefined : (JSON.parse(text) as unknown) });
+    const status = Number(m[1]);
+    if (status >= 200) out.push({ status, body: text === '' ? undefined : (JSON.parse(text) as unknown) });
     rest = rest.subarray(head + 4 + len);
   }
   return out;
@@ -312,6 +313,15 @@ describe('garbage never gets a 5xx and a rejection never places an order', () =>
       )
       .map(([m, p, v, hs, b, nl]) => `${m} ${p} ${v}${nl}${hs.map(([k, val]) => `${k}: ${val}`).join(nl)}${nl}${nl}${b}`),
   );
+
+  it("an 'Expect: 100-continue' request gets the interim 100 and then one final answer, which is what counts", async () => {
+    const raw = await rawExchange('POST /api/v1/spot/order HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 0\r\n\r\n');
+    expect(raw.toString('latin1')).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
+    const responses = parseResponses(raw);
+    expect(responses).toHaveLength(1);
+    expect(responses[0]?.status).toBeGreaterThanOrEqual(400);
+    expect(Number.isInteger((responses[0]?.body as { code?: unknown }).code)).toBe(true);
+  });
 
   it('random bytes on a raw socket (300 runs): every answer is a 4xx or 2xx with {code, msg}, nothing placed', async () => {
     const before = server.orders.count();

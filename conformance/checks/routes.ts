@@ -1,0 +1,53 @@
+/**
+ * Checks over every route a rule applies to (issue 10): the batch's JSON body, and each
+ * single-order endpoint with its parameters in the query, a form body, or split (§4,
+ * §5.3). A route the target does not offer, or whose positive control failed, makes
+ * its probes inconclusive, never passed (issue 9).
+ */
+import type { ApiVersion } from '../../src/validation/index.js';
+import type { Built, SignOptions } from '../requests.js';
+import type { CheckContext, CheckDefinition } from '../types.js';
+import { allRoutes } from '../discovery.js';
+import { routeKey, type Route } from '../requests.js';
+import { limitParams, oneOrder } from './orders.js';
+import { firstFailure, outcome, type Step } from './helpers.js';
+
+/** Every route of the seed, by key. */
+export const ALL_ROUTES: readonly Route[] = allRoutes();
+/** The single-order routes. */
+export const SINGLE_ROUTES: readonly Route[] = ALL_ROUTES.filter((r) => r.endpoint !== 'batch');
+
+/** The routes whose key is listed. */
+export function routes(...keys: string[]): Route[] {
+  return ALL_ROUTES.filter((r) => keys.includes(routeKey(r)));
+}
+
+/** The parameter set a route validates with (§4.2): the batch's elements follow v1. */
+export function versionOf(route: Route): ApiVersion {
+  return route.endpoint === 'v1.1' ? 'v1.1' : 'v1';
+}
+
+/**
+ * A request on a route carrying one order: `order` as the batch's only element, or as
+ * single-order parameters in the route's placement. Default: a valid LIMIT order.
+ */
+export function onRoute(ctx: CheckContext, route: Route, opts: SignOptions & { splitAt?: number } = {}, order?: Record<string, unknown>): Built {
+  if (route.endpoint === 'batch') return ctx.requests.batch([order ?? oneOrder(ctx)], opts);
+  return ctx.requests.order(order ?? limitParams(ctx), route.endpoint, route.placement === 'json' ? 'query' : route.placement, opts);
+}
+
+/** A check that runs the same probe on each of its routes; the first failure wins, else the first inconclusive probe. */
+export function perRoute(
+  def: Omit<CheckDefinition, 'run' | 'covers'> & { routes: readonly Route[]; probe: (ctx: CheckContext, route: Route) => Promise<Step> },
+): CheckDefinition {
+  const { routes: list, probe, ...rest } = def;
+  return {
+    ...rest,
+    covers: list.map(routeKey),
+    async run(ctx) {
+      const steps: Step[] = [];
+      for (const r of list) steps.push(await probe(ctx, r));
+      return outcome(firstFailure(...steps));
+    },
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * Discovery before any check (issue 9): one valid order per endpoint x placement as a
+ * positive control, and the target's answers to a bad signature, an unknown key and a
+ * stale timestamp as rejection fingerprints. A negative verdict is conclusive only
+ * through a route whose control was accepted, and only when the rejection is not the
+ * signature/key fingerprint (design notes, "How a verdict is earned").
+ */
+import { describe, type Observation } from './observe.js';
+import { routeKey, type Built, type RequestFactory, type Route } from './requests.js';
+import { SINGLE_PLACEMENTS, type TargetProfile } from './target/description.js';
+import type { Exchange, SendResult } from './transport.js';
+
+/**
+ * `accepted`: a valid order was accepted. `signature-ok`: refused, but not like a bad
+ * signature on the same route (a business reason: filters, balance), so signing checks
+ * may use the route and rule checks may not. `refused`: refused like a bad signature,
+ * or no route at all (404), or no usable answer. `not-offered`: the target description
+ * says the server does not serve it; nothing was sent.
+ */
+export type ControlState = 'accepted' | 'signature-ok' | 'refused' | 'not-offered';
+
+/** The positive control of one route. */
+export interface Control {
+  route: Route;
+  state: ControlState;
+  /** What the server answered, in words. */
+  observed: string;
+  /** The answer's fingerprint when it was a rejection. */
+  fingerprint?: string;
+  exchange?: Exchange;
+}
+
+/** A rejection fingerprint: what a server answers to one kind of bad request. */
+export interface FingerprintProbe {
+  fingerprint?: string;
+  observed: string;
+}
+
+/** What discovery found. */
+export interface Discovery {
+  controls: Control[];
+  /** Answers to a flipped-bit signature, an unknown key and a timestamp an hour old, on the first usable route. */
+  fingerprints: { signature?: FingerprintProbe; unknownKey?: FingerprintProbe; stale?: FingerprintProbe };
+  /** Requests discovery sent. */
+  requests: number;
+}
+
+/** `HTTP 401 code -1022`: the status and top-level code of a rejection; undefined for anything that is not one. */
+export function fingerprintOf(o: Observation): string | undefined {
+  if (o.verdict !== 'rejected') return undefined;
+  return `HTTP ${o.status ?? '?'} code ${o.code === undefined ? 'none' : JSON.stringify(o.code)}`;
+}
+
+/** The control of a route, by key. */
+export function controlOf(d: Discovery, route: Route): Control | undefined {
+  const k = routeKey(route);
+  return d.controls.find((c) => routeKey(c.route) === k);
+}
+
+/** Whether a rejection carries the signature or key fingerprint (it never reached a later rule). */
+export function authFingerprint(d: Discovery, o: Observation): string | undefined {
+  const f = fingerprintOf(o);
+  if (f === undefined) return undefined;
+  if (f === d.fingerprints.signature?.fingerprint) return `signature (${f})`;
+  if (f === d.fingerprints.unknownKey?.fingerprint) return `API key (${f})`;
+  return undefined;
+}
+
+/** Every route the seed defines (§4, §5.3). */
+export function allRoutes(): Route[] {
+  return [{ endpoint: 'batch', placement: 'json' }, ...(['v1', 'v1.1'] as const).flatMap((endpoint) => SINGLE_PLACEMENTS.map((placement) => ({ endpoint, placement })))];
+}
+
+/** What discovery needs: the run's sender, the factory, the target and valid orders. */
+export interface DiscoveryInput {
+  send: (b: Built) => Promise<SendResult>;
+  requests: RequestFactory;
+  profile: TargetProfile;
+  /** A valid batch element for the target (fresh client id each call). */
+  batchOrder: () => Record<string, unknown>;
+  /** Valid LIMIT single-order parameters for the target (fresh client id each call). */
+  limitParams: () => Record<string, unknown>;
+}
+
+function buildFor(input: DiscoveryInput, route: Route, opts: Parameters<RequestFactory['batch']>[1] = {}): Built {
+  if (route.placement === 'json') return input.requests.batch([input.batchOrder()], opts);
+  return input.requests.order(input.limitParams(), route.endpoint === 'batch' ? 'v1' : route.endpoint, route.placement, opts);
+}
+
+function flipFirstDigit(sig: string): string {
+  const c = sig[0] ?? '0';
+  return (c === '0' ? '1' : '0') + sig.slice(1);
+}
+
+/** Send the controls, then the fingerprint probes. */
+export async function discover(input: DiscoveryInput): Promise<Discovery> {
+  let requests = 0;
+  const send = (b: Built) => {
+    requests++;
+    return input.send(b);
+  };
+  const controls: Control[] = [];
+  for (const route of allRoutes()) {
+    const e = input.profile.endpoints[route.endpoint];
+    if (!e.offered || (route.placement !== 'json' && !e.placements.includes(route.placement))) {
+      controls.push({ route, state: 'not-offered', observed: 'not offered (target description); nothing sent' });
+      continue;
+    }
+    const r = await send(buildFor(input, route));
+    const o = r.observation;
+    const fingerprint = fingerprintOf(o);
+    const c: Control = { route, state: o.verdict === 'accepted' ? 'accepted' : 'refused', observed: describe(o), exchange: r.exchange };
+    if (fingerprint !== undefined) c.fingerprint = fingerprint;
+    if (c.state === 'refused' && fingerprint !== undefined && o.status !== 404 && o.status !== 405) {
+      // Refused for a reason other than the signature? The same request with a bad signature tells.
+      const bad = await send(buildFor(input, route, { signature: flipFirstDigit }));
+      if (fingerprintOf(bad.observation) !== fingerprint) c.state = 'signature-ok';
+    }
+    controls.push(c);
+  }
+  const probeRoute = (controls.find((c) => c.state === 'accepted') ?? controls.find((c) => c.state === 'signature-ok') ?? controls.find((c) => c.state === 'refused'))?.route;
+  const fingerprints: Discovery['fingerprints'] = {};
+  if (probeRoute !== undefined) {
+    const probe = async (opts: Parameters<RequestFactory['batch']>[1]): Promise<FingerprintProbe> => {
+      const o = (await send(buildFor(input, probeRoute, opts))).observation;
+      const f = fingerprintOf(o);
+      return f === undefined ? { observed: describe(o) } : { fingerprint: f, observed: describe(o) };
+    };
+    fingerprints.signature = await probe({ signature: flipFirstDigit });
+    fingerprints.unknownKey = await probe({ apiKey: `spotcheck-unknown-key-${Date.now().toString(36)}` });
+    fingerprints.stale = await probe({ timestamp: Date.now() - 3_600_000 });
+  }
+  return { controls, fingerprints, requests };
+}
+
+/** Whether any route can carry checks at all. */
+export function anyUsable(d: Discovery): boolean {
+  return d.controls.some((c) => c.state === 'accepted' || c.state === 'signature-ok');
+}
+
+/** Why nothing was accepted, in words a user can act on (exit 2). */
+export function explainNothingAccepted(d: Discovery): string {
+  const sent = d.controls.filter((c) => c.state !== 'not-offered');
+  if (sent.length === 0) return 'the target description offers no endpoint and placement at all';
+  const lines = sent.map((c) => `  ${routeKey(c.route)}: ${c.observed}`);
+  const statuses = new Set(sent.map((c) => /^HTTP (\d+)/.exec(c.observed)?.[1]));
+  const fps = new Set(sent.map((c) => c.fingerprint));
+  let why: string;
+  if (sent.every((c) => c.observed.startsWith('no answer'))) why = 'the target did not answer (wrong --base-url, or it is down)';
+  else if ([...statuses].every((s) => s === '404' || s === '405')) why = 'every order endpoint answered 404/405: wrong --base-url or paths (set --path-prefix, or the endpoint paths with --config)';
+  else if ([...statuses].every((s) => s !== undefined && s.startsWith('5'))) why = 'the target answered every valid request with a 5xx server error';
+  else if (sent.every((c) => c.observed.startsWith('rate limited'))) why = 'the target rate-limited every request, even after waiting as told';
+  else if (fps.size === 1 && d.fingerprints.unknownKey?.fingerprint !== undefined && fps.has(d.fingerprints.unknownKey.fingerprint)) {
+    why = 'every valid request was refused exactly like one with an unknown API key: the key is wrong, or the server reads it from another header (--api-key-header)';
+  } else if (fps.size === 1 && d.fingerprints.signature?.fingerprint !== undefined && fps.has(d.fingerprints.signature.fingerprint)) {
+    why = 'every valid request was refused exactly like one with a wrong signature: the secret is wrong (or the server signs something other than §5.3 totalParams; `spotcheck doctor` explains a captured request)';
+  } else if (sent.every((c) => /^HTTP 2\d\d/.test(c.observed) && !c.observed.includes('{'))) why = 'the answers are not JSON: this does not look like the API of the seed';
+  else why = 'every valid request was refused';
+  return `no valid request was accepted anywhere, so no verdict can be earned: ${why}.\n${lines.join('\n')}`;
+}

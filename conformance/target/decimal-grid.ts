@@ -1,0 +1,56 @@
+/**
+ * Decimal values a venue accepts: a fixed value, or `min + k * step` up to `max`
+ * (tick size for prices, lot size for quantities). Exact: scaled integers, never
+ * floating point, so `0.1 + 2 * 0.1` is `0.3`.
+ */
+
+/** A fixed decimal, or a grid from `min` to `max` in steps of `step`. */
+export type DecimalSpec = string | { min: string; max: string; step: string };
+
+const DECIMAL = /^[0-9]+(\.[0-9]+)?$/;
+
+function scaleOf(s: string): number {
+  const dot = s.indexOf('.');
+  return dot === -1 ? 0 : s.length - dot - 1;
+}
+
+function toScaled(s: string, scale: number): bigint {
+  const [int = '0', frac = ''] = s.split('.');
+  return BigInt(int + frac.padEnd(scale, '0'));
+}
+
+function fromScaled(v: bigint, scale: number): string {
+  if (scale === 0) return v.toString();
+  const s = v.toString().padStart(scale + 1, '0');
+  const frac = s.slice(-scale).replace(/0+$/, '');
+  return frac === '' ? s.slice(0, -scale) : `${s.slice(0, -scale)}.${frac}`;
+}
+
+/** A grid in integer units of 10^-scale. */
+export interface Grid {
+  scale: number;
+  min: bigint;
+  step: bigint;
+  /** Number of values on the grid (at least 1). */
+  count: bigint;
+}
+
+/** The grid of a spec, or the reason it is not one (for the target file's error message). */
+export function toGrid(spec: DecimalSpec): Grid | { error: string } {
+  const parts = typeof spec === 'string' ? { min: spec, max: spec, step: spec } : spec;
+  for (const [k, v] of Object.entries(parts)) if (!DECIMAL.test(v)) return { error: `${k} '${v}' is not a plain decimal` };
+  const scale = Math.max(scaleOf(parts.min), scaleOf(parts.max), scaleOf(parts.step));
+  const min = toScaled(parts.min, scale);
+  const max = toScaled(parts.max, scale);
+  const step = toScaled(parts.step, scale);
+  if (min <= 0n) return { error: `min '${parts.min}' must be above zero (D-DECIMALS)` };
+  if (step <= 0n) return { error: `step '${parts.step}' must be above zero` };
+  if (max < min) return { error: `max '${parts.max}' is below min '${parts.min}'` };
+  return { scale, min, step, count: typeof spec === 'string' ? 1n : (max - min) / step + 1n };
+}
+
+/** The k-th value of a grid (k taken modulo its size), as plain decimal text. */
+export function gridValue(g: Grid, k: bigint): string {
+  const i = ((k % g.count) + g.count) % g.count;
+  return fromScaled(g.min + i * g.step, g.scale);
+}

@@ -1,0 +1,104 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isSpotcheckError } from '../../src/errors.js';
+import { API_KEY_HEADER } from '../../src/client/http.js';
+import { BATCH_ORDERS_PATH, ORDER_PATHS } from '../../src/client/requests.js';
+import { descriptionIssues, loadDescription, resolveDescription } from './description.js';
+import { gridValue, toGrid } from './decimal-grid.js';
+import { stripJsonComments } from './jsonc.js';
+import { initCommand, targetTemplate } from './init.js';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'spotcheck-target-'));
+const captured = () => {
+  let out = '';
+  return { io: { out: (s: string) => void (out += s), err: (s: string) => void (out += s), env: {} }, text: () => out };
+};
+
+describe('target description', () => {
+  it('an empty description is the seed: paths, header, every placement, query+body batch signature', () => {
+    const t = resolveDescription({});
+    expect(t.apiKeyHeader).toBe(API_KEY_HEADER);
+    expect(t.endpoints.batch.path).toBe(BATCH_ORDERS_PATH);
+    expect(t.endpoints.v1.path).toBe(ORDER_PATHS.v1);
+    expect(t.endpoints['v1.1'].placements).toEqual(['query', 'body', 'split']);
+    expect(t.batchSignature).toBe('query+body');
+    expect(t.deviations).toEqual([]);
+  });
+
+  it('a prefix, another header, a missing endpoint and one placement are deviations the report names', () => {
+    const t = resolveDescription({
+      apiKeyHeader: 'X-GW-KEY',
+      pathPrefix: '/gw/',
+      endpoints: { batch: { offered: false }, v1: { placements: ['body'] } },
+      batchSignature: 'query-only',
+    });
+    expect(t.endpoints.v1.path).toBe(`/gw${ORDER_PATHS.v1}`);
+    expect(t.endpoints.v1.placements).toEqual(['body']);
+    expect(t.endpoints.batch.offered).toBe(false);
+    expect(t.deviations.join('\n')).toMatch(/X-GW-KEY[\s\S]*query string only/);
+    expect(t.deviations.some((d) => d.includes('batch endpoint not offered'))).toBe(true);
+  });
+
+  it('the schema refuses unknown fields, bad placements and non-decimal values, naming where', () => {
+    expect(descriptionIssues({})).toEqual([]);
+    expect(descriptionIssues({ apiKeyHeadr: 'x' }).join()).toMatch(/additional/);
+    expect(descriptionIssues({ endpoints: { v1: { placements: ['header'] } } }).join()).toMatch(/\/endpoints\/v1\/placements\/0/);
+    expect(descriptionIssues({ order: { price: '1e3' } }).join()).toMatch(/\/order\/price/);
+  });
+
+  it('a file with comments loads; a broken file is a usage error naming the file and the problem', () => {
+    const dir = tmp();
+    const good = join(dir, 'good.jsonc');
+    writeFileSync(good, '// header\n{ "apiKeyHeader": "X-A", /* inline */ "order": { "price": "0.5" } }\n');
+    expect(loadDescription(good)).toEqual({ apiKeyHeader: 'X-A', order: { price: '0.5' } });
+    const bad = join(dir, 'bad.jsonc');
+    writeFileSync(bad, '{ "pathPrefix": 3 }');
+    let err: unknown;
+    try {
+      loadDescription(bad);
+    } catch (e) {
+      err = e;
+    }
+    expect(isSpotcheckError(err, 'ERR_USAGE')).toBe(true);
+    expect(String((err as Error).message)).toMatch(/bad\.jsonc[\s\S]*\/pathPrefix/);
+    expect(() => loadDescription(join(dir, 'missing.jsonc'))).toThrow(/cannot read/);
+  });
+
+  it('comment stripping keeps strings that look like comments', () => {
+    expect(JSON.parse(stripJsonComments('{"u":"http://x/*y*/", // c\n"v":"a\\"//b"}'))).toEqual({ u: 'http://x/*y*/', v: 'a"//b' });
+  });
+
+  it('init writes a template that loads, validates and resolves to the seed defaults; it will not overwrite', () => {
+    const dir = tmp();
+    const file = join(dir, 't.jsonc');
+    const c = captured();
+    expect(initCommand([file], c.io)).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(targetTemplate());
+    expect(resolveDescription(loadDescription(file)).deviations).toEqual([]);
+    expect(() => initCommand([file], c.io)).toThrow(/exists/);
+    expect(initCommand([file, '--force'], c.io)).toBe(0);
+    expect(c.text()).toContain(`--config ${file}`);
+  });
+});
+
+describe('decimal grids', () => {
+  it('steps exactly, wraps at the top and trims trailing zeros', () => {
+    const g = toGrid({ min: '0.1', max: '0.5', step: '0.1' });
+    if ('error' in g) throw new Error(g.error);
+    expect(g.count).toBe(5n);
+    expect([0n, 1n, 2n, 4n, 5n].map((k) => gridValue(g, k))).toEqual(['0.1', '0.2', '0.3', '0.5', '0.1']);
+    const f = toGrid('20000.50');
+    if ('error' in f) throw new Error(f.error);
+    expect(gridValue(f, 7n)).toBe('20000.5');
+  });
+
+  it('refuses a zero minimum or step, an empty range and non-decimal text, with a reason', () => {
+    expect(toGrid({ min: '0', max: '1', step: '1' })).toEqual({ error: expect.stringMatching(/above zero/) });
+    expect(toGrid({ min: '1', max: '2', step: '0' })).toEqual({ error: expect.stringMatching(/step/) });
+    expect(toGrid({ min: '2', max: '1', step: '1' })).toEqual({ error: expect.stringMatching(/below min/) });
+    expect(toGrid({ min: '1e2', max: '2', step: '1' })).toEqual({ error: expect.stringMatching(/plain decimal/) });
+    expect(() => resolveDescription({ order: { quantity: { min: '1', max: '0.5', step: '0.1' } } })).toThrow(/order\.quantity/);
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * The target description (issue 9): how one deployment differs from the seed — header
+ * name, paths, endpoints and placements offered, what a batch signature covers, the
+ * order values its venue accepts, the largest recvWindow, a time endpoint. Read from a JSON-with-comments
+ * file (`--config`), overridden by flags; whatever is left out is the seed's value.
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { SpotcheckError } from '../../src/errors.js';
+import { API_KEY_HEADER } from '../../src/client/http.js';
+import { BATCH_ORDERS_PATH, ORDER_PATHS } from '../../src/client/requests.js';
+import type { Placement } from '../../src/signing/index.js';
+import { MAX_RECV_WINDOW } from '../../src/validation/index.js';
+import { kitPath } from '../../src/paths.js';
+import { stripJsonComments } from './jsonc.js';
+import { toGrid, type DecimalSpec, type Grid } from './decimal-grid.js';
+
+/** The three order endpoints of the seed (§4.1, §4.2). */
+export type EndpointName = 'batch' | 'v1' | 'v1.1';
+export const ENDPOINT_NAMES: readonly EndpointName[] = ['batch', 'v1', 'v1.1'];
+/** Placements of the single-order endpoints (§5.3). */
+export const SINGLE_PLACEMENTS: readonly Placement[] = ['query', 'body', 'split'];
+
+/** The file as written (every field optional). */
+export interface TargetDescription {
+  baseUrl?: string;
+  apiKeyHeader?: string;
+  pathPrefix?: string;
+  endpoints?: Partial<Record<EndpointName, { path?: string; offered?: boolean; placements?: Placement[] }>>;
+  batchSignature?: 'query+body' | 'query-only';
+  order?: { symbol?: string; otherSymbol?: string; price?: DecimalSpec; quantity?: DecimalSpec; amount?: DecimalSpec };
+  maxRecvWindow?: number;
+  timePath?: string;
+  testOrderPath?: string;
+}
+
+/** One endpoint as the runner uses it. */
+export interface ResolvedEndpoint {
+  name: EndpointName;
+  /** Full path, prefix included. */
+  path: string;
+  offered: boolean;
+  /** Where signed parameters may travel; the batch has its JSON body only. */
+  placements: readonly Placement[];
+}
+
+/** Everything the checks need to know of the target, defaults filled in. */
+export interface TargetProfile {
+  apiKeyHeader: string;
+  endpoints: Readonly<Record<EndpointName, ResolvedEndpoint>>;
+  batchSignature: 'query+body' | 'query-only';
+  symbol: string;
+  otherSymbol: string;
+  /** Accepted order values; absent = the kit's own random decimals. */
+  price?: Grid;
+  quantity?: Grid;
+  amount?: Grid;
+  maxRecvWindow: number;
+  timePath?: string;
+  /** Where v1 requests go instead of the v1 endpoint (places nothing), prefix included. */
+  testOrderPath?: string;
+  /** Every field that differs from the seed, in words, for the report's opening. */
+  deviations: string[];
+}
+
+let validator: ReturnType<Ajv2020['compile']> | undefined;
+
+/** Issues of a parsed description against conformance/target/target.schema.json, as lines. */
+export function descriptionIssues(value: unknown): string[] {
+  validator ??= new Ajv2020({ allErrors: true, strict: true }).compile(JSON.parse(readFileSync(kitPath('conformance', 'target', 'target.schema.json'), 'utf8')) as object);
+  if (validator(value)) return [];
+  return (validator.errors ?? []).map((e) => `${e.instancePath || '(top level)'} ${e.message ?? 'is invalid'}`);
+}
+
+/** Read and check a description file; a usage error names the file and every problem. */
+export function loadDescription(file: string): TargetDescription {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new SpotcheckError('ERR_USAGE', `--config: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(stripJsonComments(text));
+  } catch (err) {
+    throw new SpotcheckError('ERR_USAGE', `--config: ${file} is not JSON (comments allowed): ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const issues = descriptionIssues(value);
+  if (issues.length > 0) throw new SpotcheckError('ERR_USAGE', `--config: ${file} does not match the target schema:\n  ${issues.join('\n  ')}`);
+  return value as TargetDescription;
+}
+
+const SEED_PATHS: Readonly<Record<EndpointName, string>> = { batch: BATCH_ORDERS_PATH, v1: ORDER_PATHS.v1, 'v1.1': ORDER_PATHS['v1.1'] };
+
+/** Fill in the seed's defaults; a decimal spec that is no grid is a usage error. */
+export function resolveDescription(d: TargetDescription): TargetProfile {
+  const prefix = (d.pathPrefix ?? '').replace(/\/+$/, '');
+  const deviations: string[] = [];
+  const endpoints = {} as Record<EndpointName, ResolvedEndpoint>;
+  for (const name of ENDPOINT_NAMES) {
+    const e = d.endpoints?.[name] ?? {};
+    const path = prefix + (e.path ?? SEED_PATHS[name]);
+    const placements = name === 'batch' ? [] : (e.placements ?? SINGLE_PLACEMENTS);
+    const offered = e.offered ?? true;
+    endpoints[name] = { name, path, offered, placements };
+    if (path !== SEED_PATHS[name]) deviations.push(`${name} endpoint at ${path}`);
+    if (!offered) deviations.push(`${name} endpoint not offered`);
+    if (name !== 'batch' && placements.length < SINGLE_PLACEMENTS.length) deviations.push(`${name} accepts only the ${placements.join(', ')} placement(s)`);
+  }
+  const apiKeyHeader = d.apiKeyHeader ?? API_KEY_HEADER;
+  if (apiKeyHeader.toLowerCase() !== API_KEY_HEADER.toLowerCase()) deviations.push(`API-key header ${apiKeyHeader}`);
+  const batchSignature = d.batchSignature ?? 'query+body';
+  if (batchSignature === 'query-only') deviations.push('batch signature covers the query string only (declared deviation from §5.3 item 4)');
+  const grid = (field: 'price' | 'quantity' | 'amount'): Grid | undefined => {
+    const spec = d.order?.[field];
+    if (spec === undefined) return undefined;
+    const g = toGrid(spec);
+    if ('error' in g) throw new SpotcheckError('ERR_USAGE', `--config: order.${field}: ${g.error}`);
+    return g;
+  };
+  const out: TargetProfile = {
+    apiKeyHeader,
+    endpoints,
+    batchSignature,
+    symbol: d.order?.symbol ?? 'BTCUSDT',
+    otherSymbol: d.order?.otherSymbol ?? 'ETHUSDT',
+    maxRecvWindow: d.maxRecvWindow ?? MAX_RECV_WINDOW,
+    deviations,
+  };
+  for (const f of ['price', 'quantity', 'amount'] as const) {
+    const g = grid(f);
+    if (g !== undefined) out[f] = g;
+  }
+  if (d.maxRecvWindow !== undefined && d.maxRecvWindow !== MAX_RECV_WINDOW) deviations.push(`largest recvWindow ${d.maxRecvWindow} ms`);
+  if (d.timePath !== undefined) out.timePath = d.timePath;
+  if (d.testOrderPath !== undefined) {
+    out.testOrderPath = prefix + d.testOrderPath;
+    deviations.push(`v1 requests go to the test-order path ${out.testOrderPath} (places nothing), except ORDER-V1-ENDPOINT's`);
+  }
+  return out;
+}
