@@ -5,6 +5,7 @@
  */
 import { DEMO_API_KEY, DEMO_SECRET, defaultPolicy } from '../src/server/index.js';
 import { verify } from '../src/signing/index.js';
+import { API_KEY_HEADER } from '../src/core/wire.js';
 import { checkTimeWindow } from '../src/time.js';
 import type { RuleFamily } from '../src/rules.js';
 import { resign, type ProxiedRequest, type VariantOptions } from './variants.js';
@@ -40,7 +41,7 @@ function setParam(r: ProxiedRequest, name: string, value: (v: string | undefined
   return resign(inQuery ? { ...r, query: edit(r.query) } : { ...r, body: edit(r.body) }, DEMO_SECRET);
 }
 
-const KEY = 'X-SVC-APIKEY';
+const KEY = API_KEY_HEADER;
 
 export const routeMutants: readonly RouteMutant[] = [
   {

@@ -8,7 +8,7 @@ import { kitPath } from '../../src/paths.js';
 import { dirname } from 'node:path';
 import { credential, parse, type Io } from '../../src/cli/args.js';
 import { SpotcheckError } from '../../src/errors.js';
-import { sendRaw } from '../../src/client/http.js';
+import { API_KEY_HEADER, sendRaw } from '../../src/client/http.js';
 import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET, startServer, type RunningServer } from '../../src/server/index.js';
 import { checks } from '../checks/index.js';
 import { renderConsole, RULES_PAGE } from '../report/console.js';
@@ -38,7 +38,7 @@ Target:
   --no-trade-secret S    its secret
   --time-path PATH       optional server-time endpoint ({"serverTime": ms}); by
                          default the clock is measured from the HTTP Date header
-  --api-key-header NAME  API-key header name (default X-SVC-APIKEY, seed §5.2)
+  --api-key-header NAME  API-key header name (default ${API_KEY_HEADER}, seed §5.2)
   --path-prefix PATH     prepended to every endpoint path (e.g. /gateway)
 
 Selection and reproducibility:

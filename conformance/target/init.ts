@@ -69,7 +69,7 @@ export function targetTemplate(): string {
   // Optional endpoint that validates a v1 order but places nothing (like a venue's
   // order/test endpoint). Every v1 request is sent there, except the ones proving the
   // real v1 endpoint accepts orders.
-  // ,"testOrderPath": "/api/v1/spot/order/test"
+  // ,"testOrderPath": "${ORDER_PATHS.v1}/test"
 }
 `;
 }
