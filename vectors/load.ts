@@ -14,21 +14,22 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { SpotcheckError } from '../src/errors.js';
 import { kitPath } from '../src/paths.js';
-import type { OrderVectorFile, SigningVectorFile, TimeWindowVectorFile, VectorBase, VectorFile } from './types.js';
+import type { DoctorVectorFile, OrderVectorFile, SigningVectorFile, TimeWindowVectorFile, VectorBase, VectorFile } from './types.js';
 
 export type * from './types.js';
 
 /** The vector files, by kind: `vectors/<kind>.json` with schema `vectors/schema/<kind>.schema.json`. */
-export type VectorKind = 'signing' | 'time-window' | 'orders';
+export type VectorKind = 'signing' | 'time-window' | 'orders' | 'doctor';
 
 /** Every vector kind, in a stable order. */
-export const VECTOR_KINDS: readonly VectorKind[] = ['signing', 'time-window', 'orders'];
+export const VECTOR_KINDS: readonly VectorKind[] = ['signing', 'time-window', 'orders', 'doctor'];
 
 /** The file type of each kind. */
 export interface VectorFileOf {
   signing: SigningVectorFile;
   'time-window': TimeWindowVectorFile;
   orders: OrderVectorFile;
+  doctor: DoctorVectorFile;
 }
 
 /** Absolute path of the kit's vector file of a kind. */
@@ -132,4 +133,9 @@ export function loadTimeWindowVectors(path?: string): TimeWindowVectorFile {
 /** The order and batch validation vectors (`vectors/orders.json`, or `path`), checked. */
 export function loadOrderVectors(path?: string): OrderVectorFile {
   return loadVectorFile('orders', path);
+}
+
+/** The signature doctor vectors (`vectors/doctor.json`, or `path`), checked. */
+export function loadDoctorVectors(path?: string): DoctorVectorFile {
+  return loadVectorFile('doctor', path);
 }

@@ -117,3 +117,17 @@ export type SigningVectorFile = VectorFile<SigningVector>;
 export type TimeWindowVectorFile = VectorFile<TimeWindowVector>;
 /** `vectors/orders.json`. */
 export type OrderVectorFile = VectorFile<OrderVector>;
+
+/** A request signed with at most one known client mistake and the doctor code naming it (§5.3). */
+export interface DoctorVector extends VectorBase {
+  secret: string;
+  query: string;
+  body: string;
+  bodyKind: VectorBodyKind;
+  signature: string;
+  otherTimestamps?: string[];
+  /** The doctor's code, `OK` for a correct signature. */
+  code: string;
+}
+
+export type DoctorVectorFile = VectorFile<DoctorVector>;

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import type { CompareOptions } from './measure.js';
 import { runSigning } from './signing.js';
+import { runDoctor } from './doctor.js';
 import { benchServer } from './server.js';
 
 /** One benchmark section: a name to select it by and a function that prints its figures. */
@@ -18,6 +19,7 @@ export interface BenchSection {
 /** Every section, in the order they run. Add new sections (server, runner) here. */
 export const SECTIONS: readonly BenchSection[] = [
   { name: 'signing', description: 'sign vs naive createHmac; batch validation vs JSON.parse', run: runSigning },
+  { name: 'doctor', description: 'signature doctor candidate search vs one plain verify', run: runDoctor },
   { name: 'server', description: 'reference server vs bare node:http under child-process load; RSS over 60 s', run: (out) => benchServer(out) },
 ];
 

@@ -4,12 +4,14 @@
 import { isSpotcheckError } from '../errors.js';
 import { readKitJson } from '../paths.js';
 import { processIo, type Io } from './args.js';
+import { doctorCommand } from './doctor.js';
 import { serveCommand } from './serve.js';
 import { signCommand } from './sign.js';
 
 export const MAIN_HELP = `Usage: spotcheck <command> [options]
 
 Commands:
+  doctor   say why a request's signature is rejected
   run      run the conformance suite (no target: the embedded reference server)
   replay   rerun one check with a given seed
   init     write a commented target description (--config FILE for run)
@@ -34,6 +36,7 @@ export type Command = (argv: string[], io: Io) => number | Promise<number>;
 
 /** The library's own commands; the conformance CLI adds `run` and `replay`. */
 export const commands: Record<string, Command> = {
+  doctor: doctorCommand,
   serve: serveCommand,
   sign: signCommand,
 };

@@ -1,0 +1,86 @@
+/**
+ * `spotcheck doctor`: say why a request's signature is rejected (§5.3) by trying the
+ * known client mistakes. The secret is never printed.
+ */
+import { SpotcheckError } from '../errors.js';
+import { guessBodyKind, sign, type BodyKind } from '../signing/index.js';
+import { diagnose } from '../core/doctor/diagnose.js';
+import { credential, parse, type Io } from './args.js';
+
+export const DOCTOR_HELP = `Usage: spotcheck doctor --secret S --url URL [--body B] [--body-kind K] [--signature SIG] [--json]
+
+Names the signing mistake that explains a rejected signature (seed §5.3).
+
+Options:
+  --secret S        the secret key (or set SPOTCHECK_SECRET); never printed
+  --method M        HTTP method (informational; default GET)
+  --url URL         path with query string as sent, e.g. /api/v1/order?symbol=...&signature=...
+  --body B          raw body text as sent
+  --body-kind K     form | json | none (default: guessed from the body)
+  --signature SIG   the signature sent, when not inside the URL or form body
+  --timestamp T     another timestamp value the client may have signed (repeatable)
+  --json            print the diagnosis as JSON
+  -h, --help        this text
+`;
+
+const KINDS: readonly BodyKind[] = ['form', 'json', 'none'];
+
+export function doctorCommand(argv: string[], io: Io): number {
+  const { values } = parse(
+    {
+      args: argv,
+      strict: true,
+      options: {
+        secret: { type: 'string' },
+        method: { type: 'string', default: 'GET' },
+        url: { type: 'string', default: '' },
+        body: { type: 'string', default: '' },
+        'body-kind': { type: 'string' },
+        signature: { type: 'string' },
+        timestamp: { type: 'string', multiple: true },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    },
+    'doctor',
+  );
+  if (values.help) {
+    io.out(DOCTOR_HELP);
+    return 0;
+  }
+  const secret = credential(values.secret, 'SPOTCHECK_SECRET', io.env);
+  if (secret === undefined) throw new SpotcheckError('ERR_USAGE', 'doctor: a secret is needed: pass --secret S or set SPOTCHECK_SECRET');
+  const kindFlag = values['body-kind'];
+  if (kindFlag !== undefined && !KINDS.includes(kindFlag as BodyKind)) {
+    throw new SpotcheckError('ERR_USAGE', `doctor: --body-kind must be one of ${KINDS.join(', ')}`);
+  }
+  const kind = (kindFlag as BodyKind | undefined) ?? guessBodyKind(values.body);
+  const q = values.url.indexOf('?');
+  const query = q === -1 ? (values.url.includes('=') ? values.url : '') : values.url.slice(q + 1);
+  const d = diagnose(
+    {
+      query,
+      body: values.body,
+      bodyKind: kind,
+      ...(values.signature !== undefined ? { signature: values.signature } : {}),
+      ...(values.timestamp !== undefined ? { otherTimestamps: values.timestamp } : {}),
+    },
+    secret,
+    sign,
+  );
+  if (values.json) {
+    io.out(`${JSON.stringify(d ?? { code: 'OK' }, null, 2)}\n`);
+    return d === null ? 0 : 1;
+  }
+  if (d === null) {
+    io.out('The signature is correct for this request.\n');
+    return 0;
+  }
+  const lines = [`${d.code}: ${d.sentence}`, `server signed: ${d.serverSigned}`];
+  if (d.clientSigned !== undefined) lines.push(`client signed: ${d.clientSigned}`);
+  if (d.firstDifference !== undefined) {
+    lines.push(`first difference at index ${d.firstDifference.index}:`, `  server ${d.firstDifference.server}`, `  client ${d.firstDifference.client}`);
+  }
+  io.out(`${lines.join('\n')}\n`);
+  return 1;
+}
