@@ -7,8 +7,8 @@
  * Not detectable: a wrong secret, a timestamp value the client used but never sent
  * (unless the caller passes it in `otherTimestamps`), several mistakes combined -> UNKNOWN.
  */
-import { withoutSignature, rawPairs, parsePairs, encodeComponent } from '../../signing/query.js';
-import { signedBody, type BodyKind } from '../../signing/total-params.js';
+import { withoutSignature, rawPairs, parsePairs, encodeComponent } from '../signing/query.js';
+import { signedBody, type BodyKind } from '../signing/total-params.js';
 
 /** HMAC-SHA256 hex of `message` keyed with `secret` (injected so the core stays browser-safe). */
 export type Hmac = (secret: string, message: string) => string;
