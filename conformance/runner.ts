@@ -6,7 +6,7 @@
 import type { Dispatcher } from 'undici';
 import { rule, type RuleLevel } from '../src/rules.js';
 import { readKitJson } from '../src/paths.js';
-import { describe, entriesOf, isRecord, type Observation } from './observe.js';
+import { type Observation, describe, entriesOf, entryPlaced } from './observe.js';
 import { SpotcheckError } from '../src/errors.js';
 import { anyUsable, authFingerprint, controlOf, discover, explainNothingAccepted, fingerprintOf, type Discovery } from './discovery.js';
 import { resolveDescription } from './target/description.js';
@@ -58,7 +58,7 @@ function version(): string {
 function placedBy(route: Route | undefined, o: Observation): number {
   if (o.verdict !== 'accepted') return 0;
   if (route?.endpoint !== 'batch') return 1;
-  return (entriesOf(o.json) ?? []).filter((e) => isRecord(e) && e.code === 0).length;
+  return (entriesOf(o.json) ?? []).filter(entryPlaced).length;
 }
 
 /** Orders a request asks to place: the elements of a batch body, or one. */

@@ -107,6 +107,16 @@ describe('spotcheck run (command line)', () => {
     expect(io.stderr()).toContain('could not reach');
   });
 
+  it('exits 2 within 15 s when the secret is wrong, saying so, with no check run (issue 9)', async () => {
+    const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: 'not-the-secret' });
+    const t0 = Date.now();
+    expect(await cli(['run', '--base-url', broken.url, '--runs', '5'], io)).toBe(2);
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    expect(io.stderr()).toMatch(/no valid request was accepted anywhere[\s\S]*the secret is wrong/);
+    expect(io.stdout()).not.toMatch(/passed/);
+    expect(io.stderr() + io.stdout()).not.toContain('not-the-secret');
+  });
+
   it('knows loopback hosts', () => {
     expect(isLoopback(new URL('http://127.0.0.1:1'))).toBe(true);
     expect(isLoopback(new URL('http://[::1]:1'))).toBe(true);
