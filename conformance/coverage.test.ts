@@ -5,13 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { kitPath } from '../src/paths.js';
 import { rules } from '../src/rules.js';
-import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET, startServer, type RunningServer } from '../src/server/index.js';
 import { checks } from './checks/index.js';
 import { appliesTo, coverageData, coverageMatrix, renderMatrix } from './coverage.js';
-import { runConformance } from './runner.js';
+import { runAgainstServer } from './selftest.js';
 import type { RunReport } from './types.js';
 
 const data = coverageData();
@@ -56,30 +55,9 @@ describe('spec/coverage.json', () => {
 });
 
 describe('declared coverage is real coverage', () => {
-  let server: RunningServer;
   let report: RunReport;
   beforeAll(async () => {
-    server = await startServer({ port: 0 });
-    report = await runConformance({
-      target: {
-        baseUrl: server.url,
-        apiKey: DEMO_API_KEY,
-        secret: DEMO_SECRET,
-        symbol: 'BTCUSDT',
-        otherSymbol: 'ETHUSDT',
-        noTradeKey: { apiKey: DEMO_READONLY_API_KEY, secret: DEMO_READONLY_SECRET },
-      },
-      profile: 'core',
-      seed: 23,
-      runs: 30,
-      rate: 0,
-      timeoutMs: 5000,
-      only: [],
-      maxOrders: Infinity,
-    });
-  });
-  afterAll(async () => {
-    await server.close();
+    report = await runAgainstServer({}, { seed: 23, runs: 30 });
   });
 
   it('every route a check declares is one it reached with an answer that decided its rule', () => {
