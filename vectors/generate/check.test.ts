@@ -82,3 +82,18 @@ describe('vector generator check mode', () => {
     expect(isVectorFileName('README.md')).toBe(false);
   });
 });
+
+describe('describeDifference', () => {
+  it('shows both lines around their first differing character', () => {
+    const long = `${'x'.repeat(200)}A${'y'.repeat(200)}`;
+    const [, gen, com] = describeDifference({ file: 'f.json', problem: 'differs', line: 2, expected: long, committed: long.replace('A', 'B'), tcId: undefined });
+    expect(gen).toMatch(/^ {2}generated: \.\.\."x+Ay+"\.\.\.$/);
+    expect(com).toMatch(/^ {2}committed: \.\.\."x+By+"\.\.\.$/);
+    expect(describeDifference({ file: 'f.json', problem: 'differs', line: 9, expected: '}', committed: undefined, tcId: undefined })[2]).toBe('  committed: (end of file)');
+    expect(describeDifference({ file: 'f.json', problem: 'differs', line: 1, expected: 'ab', committed: 'ac', tcId: 3 })).toEqual([
+      'vectors/f.json: differs from the generator at line 1, tcId 3',
+      '  generated: "ab"',
+      '  committed: "ac"',
+    ]);
+  });
+});

@@ -82,16 +82,33 @@ export function checkVectors(kinds: ReadonlyArray<GeneratorKind>, read: (file: s
   return out;
 }
 
-const clip = (s: string | undefined): string => (s === undefined ? '(end of file)' : JSON.stringify(s.length > 100 ? `${s.slice(0, 100)}...` : s));
+/** Characters of a line shown around its first difference. */
+const EXCERPT = 80;
+
+/** Index of the first character where `a` and `b` differ (their common length when one is a prefix). */
+function firstDifferentColumn(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+/** A line as JSON text, cut to a window that starts a little before `column`. */
+function excerpt(line: string | undefined, column: number): string {
+  if (line === undefined) return '(end of file)';
+  const start = Math.max(0, Math.min(column - 20, line.length - EXCERPT));
+  const end = Math.min(line.length, start + EXCERPT);
+  return `${start > 0 ? '...' : ''}${JSON.stringify(line.slice(start, end))}${end < line.length ? '...' : ''}`;
+}
 
 /** One difference as report lines, naming the file, the first differing line and tcId. */
 export function describeDifference(d: Difference): string[] {
   const file = `vectors/${d.file}`;
   if (d.problem === 'missing') return [`${file}: missing (the generator writes it)`];
   if (d.problem === 'not-generated') return [`${file}: no generator kind writes it (add a module to vectors/generate/kinds.ts or remove the file)`];
+  const column = firstDifferentColumn(d.expected ?? '', d.committed ?? '');
   return [
     `${file}: differs from the generator at line ${d.line}${d.tcId === undefined ? '' : `, tcId ${d.tcId}`}`,
-    `  generated: ${clip(d.expected)}`,
-    `  committed: ${clip(d.committed)}`,
+    `  generated: ${excerpt(d.expected, column)}`,
+    `  committed: ${excerpt(d.committed, column)}`,
   ];
 }
