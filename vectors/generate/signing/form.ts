@@ -8,6 +8,7 @@ import type { SigningVector } from '../../types.js';
 import type { Draft } from '../common.js';
 import { TS } from '../fixtures.js';
 import {
+  collector,
   flipBit,
   LONG_SECRET,
   mixedCase,
@@ -16,18 +17,13 @@ import {
   OTHER_SECRET,
   OWN,
   plainHmac,
-  signingVector,
   singleOrderParams,
   withSig,
-  type RequestSpec,
 } from './request.js';
 
+/** Our own form-encoded requests: placements, tampering, spellings of a space and of escapes. */
 export function formDrafts(): Array<Draft<SigningVector>> {
-  const out: Array<Draft<SigningVector>> = [];
-  const add = (r: RequestSpec): void => {
-    out.push(signingVector(r));
-  };
-  // --- Our own: form placements -------------------------------------------------------
+  const { out, add } = collector();
   const own = { secret: OWN.secret, apiKey: OWN.apiKey };
   const form = (
     comment: string,

@@ -6,16 +6,13 @@ import { sign, signJsonBody, type Params } from '../../../src/signing/index.js';
 import type { SigningVector } from '../../types.js';
 import type { Draft } from '../common.js';
 import { batchOrders, TS } from '../fixtures.js';
-import { BATCH_PATH, batchQuery, flipBit, OTHER_SECRET, OWN, plainHmac, signingVector, withSig, type RequestSpec } from './request.js';
+import { BATCH_PATH, batchQuery, collector, flipBit, OTHER_SECRET, OWN, plainHmac, withSig } from './request.js';
 
+/** Our own JSON batch requests: valid spellings of the JSON text, then re-serialised or tampered ones. */
 export function jsonDrafts(): Array<Draft<SigningVector>> {
-  const out: Array<Draft<SigningVector>> = [];
-  const add = (r: RequestSpec): void => {
-    out.push(signingVector(r));
-  };
+  const { out, add } = collector();
   const own = { secret: OWN.secret, apiKey: OWN.apiKey };
 
-  // --- Our own: JSON batch bodies ----------------------------------------------------
   const batch = (
     comment: string,
     flags: string[],

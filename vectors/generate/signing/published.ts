@@ -5,7 +5,7 @@
  */
 import type { SigningVector } from '../../types.js';
 import type { Draft } from '../common.js';
-import { BINANCE, flipBit, HASHKEY, ORDER_PATH_V1, plainHmac, signingVector, withSig, type RequestSpec } from './request.js';
+import { BINANCE, collector, flipBit, HASHKEY, ORDER_PATH_V1, plainHmac, withSig } from './request.js';
 
 const A_QUERY = 'symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559';
 const A_SIG = 'c8db56825ae71d6d79447849e617115f4a920fa2acdcab2b053c4b2838bd6b71';
@@ -21,12 +21,9 @@ const B3_QUERY = 'symbol=ETHBTC&side=BUY&type=LIMIT&timeInForce=GTC';
 const B3_BODY = 'quantity=1&price=0.1&recvWindow=5000&timestamp=1538323200000';
 const B3_SIG = '885c9e3dd89ccd13408b25e6d54c2330703759d7494bea6dd5a3d1fd16ba3afa';
 
+/** The published examples (A1-A4, B1-B3), then the requests derived from them. */
 export function publishedDrafts(): Array<Draft<SigningVector>> {
-  const out: Array<Draft<SigningVector>> = [];
-  const add = (r: RequestSpec): void => {
-    out.push(signingVector(r));
-  };
-  // --- Published examples, verbatim -------------------------------------------------
+  const { out, add } = collector();
   const a = { secret: BINANCE.secret, apiKey: BINANCE.apiKey, path: '/api/v3/order' };
   add({
     ...a,
@@ -117,7 +114,6 @@ export function publishedDrafts(): Array<Draft<SigningVector>> {
     publishedSignature: B3_SIG,
   });
 
-  // --- Derived from published examples ------------------------------------------------
   add({
     ...a,
     comment: 'A1 with the signature written in upper case (the signature is not case sensitive, §5.3 item 3)',

@@ -76,6 +76,12 @@ export function signingVector(r: RequestSpec): Draft<SigningVector> {
   };
 }
 
+/** The vectors of one section, in order, and the function adding a request to them. */
+export function collector(): { out: Array<Draft<SigningVector>>; add: (r: RequestSpec) => void } {
+  const out: Array<Draft<SigningVector>> = [];
+  return { out, add: (r) => out.push(signingVector(r)) };
+}
+
 export const withSig = (raw: string, sig: string): string => (raw === '' ? `signature=${sig}` : `${raw}&signature=${sig}`);
 
 /** Flip the lowest bit of the hex digit at `i`. */
