@@ -108,13 +108,15 @@ export function candidates(req: DoctorRequest): Array<[DoctorCode, string]> {
   const form = req.bodyKind === 'form' ? [q, b].filter((s) => s !== '').join('&') : q;
   const tail = req.bodyKind === 'json' ? b : '';
   if (form !== '') {
-    const pairs = parsePairs(form);
     add('PARAMS_REORDERED', (req.bodyKind === 'form' ? sortedRaw(q) + sortedRaw(b) : sortedRaw(q)) + tail);
     add('PARAMS_REORDERED', sortedRaw(form) + tail);
     if (req.bodyKind === 'form' && q !== '' && b !== '') add('PARAMS_REORDERED', b + q);
-    add('SIGNED_BEFORE_ENCODING', pairs.map(([k, v]) => `${k}=${v}`).join('&') + tail);
-    add('ENCODING_MISMATCH', joinPairs(pairs, BROWSER_ENC) + tail);
-    add('ENCODING_MISMATCH', joinPairs(pairs, WIDE_ENC) + tail);
+    // Re-encode query and form body each on its own, so the join stays as sent (one mistake at a time).
+    const parts = req.bodyKind === 'form' ? [q, b] : [q];
+    const recode = (enc: (s: string) => string): string => parts.map((part) => joinPairs(parsePairs(part), enc)).join('') + tail;
+    add('SIGNED_BEFORE_ENCODING', recode((s) => s));
+    add('ENCODING_MISMATCH', recode(BROWSER_ENC));
+    add('ENCODING_MISMATCH', recode(WIDE_ENC));
   }
   if (req.bodyKind === 'json') {
     try {
