@@ -10,8 +10,10 @@
 import { withoutSignature, rawPairs, parsePairs, encodeComponent } from '../signing/query.js';
 import { signedBody, type BodyKind } from '../signing/total-params.js';
 
+import type { HmacHex, HmacHexAsync } from '../signing/hmac.js';
+
 /** HMAC-SHA256 hex of `message` keyed with `secret` (injected so the core stays browser-safe). */
-export type Hmac = (secret: string, message: string) => string;
+export type Hmac = HmacHex;
 
 /** Stable codes of the mistake classes. */
 export const DOCTOR_CODES = [
@@ -26,13 +28,16 @@ export const DOCTOR_CODES = [
   'OTHER_TIMESTAMP',
   'UNKNOWN',
 ] as const;
+/** One stable code of `DOCTOR_CODES`. */
 export type DoctorCode = (typeof DOCTOR_CODES)[number];
 
+/** A request as the server received it, for the doctor. */
 export interface DoctorRequest {
   /** Raw query string without `?`, signature pair included as sent. */
   query: string;
   /** Raw body text. */
   body: string;
+  /** How the body is read (a form body may hold the signature pair). */
   bodyKind: BodyKind;
   /** The signature sent; taken from the query/form body when absent. */
   signature?: string;
@@ -40,6 +45,7 @@ export interface DoctorRequest {
   otherTimestamps?: readonly string[];
 }
 
+/** Where the server's string and the client's first differ. */
 export interface FirstDifference {
   /** Index (UTF-16 code unit) of the first differing character. */
   index: number;
@@ -48,11 +54,17 @@ export interface FirstDifference {
   client: string;
 }
 
+/** Why a signature did not verify (never holds the secret). */
 export interface Diagnosis {
+  /** Stable code of the mistake, `UNKNOWN` when no candidate matches. */
   code: DoctorCode;
+  /** One sentence for people, citing the seed. */
   sentence: string;
+  /** The exact text the server signed (totalParams). */
   serverSigned: string;
+  /** The text the client evidently signed, when a candidate matched. */
   clientSigned?: string;
+  /** The first differing character of the two, marked. */
   firstDifference?: FirstDifference;
 }
 
@@ -152,7 +164,7 @@ function sentSignature(req: DoctorRequest): string | undefined {
  * Diagnose a request: `null` when the signature is correct (a good request is never
  * diagnosed), otherwise the first candidate that matches, or UNKNOWN. Never holds the secret.
  */
-export function diagnose(req: DoctorRequest, secret: string, hmac: Hmac): Diagnosis | null {
+export function diagnose(req: DoctorRequest, secret: string, hmac: HmacHex): Diagnosis | null {
   const q = withoutSignature(req.query);
   const serverSigned = q + signedBody(req.body, req.bodyKind);
   const sig = (sentSignature(req) ?? '').toLowerCase();
@@ -169,13 +181,13 @@ export function diagnose(req: DoctorRequest, secret: string, hmac: Hmac): Diagno
 }
 
 /** HMAC-SHA256 hex computed asynchronously (e.g. Web Crypto in a browser). */
-export type HmacAsync = (secret: string, message: string) => Promise<string>;
+export type HmacAsync = HmacHexAsync;
 
 /**
  * `diagnose` with an asynchronous HMAC: the bounded set of strings (server's string and
  * every candidate) is signed first, then the same search runs over those results.
  */
-export async function diagnoseAsync(req: DoctorRequest, secret: string, hmac: HmacAsync): Promise<Diagnosis | null> {
+export async function diagnoseAsync(req: DoctorRequest, secret: string, hmac: HmacHexAsync): Promise<Diagnosis | null> {
   const messages = [withoutSignature(req.query) + signedBody(req.body, req.bodyKind), ...candidates(req).map(([, s]) => s)];
   const macs = new Map<string, string>();
   await Promise.all(messages.map(async (m) => macs.set(m, await hmac(secret, m))));
