@@ -12,7 +12,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kitPath } from '../src/paths.js';
 import type { SigningVector } from '../vectors/types.js';
-import { loadSigningVectors } from '../vectors/load.js';
+import { loadDoctorVectors, loadSigningVectors } from '../vectors/load.js';
 import { listFiles } from './lib/link-check.js';
 import { serveStatic, type StaticServer } from './lib/static-server.js';
 import { pickVector } from './lib/vector-views.js';
@@ -134,6 +134,27 @@ describe('navigation and search', () => {
   });
 });
 
+describe('the guide "Why is my signature rejected?"', () => {
+  it('is built, in the navigation, and shows every code with a worked example', async () => {
+    const page = await context.newPage();
+    const problems = watch(page, server.url);
+    await page.goto(server.url, { waitUntil: 'load' });
+    const link = page.locator('.site-menu a', { hasText: 'Why is my signature rejected?' }).first();
+    await link.waitFor({ state: 'visible', timeout: 10_000 });
+    await link.click();
+    await page.waitForURL(/documents\/Why_is_my_signature_rejected_\.html$/);
+    await expect(page.locator('h1').first().textContent()).resolves.toContain('Why is my signature rejected?');
+    const text = (await page.locator('body').textContent()) ?? '';
+    for (const c of ['BODY_NOT_SIGNED', 'QUERY_NOT_SIGNED', 'SEPARATOR_INSERTED', 'SIGNATURE_PARAM_SIGNED', 'PARAMS_REORDERED', 'SIGNED_BEFORE_ENCODING', 'ENCODING_MISMATCH', 'JSON_RESERIALISED', 'OTHER_TIMESTAMP', 'UNKNOWN']) {
+      expect(await page.locator(`h3:has-text("${c}")`).count(), c).toBe(1);
+      expect(text).toContain(`"code": "${c}"`);
+    }
+    await page.screenshot({ path: join(ARTIFACTS, 'signature-doctor.png'), fullPage: true });
+    expect(problems.errors).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('signing playground', () => {
   const golden = loadSigningVectors().tests;
   let page: Page;
@@ -210,6 +231,32 @@ describe('signing playground', () => {
     expect(out.signature).toMatch(/^[0-9a-f]{64}$/);
     expect(out.signature).not.toBe(v.signature);
     expect(out.match).toBe('false');
+  });
+
+  it('diagnoses a pasted request whose signature is rejected, and leaves a correct one alone', async () => {
+    const doctor = loadDoctorVectors().tests;
+    const diagnoseTyped = async (v: { query: string; body: string; secret: string }) => {
+      await typeVector(v);
+      const out = page.locator('#sc-diagnosis');
+      const before = (await out.getAttribute('data-done')) ?? '0';
+      await page.locator('#sc-diagnose').click();
+      await page.waitForFunction((prev) => {
+        const o = document.getElementById('sc-diagnosis');
+        return o !== null && o.dataset['seq'] !== prev && o.dataset['seq'] === o.dataset['done'];
+      }, before);
+      return { code: await out.getAttribute('data-code'), text: (await out.textContent()) ?? '' };
+    };
+    const left = doctor.find((t) => t.code === 'SIGNATURE_PARAM_SIGNED');
+    expect(left).toBeDefined();
+    const bad = await diagnoseTyped({ query: left?.query ?? '', body: left?.body ?? '', secret: left?.secret ?? '' });
+    expect(bad.code).toBe('SIGNATURE_PARAM_SIGNED');
+    expect(bad.text).toMatch(/^SIGNATURE_PARAM_SIGNED: /);
+    expect(bad.text).toContain('[>');
+    expect(bad.text).not.toContain(left?.secret ?? '');
+    const joined = pickVector(golden, { flags: ['Split', 'AmpersandAtJoin'], result: 'invalid' }, 'vectors/signing.json');
+    expect((await diagnoseTyped(joined)).code).toBe('SEPARATOR_INSERTED');
+    const ok = pickVector(golden, { flags: ['Published', 'Split'], result: 'valid' }, 'vectors/signing.json');
+    expect((await diagnoseTyped(ok)).code).toBe('OK');
   });
 
   it('shows the page without console errors and saves a screenshot', async () => {

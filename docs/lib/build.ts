@@ -18,7 +18,7 @@ import { DEFAULT_BODY_LIMIT, DEMO_API_KEY, DEMO_SECRET } from '../../src/server/
 import { SIGNATURE_PARAM } from '../../src/signing/index.js';
 import { DEFAULT_RECV_WINDOW, MAX_LEAD_MS } from '../../src/time.js';
 import { MAX_BATCH_ORDERS, MAX_CLIENT_ORDER_ID, MAX_RECV_WINDOW } from '../../src/validation/index.js';
-import { loadOrderVectors, loadSigningVectors, loadTimeWindowVectors } from '../../vectors/load.js';
+import { loadDoctorVectors, loadOrderVectors, loadSigningVectors, loadTimeWindowVectors } from '../../vectors/load.js';
 import { renderDecisionsPage } from './decisions-page.js';
 import { decisionRows, makeHelpers, moduleName, type DocsData } from './helpers.js';
 import { checkLinks, externalLinks, navigationEntries } from './link-check.js';
@@ -28,7 +28,7 @@ import { coverageMatrix } from '../../conformance/coverage.js';
 import { renderTemplate } from './template.js';
 
 /** The guide templates of `docs/guides/`, in navigation order; `index.md` is the home page. */
-export const GUIDES = ['quickstart.md', 'signing.md', 'playground.md', 'time-window.md', 'batch-orders.md', 'conformance.md'] as const;
+export const GUIDES = ['quickstart.md', 'signing.md', 'playground.md', 'signature-doctor.md', 'time-window.md', 'batch-orders.md', 'conformance.md'] as const;
 
 /** Generated pages after the guides, in navigation order (`http-api.md` holds its own children). */
 export const REFERENCE_PAGES = ['http-api.md', 'rules.md', 'decisions.md'] as const;
@@ -59,6 +59,7 @@ export async function loadDocsData(root: string, cliHelp?: ReadonlyMap<string, s
     signing: loadSigningVectors(),
     timeWindow: loadTimeWindowVectors(),
     orders: loadOrderVectors(),
+    doctor: loadDoctorVectors(),
     rules: rules(),
     decisions: decisionRows(readFileSync(join(root, 'spec', 'decisions.md'), 'utf8')),
     openapi: (await SwaggerParser.dereference(join(root, 'spec', 'openapi.yaml'))) as unknown as OpenApiDocument,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { kitPath } from '../../src/paths.js';
 import { rules } from '../../src/rules.js';
 import { sign } from '../../src/signing/index.js';
-import { loadOrderVectors, loadSigningVectors, loadTimeWindowVectors } from '../../vectors/load.js';
+import { loadDoctorVectors, loadOrderVectors, loadSigningVectors, loadTimeWindowVectors } from '../../vectors/load.js';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { decisionRows, makeHelpers, moduleName, type DocsData } from './helpers.js';
 import type { OpenApiDocument } from './openapi-pages.js';
@@ -14,6 +14,7 @@ const data: DocsData = {
   signing: loadSigningVectors(),
   timeWindow: loadTimeWindowVectors(),
   orders: loadOrderVectors(),
+  doctor: loadDoctorVectors(),
   rules: rules(),
   decisions: decisionRows(readFileSync(kitPath('spec', 'decisions.md'), 'utf8')),
   openapi: (await SwaggerParser.dereference(kitPath('spec', 'openapi.yaml'))) as unknown as OpenApiDocument,

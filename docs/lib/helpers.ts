@@ -3,7 +3,8 @@
  * vectors, rule catalog, decisions record, code constants and CLI help texts.
  */
 import type { Rule } from '../../src/rules.js';
-import type { OrderVectorFile, SigningVectorFile, TimeWindowVectorFile } from '../../vectors/types.js';
+import type { DoctorVectorFile, OrderVectorFile, SigningVectorFile, TimeWindowVectorFile } from '../../vectors/types.js';
+import { doctorHelpers } from './doctor-page.js';
 import { code, codeBlock, table } from './markdown.js';
 import { operations, type OpenApiDocument } from './openapi-pages.js';
 import { ruleLink } from './rules-page.js';
@@ -18,6 +19,8 @@ export interface DocsData {
   timeWindow: TimeWindowVectorFile;
   /** `vectors/orders.json`, loaded and checked. */
   orders: OrderVectorFile;
+  /** `vectors/doctor.json`, loaded and checked. */
+  doctor: DoctorVectorFile;
   /** The rule catalog by ID. */
   rules: ReadonlyMap<string, Rule>;
   /** The decisions table of `spec/decisions.md`: ID to its cells (ID, open point, reference choice, core profile). */
@@ -61,6 +64,7 @@ export function makeHelpers(data: DocsData): Helpers {
   };
   const signingVector = (opts: Readonly<Record<string, string>>) => pickVector(data.signing.tests, queryFromOptions(opts), 'vectors/signing.json');
   return {
+    ...doctorHelpers(data.doctor),
     /** `{{rule SIG-REQUIRED}}`: link to the rule in the catalog. */
     rule: (args) => linkRule(one(args, 'rule ID')),
     /** `{{decision D-EMPTY-BATCH}}`: the decision ID, linked to the decisions record. */

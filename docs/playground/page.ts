@@ -5,6 +5,7 @@
  */
 import type { SigningVector, SigningVectorFile } from '../../vectors/types.js';
 import { checkGoldenVectors, computeSignature, type BodyKindChoice, type PlaygroundResult } from './signer.js';
+import { startDoctor } from './doctor.js';
 
 /** The element with this id inside `root`, of the given type; throws when the page lacks it. */
 function el<T extends HTMLElement>(root: HTMLElement, id: string, type: new () => T): T {
@@ -116,6 +117,7 @@ export async function start(root: HTMLElement, golden: SigningVectorFile): Promi
   for (const input of [query, body, secret]) input.addEventListener('input', () => void run());
   kind.addEventListener('change', () => void run());
   compute.addEventListener('click', () => void run());
+  startDoctor(root, () => ({ query: query.value, body: body.value, secret: secret.value, bodyKind: kind.value as BodyKindChoice }));
 
   const verify = async (): Promise<void> => {
     goldenResult.textContent = 'Checking the golden vectors…';

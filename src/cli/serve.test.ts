@@ -3,6 +3,8 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { SpotClient } from '../client/spot-client.js';
+import { API_KEY_HEADER, sendRaw } from '../client/http.js';
+import { sign } from '../signing/hmac.js';
 import { ApiError, isSpotcheckError } from '../errors.js';
 import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_SECRET } from '../server/credentials.js';
 import type { Io } from './args.js';
@@ -89,6 +91,24 @@ describe('spotcheck serve', () => {
     await done;
     expect(out.join('')).not.toContain('env-secret');
     expect(out.join('')).toContain('credentials: SPOTCHECK_API_KEY and SPOTCHECK_SECRET from the environment, not the demo keys');
+  });
+
+  it('--explain: a signature rejection carries a diagnosis and one JSON log line on stderr, never the secret', async () => {
+    const secret = 'explain-secret-do-not-print';
+    const { io, out, err, ready } = recordingIo();
+    const { stop, fire } = manualStop();
+    const done = serveCommand(['--api-key', 'k', '--secret', secret, '--explain'], io, stop);
+    const url = await ready;
+    const q = `symbol=BTCUSDT&side=BUY&type=MARKET&quantity=1&timestamp=${Date.now()}`;
+    const res = await sendRaw(url, { method: 'POST', path: '/api/v1/spot/order', query: `${q}&signature=${sign(secret, `${q}&signature=`)}`, body: '', headers: { [API_KEY_HEADER]: 'k' } });
+    fire('SIGINT');
+    await done;
+    expect(res.status).toBe(401);
+    expect((res.json as { diagnosis?: { code?: string } }).diagnosis?.code).toBe('SIGNATURE_PARAM_SIGNED');
+    const line = err.join('').split('\n').find((l) => l.startsWith('{'));
+    expect(JSON.parse(line ?? '{}')).toMatchObject({ event: 'signature-rejected', diagnosis: { code: 'SIGNATURE_PARAM_SIGNED', serverSigned: q } });
+    expect(out.join('')).toContain('explain: signature rejections carry a diagnosis');
+    expect(out.join('') + err.join('') + res.text).not.toContain(secret);
   });
 
   it('usage errors: a key without a secret, a bad port, an unknown flag (exit 2 through main)', async () => {

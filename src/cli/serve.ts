@@ -12,7 +12,7 @@ import { credential, parse, type Io } from './args.js';
 import { ENDPOINTS } from '../core/wire.js';
 
 /** Usage text of `spotcheck serve`. */
-export const SERVE_HELP = `Usage: spotcheck serve [--port P] [--host H] [--api-key K --secret S]
+export const SERVE_HELP = `Usage: spotcheck serve [--port P] [--host H] [--api-key K --secret S] [--explain]
 
 Starts the reference server (POST ${ENDPOINTS.batchOrders.path}, ${ENDPOINTS['order-v1'].path},
 ${ENDPOINTS['order-v1.1'].path}) and prints its URL and the API key it accepts. Stops on
@@ -23,6 +23,9 @@ Options:
   --host H      interface (default 127.0.0.1, loopback only)
   --api-key K   the API key to accept (or set SPOTCHECK_API_KEY)
   --secret S    its secret (or set SPOTCHECK_SECRET); never printed
+  --explain     a signature rejection carries a "diagnosis" (the signing mistake that
+                explains it, see spotcheck doctor) and is logged as one JSON line on
+                stderr; off by default (a production-like server explains nothing)
   -h, --help    this text
 
 Credentials come from the flags, else from SPOTCHECK_API_KEY and SPOTCHECK_SECRET
@@ -85,6 +88,7 @@ export async function serveCommand(argv: string[], io: Io, stop: () => Promise<s
         host: { type: 'string', default: '127.0.0.1' },
         'api-key': { type: 'string' },
         secret: { type: 'string' },
+        explain: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     },
@@ -102,9 +106,15 @@ export async function serveCommand(argv: string[], io: Io, stop: () => Promise<s
       : values['api-key'] !== undefined || values.secret !== undefined
         ? 'the --api-key/--secret flags'
         : 'SPOTCHECK_API_KEY and SPOTCHECK_SECRET from the environment, not the demo keys (unset them for the demo keys)';
-  const server = await startServer({ port, host: values.host, credentials });
+  const server = await startServer({
+    port,
+    host: values.host,
+    credentials,
+    ...(values.explain ? { explain: true, log: (line: string) => io.err(`${line}\n`) } : {}),
+  });
   const stopped = stop();
-  io.out(`spotcheck reference server listening on ${server.url}\ncredentials: ${source}\n${describeKeys(credentials)}`);
+  const explaining = values.explain ? 'explain: signature rejections carry a diagnosis (--explain)\n' : '';
+  io.out(`spotcheck reference server listening on ${server.url}\ncredentials: ${source}\n${describeKeys(credentials)}${explaining}`);
   if (!['127.0.0.1', '::1', 'localhost'].includes(values.host)) io.err(`warning: listening on ${values.host}, not only on loopback\n`);
   const signal = await stopped;
   io.err(`${signal}: stopping\n`);

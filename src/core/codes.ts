@@ -3,6 +3,7 @@
  * codes"; D-ERROR-SHAPE) and the mapping from validation issues to them.
  */
 import type { Issue } from './validation/issue.js';
+import type { Diagnosis } from './doctor/diagnose.js';
 
 /** Reference error codes (spec/decisions.md). `0` is success (§7 item 1). */
 export const ApiCode = {
@@ -65,6 +66,8 @@ export interface Rejection {
   code: number;
   /** Message for people, naming the rule. */
   msg: string;
+  /** Why the signature did not verify, when the server explains (`serve --explain`); never holds the secret. */
+  diagnosis?: Diagnosis;
 }
 
 /** Build a rejection. */

@@ -3,7 +3,9 @@
  * permission, time parameters and time window, in that order. Each rule is called
  * through the policy, whose defaults are the library's single implementations.
  */
-import type { SigningSteps } from '../signing/total-params.js';
+import type { BodyKind, SigningSteps } from '../signing/total-params.js';
+import { sign } from '../signing/hmac.js';
+import { diagnose } from '../core/doctor/diagnose.js';
 import { SIGNATURE_PARAM } from '../signing/query.js';
 import type { Clock } from '../time.js';
 import { checkTimeParams } from '../validation/time-params.js';
@@ -20,6 +22,8 @@ export interface AuthDeps {
   credentials: ReadonlyArray<Credential>;
   /** Server time (§5.4). */
   clock: Clock;
+  /** Attach the signature doctor's diagnosis to a signature rejection (`serve --explain`; default off). */
+  explain?: boolean;
 }
 
 /** One signed request as received. */
@@ -32,6 +36,16 @@ export interface SignedInput {
   steps: SigningSteps;
   /** Permission the endpoint needs (§5.1). */
   permission: Permission;
+  /** The raw query and body as received, for the diagnosis (a signature pair left in is only visible here). */
+  raw?: { query: string; body: string; bodyKind: BodyKind };
+}
+
+/** The signature rejection, with the doctor's diagnosis when the server explains (§5.3). */
+function signatureRejection(input: SignedInput, deps: AuthDeps, secret: string, signature: string): Rejection {
+  const r = reject('signature', 401, ApiCode.SIGNATURE, 'Signature for this request is not valid (SIG-HMAC-SHA256-HEX)');
+  if (deps.explain !== true || input.raw === undefined) return r;
+  const d = diagnose({ ...input.raw, signature }, secret, sign);
+  return d === null ? r : { ...r, diagnosis: d };
 }
 
 /** The authenticated caller and the server time used for the check. */
@@ -65,7 +79,7 @@ export function authorize(input: SignedInput, deps: AuthDeps): AuthOutcome {
   }
   // SIG-HMAC-SHA256-HEX, SIG-CASE-INSENSITIVE, SIG-TOTALPARAMS-NO-SEPARATOR, AUTH-SECRET-BOUND (§5.3)
   if (!policy.verifySignature(auth.credential.secret, input.steps, signature)) {
-    return fail(reject('signature', 401, ApiCode.SIGNATURE, 'Signature for this request is not valid (SIG-HMAC-SHA256-HEX)'));
+    return fail(signatureRejection(input, deps, auth.credential.secret, signature));
   }
   // AUTH-PERMISSION (§5.1, D-PERMISSION)
   if (!auth.credential.permissions.includes(input.permission)) {

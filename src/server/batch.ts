@@ -35,6 +35,7 @@ export function handleBatch(input: RequestInput, deps: HandlerDeps): Reply {
       params: collectParams(input.rawQuery, ''),
       steps: signingSteps(input.rawQuery, input.body, 'json'),
       permission: 'TRADE',
+      raw: { query: input.rawQuery, body: input.body, bodyKind: 'json' },
     },
     deps,
   );

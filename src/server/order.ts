@@ -37,6 +37,7 @@ export function handleOrder(input: RequestInput, version: ApiVersion, deps: Hand
       params: collectParams(input.rawQuery, input.body),
       steps: signingSteps(input.rawQuery, input.body, hasBody ? 'form' : 'none'),
       permission: 'TRADE',
+      raw: { query: input.rawQuery, body: input.body, bodyKind: hasBody ? 'form' : 'none' },
     },
     deps,
   );

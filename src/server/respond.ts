@@ -28,7 +28,8 @@ export interface Reply {
 
 /** The reply refusing a whole call: `{code, msg}` under the rejection's status. */
 export function rejectionReply(r: Rejection, headers?: Record<string, string>): Reply {
-  return { status: r.status, body: { code: r.code, msg: r.msg }, rejection: r, ...(headers ? { headers } : {}) };
+  const body = r.diagnosis === undefined ? { code: r.code, msg: r.msg } : { code: r.code, msg: r.msg, diagnosis: r.diagnosis };
+  return { status: r.status, body, rejection: r, ...(headers ? { headers } : {}) };
 }
 
 /** What writing needs to know. */

@@ -42,6 +42,14 @@ export interface ServerOptions {
   storeCapacity?: number;
   /** Time a client has to send headers and body, ms (default 10 s). */
   requestTimeoutMs?: number;
+  /**
+   * Explain signature rejections (`serve --explain`): the rejection body carries the
+   * signature doctor's `diagnosis` and `log` receives one JSON line per such rejection.
+   * Default off: a production-like server explains nothing.
+   */
+  explain?: boolean;
+  /** Where log lines go (one line each, no newline); default nowhere. Never given a secret. */
+  log?: (line: string) => void;
 }
 
 /** A started server. */
@@ -60,6 +68,7 @@ export interface RunningServer {
 
 interface Context extends HandlerDeps, RespondDeps {
   bodyLimit: number;
+  log: ((line: string) => void) | undefined;
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -85,6 +94,8 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Con
   };
   const ep = ENDPOINTS[r.endpoint];
   const reply = ep.bodyKind === 'json' ? handleBatch(input, ctx) : handleOrder(input, ep.version, ctx);
+  const diagnosis = reply.rejection?.diagnosis;
+  if (diagnosis !== undefined) ctx.log?.(JSON.stringify({ event: 'signature-rejected', method: req.method, path, diagnosis }));
   writeReply(res, reply, r.endpoint, ctx);
 }
 
@@ -139,6 +150,8 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
     store: new OrderStore(options.storeCapacity ?? DEFAULT_STORE_CAPACITY, Math.max(1, Math.floor(systemClock())) * 1000),
     accountIdOf: (apiKey) => accountIds.get(apiKey) ?? '0',
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    explain: options.explain === true,
+    log: options.log,
   };
 
   const server = createServer(

@@ -1,7 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { sign } from '../../signing/hmac.js';
-import { diagnose, firstDifference, type DoctorRequest, type DoctorCode } from './diagnose.js';
+import { diagnose, diagnoseAsync, firstDifference, type DoctorRequest, type DoctorCode } from './diagnose.js';
+import { webCryptoHmac } from '../signing/webcrypto.js';
 
 const SECRET = 'doctor-test-secret-0123456789';
 const Q = 'symbol=BTC-USDT&side=BUY&timestamp=1700000000000';
@@ -14,11 +15,12 @@ function sent(query: string, body: string, clientSigned: string, kind: DoctorReq
 const cases: Array<[DoctorCode, DoctorRequest]> = [
   ['BODY_NOT_SIGNED', sent(Q, B, Q)],
   ['QUERY_NOT_SIGNED', sent(Q, B, B)],
-  ['AMPERSAND_AT_JOIN', sent(Q, B, `${Q}&${B}`)],
-  ['SIGNATURE_LEFT_IN', { query: `${Q}&signature=${sign(SECRET, `${Q}&signature=`)}`, body: '', bodyKind: 'none' }],
-  ['PARAMS_SORTED', sent(Q, '', 'side=BUY&symbol=BTC-USDT&timestamp=1700000000000', 'none')],
-  ['RAW_VALUES', sent(`${Q}&note=a%20b`, '', `${Q}&note=a b`, 'none')],
-  ['ENCODING_SET', sent(`${Q}&note=a%20b%21`, '', `${Q}&note=a%20b!`, 'none')],
+  ['SEPARATOR_INSERTED', sent(Q, B, `${Q}&${B}`)],
+  ['SIGNATURE_PARAM_SIGNED', { query: `${Q}&signature=${sign(SECRET, `${Q}&signature=`)}`, body: '', bodyKind: 'none' }],
+  ['PARAMS_REORDERED', sent(Q, '', 'side=BUY&symbol=BTC-USDT&timestamp=1700000000000', 'none')],
+  ['PARAMS_REORDERED', sent(Q, B, B + Q)],
+  ['SIGNED_BEFORE_ENCODING', sent(`${Q}&note=a%20b`, '', `${Q}&note=a b`, 'none')],
+  ['ENCODING_MISMATCH', sent(`${Q}&note=a%20b%21`, '', `${Q}&note=a%20b!`, 'none')],
   ['JSON_RESERIALISED', sent(Q, '{ "a": 1 }', `${Q}{"a":1}`, 'json')],
   ['OTHER_TIMESTAMP', { ...sent(Q, '', Q.replace('1700000000000', '1699999999000'), 'none'), otherTimestamps: ['1699999999000'] }],
   ['UNKNOWN', sent(Q, B, 'something else')],
@@ -47,5 +49,12 @@ describe('diagnose (§5.3)', () => {
   it('marks the first difference', () => {
     expect(firstDifference('abc', 'abd')).toEqual({ index: 2, server: 'ab[>c<]', client: 'ab[>d<]' });
     expect(firstDifference('abc', 'abc')).toBeUndefined();
+  });
+});
+
+describe('diagnoseAsync (§5.3)', () => {
+  it('names the same code as diagnose with an asynchronous HMAC (Web Crypto)', async () => {
+    for (const [code, req] of cases) expect((await diagnoseAsync(req, SECRET, webCryptoHmac))?.code).toBe(code);
+    expect(await diagnoseAsync({ query: Q, body: B, bodyKind: 'form', signature: sign(SECRET, Q + B) }, SECRET, webCryptoHmac)).toBeNull();
   });
 });

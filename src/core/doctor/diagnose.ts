@@ -10,29 +10,34 @@
 import { withoutSignature, rawPairs, parsePairs, encodeComponent } from '../signing/query.js';
 import { signedBody, type BodyKind } from '../signing/total-params.js';
 
+import type { HmacHex, HmacHexAsync } from '../signing/hmac.js';
+
 /** HMAC-SHA256 hex of `message` keyed with `secret` (injected so the core stays browser-safe). */
-export type Hmac = (secret: string, message: string) => string;
+export type Hmac = HmacHex;
 
 /** Stable codes of the mistake classes. */
 export const DOCTOR_CODES = [
   'BODY_NOT_SIGNED',
   'QUERY_NOT_SIGNED',
-  'AMPERSAND_AT_JOIN',
-  'SIGNATURE_LEFT_IN',
-  'PARAMS_SORTED',
-  'RAW_VALUES',
-  'ENCODING_SET',
+  'SEPARATOR_INSERTED',
+  'SIGNATURE_PARAM_SIGNED',
+  'PARAMS_REORDERED',
+  'SIGNED_BEFORE_ENCODING',
+  'ENCODING_MISMATCH',
   'JSON_RESERIALISED',
   'OTHER_TIMESTAMP',
   'UNKNOWN',
 ] as const;
+/** One stable code of `DOCTOR_CODES`. */
 export type DoctorCode = (typeof DOCTOR_CODES)[number];
 
+/** A request as the server received it, for the doctor. */
 export interface DoctorRequest {
   /** Raw query string without `?`, signature pair included as sent. */
   query: string;
   /** Raw body text. */
   body: string;
+  /** How the body is read (a form body may hold the signature pair). */
   bodyKind: BodyKind;
   /** The signature sent; taken from the query/form body when absent. */
   signature?: string;
@@ -40,6 +45,7 @@ export interface DoctorRequest {
   otherTimestamps?: readonly string[];
 }
 
+/** Where the server's string and the client's first differ. */
 export interface FirstDifference {
   /** Index (UTF-16 code unit) of the first differing character. */
   index: number;
@@ -48,22 +54,29 @@ export interface FirstDifference {
   client: string;
 }
 
+/** Why a signature did not verify (never holds the secret). */
 export interface Diagnosis {
+  /** Stable code of the mistake, `UNKNOWN` when no candidate matches. */
   code: DoctorCode;
+  /** One sentence for people, citing the seed. */
   sentence: string;
+  /** The exact text the server signed (totalParams). */
   serverSigned: string;
+  /** The text the client evidently signed, when a candidate matched. */
   clientSigned?: string;
+  /** The first differing character of the two, marked. */
   firstDifference?: FirstDifference;
 }
 
-const SENTENCES: Record<DoctorCode, string> = {
+/** The sentence of each code (the docs page lists them). */
+export const DOCTOR_SENTENCES: Readonly<Record<DoctorCode, string>> = {
   BODY_NOT_SIGNED: 'The client signed only the query string: the body must follow it in totalParams (§5.3 item 4).',
   QUERY_NOT_SIGNED: 'The client signed only the body: the query string must come first in totalParams (§5.3 item 4).',
-  AMPERSAND_AT_JOIN: 'The client put an `&` between query string and body: totalParams joins them with nothing (§5.3 item 4).',
-  SIGNATURE_LEFT_IN: 'The client signed a string still holding a `signature` pair: it must be removed first (§5.3 item 5).',
-  PARAMS_SORTED: 'The client signed the parameters sorted by name: they are signed in the order sent (§5.3).',
-  RAW_VALUES: 'The client signed the values before percent-encoding them: the bytes sent are signed (§5.3).',
-  ENCODING_SET: "The client signed a differently percent-encoded string (e.g. `'!*()` or `/:` escaped or not) than it sent (§5.3).",
+  SEPARATOR_INSERTED: 'The client put an `&` between query string and body: totalParams joins them with nothing (§5.3 item 4).',
+  SIGNATURE_PARAM_SIGNED: 'The client signed a string still holding a `signature` pair: it must be removed first (§5.3 item 5).',
+  PARAMS_REORDERED: 'The client signed the parameters in another order (sorted by name, or body before query): they are signed in the order sent (§5.3).',
+  SIGNED_BEFORE_ENCODING: 'The client signed the values before percent-encoding them: the bytes sent are signed (§5.3).',
+  ENCODING_MISMATCH: "The client signed a differently percent-encoded string (e.g. `'!*()` or `/:` escaped or not) than it sent (§5.3).",
   JSON_RESERIALISED: 'The client signed a re-serialised JSON body, not the bytes it sent (§5.3 item 4).',
   OTHER_TIMESTAMP: 'The client signed another timestamp value than the one it sent (§5.3).',
   UNKNOWN: 'No known mistake explains the signature: check the secret, and that the exact bytes sent are signed (§5.3).',
@@ -98,21 +111,24 @@ export function candidates(req: DoctorRequest): Array<[DoctorCode, string]> {
   };
   if (b !== '') add('BODY_NOT_SIGNED', q);
   if (q !== '' && b !== '') add('QUERY_NOT_SIGNED', b);
-  if (q !== '' && b !== '') add('AMPERSAND_AT_JOIN', `${q}&${b}`);
+  if (q !== '' && b !== '') add('SEPARATOR_INSERTED', `${q}&${b}`);
   if (req.query !== q || (req.bodyKind === 'form' && req.body !== b)) {
     // The client cannot have signed its own signature: it signed an empty placeholder pair.
     const blank = (raw: string): string => rawPairs(raw).map((p) => (p.startsWith('signature=') ? 'signature=' : p)).join('&');
-    add('SIGNATURE_LEFT_IN', blank(req.query) + (req.bodyKind === 'form' ? blank(req.body) : req.body));
+    add('SIGNATURE_PARAM_SIGNED', blank(req.query) + (req.bodyKind === 'form' ? blank(req.body) : req.body));
   }
   const form = req.bodyKind === 'form' ? [q, b].filter((s) => s !== '').join('&') : q;
   const tail = req.bodyKind === 'json' ? b : '';
   if (form !== '') {
-    const pairs = parsePairs(form);
-    add('PARAMS_SORTED', (req.bodyKind === 'form' ? sortedRaw(q) + sortedRaw(b) : sortedRaw(q)) + tail);
-    add('PARAMS_SORTED', sortedRaw(form) + tail);
-    add('RAW_VALUES', pairs.map(([k, v]) => `${k}=${v}`).join('&') + tail);
-    add('ENCODING_SET', joinPairs(pairs, BROWSER_ENC) + tail);
-    add('ENCODING_SET', joinPairs(pairs, WIDE_ENC) + tail);
+    add('PARAMS_REORDERED', (req.bodyKind === 'form' ? sortedRaw(q) + sortedRaw(b) : sortedRaw(q)) + tail);
+    add('PARAMS_REORDERED', sortedRaw(form) + tail);
+    if (req.bodyKind === 'form' && q !== '' && b !== '') add('PARAMS_REORDERED', b + q);
+    // Re-encode query and form body each on its own, so the join stays as sent (one mistake at a time).
+    const parts = req.bodyKind === 'form' ? [q, b] : [q];
+    const recode = (enc: (s: string) => string): string => parts.map((part) => joinPairs(parsePairs(part), enc)).join('') + tail;
+    add('SIGNED_BEFORE_ENCODING', recode((s) => s));
+    add('ENCODING_MISMATCH', recode(BROWSER_ENC));
+    add('ENCODING_MISMATCH', recode(WIDE_ENC));
   }
   if (req.bodyKind === 'json') {
     try {
@@ -148,18 +164,32 @@ function sentSignature(req: DoctorRequest): string | undefined {
  * Diagnose a request: `null` when the signature is correct (a good request is never
  * diagnosed), otherwise the first candidate that matches, or UNKNOWN. Never holds the secret.
  */
-export function diagnose(req: DoctorRequest, secret: string, hmac: Hmac): Diagnosis | null {
+export function diagnose(req: DoctorRequest, secret: string, hmac: HmacHex): Diagnosis | null {
   const q = withoutSignature(req.query);
   const serverSigned = q + signedBody(req.body, req.bodyKind);
   const sig = (sentSignature(req) ?? '').toLowerCase();
   if (sig !== '' && hmac(secret, serverSigned) === sig) return null;
   for (const [code, s] of candidates(req)) {
     if (s !== serverSigned && hmac(secret, s) === sig) {
-      const d: Diagnosis = { code, sentence: SENTENCES[code], serverSigned, clientSigned: s };
+      const d: Diagnosis = { code, sentence: DOCTOR_SENTENCES[code], serverSigned, clientSigned: s };
       const fd = firstDifference(serverSigned, s);
       if (fd !== undefined) d.firstDifference = fd;
       return d;
     }
   }
-  return { code: 'UNKNOWN', sentence: SENTENCES.UNKNOWN, serverSigned };
+  return { code: 'UNKNOWN', sentence: DOCTOR_SENTENCES.UNKNOWN, serverSigned };
+}
+
+/** HMAC-SHA256 hex computed asynchronously (e.g. Web Crypto in a browser). */
+export type HmacAsync = HmacHexAsync;
+
+/**
+ * `diagnose` with an asynchronous HMAC: the bounded set of strings (server's string and
+ * every candidate) is signed first, then the same search runs over those results.
+ */
+export async function diagnoseAsync(req: DoctorRequest, secret: string, hmac: HmacHexAsync): Promise<Diagnosis | null> {
+  const messages = [withoutSignature(req.query) + signedBody(req.body, req.bodyKind), ...candidates(req).map(([, s]) => s)];
+  const macs = new Map<string, string>();
+  await Promise.all(messages.map(async (m) => macs.set(m, await hmac(secret, m))));
+  return diagnose(req, secret, (_s, m) => macs.get(m) ?? '');
 }
