@@ -7,7 +7,7 @@ import type { EventEmitter } from 'node:events';
 import { SpotcheckError } from '../errors.js';
 import { DEMO_CREDENTIALS, isDemoSecret } from '../server/credentials.js';
 import type { Credential } from '../server/policy.js';
-import { startServer } from '../server/server.js';
+import { DEFAULT_MAX_CONNECTIONS, startServer } from '../server/server.js';
 import { credential, parse, type Io } from './args.js';
 import { ENDPOINTS } from '../core/wire.js';
 
@@ -23,6 +23,9 @@ Options:
   --host H      interface (default 127.0.0.1, loopback only)
   --api-key K   the API key to accept (or set SPOTCHECK_API_KEY)
   --secret S    its secret (or set SPOTCHECK_SECRET); never printed
+  --max-connections N
+                open connections served at once (default ${DEFAULT_MAX_CONNECTIONS}); beyond
+                it a request gets 503 with Retry-After and the connection closes
   -h, --help    this text
 
 Credentials come from the flags, else from SPOTCHECK_API_KEY and SPOTCHECK_SECRET
@@ -55,6 +58,13 @@ function parsePort(text: string | undefined): number {
   return port;
 }
 
+function parseMaxConnections(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_MAX_CONNECTIONS;
+  const n = /^[0-9]{1,7}$/.test(text) ? Number(text) : NaN;
+  if (!(n >= 1)) throw new SpotcheckError('ERR_USAGE', `serve: --max-connections must be a whole number of at least 1, got ${JSON.stringify(text)}`);
+  return n;
+}
+
 /** The credentials to serve: flags, then environment, else the demo keys. Key and secret come as a pair. */
 function chooseCredentials(apiKey: string | undefined, secret: string | undefined): ReadonlyArray<Credential> {
   if (apiKey === undefined && secret === undefined) return DEMO_CREDENTIALS;
@@ -85,6 +95,7 @@ export async function serveCommand(argv: string[], io: Io, stop: () => Promise<s
         host: { type: 'string', default: '127.0.0.1' },
         'api-key': { type: 'string' },
         secret: { type: 'string' },
+        'max-connections': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     },
@@ -95,6 +106,7 @@ export async function serveCommand(argv: string[], io: Io, stop: () => Promise<s
     return 0;
   }
   const port = parsePort(values.port);
+  const maxConnections = parseMaxConnections(values['max-connections']);
   const credentials = chooseCredentials(credential(values['api-key'], 'SPOTCHECK_API_KEY', io.env), credential(values.secret, 'SPOTCHECK_SECRET', io.env));
   const source =
     credentials === DEMO_CREDENTIALS
@@ -102,7 +114,7 @@ export async function serveCommand(argv: string[], io: Io, stop: () => Promise<s
       : values['api-key'] !== undefined || values.secret !== undefined
         ? 'the --api-key/--secret flags'
         : 'SPOTCHECK_API_KEY and SPOTCHECK_SECRET from the environment, not the demo keys (unset them for the demo keys)';
-  const server = await startServer({ port, host: values.host, credentials });
+  const server = await startServer({ port, host: values.host, credentials, maxConnections });
   const stopped = stop();
   io.out(`spotcheck reference server listening on ${server.url}\ncredentials: ${source}\n${describeKeys(credentials)}`);
   if (!['127.0.0.1', '::1', 'localhost'].includes(values.host)) io.err(`warning: listening on ${values.host}, not only on loopback\n`);

@@ -1,5 +1,5 @@
 /** The reference server of the signed spot-trading API (§4, §5). */
-export { startServer, DEFAULT_REQUEST_TIMEOUT_MS, type ServerOptions, type RunningServer } from './server.js';
+export { startServer, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, type ServerOptions, type RunningServer } from './server.js';
 export {
   defaultPolicy,
   resolvePolicy,

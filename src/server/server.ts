@@ -14,8 +14,8 @@ import { checkCredentials, DEMO_CREDENTIALS } from './credentials.js';
 import type { HandlerDeps, RequestInput } from './handler.js';
 import { handleOrder } from './order.js';
 import { splitTarget } from './params.js';
-import { resolvePolicy, type Credential, type ServerPolicy } from './policy.js';
-import { rawReply, rejectionReply, writeReply, type ErrorStyle, type RespondDeps } from './respond.js';
+import { resolvePolicy, type Credential, type Endpoint, type ServerPolicy } from './policy.js';
+import { rawReply, rejectionReply, writeReply, type ErrorStyle, type Reply, type RespondDeps } from './respond.js';
 import { route } from './router.js';
 import { DEFAULT_STORE_CAPACITY, OrderStore, type OrderLog } from './store.js';
 
@@ -42,7 +42,19 @@ export interface ServerOptions {
   storeCapacity?: number;
   /** Time a client has to send headers and body, ms (default 10 s). */
   requestTimeoutMs?: number;
+  /**
+   * Open connections served at once (default 1,000, D-CONNECTION-CAP). A request on a
+   * connection beyond the cap gets 503 {code, msg} with Retry-After and the connection
+   * is closed; past twice the cap new connections are dropped unread.
+   */
+  maxConnections?: number;
 }
+
+/** Default cap on open connections (D-CONNECTION-CAP). */
+export const DEFAULT_MAX_CONNECTIONS = 1000;
+
+/** How long a closing connection may still deliver its last answer and drain the client's bytes, ms. */
+const CLOSE_GRACE_MS = 500;
 
 /** A started server. */
 export interface RunningServer {
@@ -60,6 +72,31 @@ export interface RunningServer {
 
 interface Context extends HandlerDeps, RespondDeps {
   bodyLimit: number;
+  /** Sockets that got their last answer and are closing: they never get another (no late 408). */
+  closing: WeakSet<Socket>;
+  /** Sockets opened beyond the connection cap. */
+  overCap: WeakSet<Socket>;
+}
+
+/**
+ * End a connection after its last answer: send FIN at once, keep discarding what the
+ * client still sends (closing with unread bytes would reset the connection and could
+ * destroy the answer in flight), and destroy it after a short grace.
+ */
+function closeAfterReply(socket: Socket, ctx: Context): void {
+  ctx.closing.add(socket);
+  socket.resume();
+  socket.end();
+  setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
+}
+
+/** Write a reply that ends the connection (`Connection: close`), then close it promptly. */
+function writeFinalReply(req: IncomingMessage, res: ServerResponse, reply: Reply, endpoint: Endpoint, ctx: Context): void {
+  const socket = req.socket;
+  ctx.closing.add(socket);
+  res.once('finish', () => closeAfterReply(socket, ctx));
+  res.once('close', () => closeAfterReply(socket, ctx));
+  writeReply(res, { ...reply, headers: { ...reply.headers, connection: 'close' } }, endpoint, ctx);
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -68,6 +105,10 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
+  if (ctx.overCap.has(req.socket)) {
+    const msg = 'Too many open connections; retry shortly (D-CONNECTION-CAP)';
+    return writeFinalReply(req, res, rejectionReply(reject('overloaded', 503, ApiCode.REQUEST, msg), { 'retry-after': '1' }), 'none', ctx);
+  }
   const { path, rawQuery } = splitTarget(req.url ?? '');
   const r = route(req.method, path);
   if (!r.ok) return writeReply(res, r.reply, 'none', ctx);
@@ -75,7 +116,8 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Con
   if (body.kind === 'aborted') return;
   if (body.kind === 'too-large') {
     const msg = `The body is larger than ${ctx.bodyLimit} bytes (D-BODY-LIMIT)`;
-    return writeReply(res, rejectionReply(reject('body-too-large', 413, ApiCode.REQUEST, msg)), r.endpoint, ctx);
+    // one answer, then the connection ends: the rest of an oversized body is never read as a request
+    return writeFinalReply(req, res, rejectionReply(reject('body-too-large', 413, ApiCode.REQUEST, msg)), r.endpoint, ctx);
   }
   const input: RequestInput = {
     rawQuery,
@@ -106,7 +148,7 @@ function internalError(res: ServerResponse): void {
 /** ROBUST-NO-5XX (§7): a request Node cannot parse (bad syntax, headers over 16 KiB, too slow) gets a 4xx `{code, msg}`. */
 function onClientError(err: Error & { code?: string }, socket: Socket, ctx: Context): void {
   const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent === true) {
+  if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent === true || ctx.closing.has(socket)) {
     socket.destroy();
     return;
   }
@@ -139,7 +181,10 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
     store: new OrderStore(options.storeCapacity ?? DEFAULT_STORE_CAPACITY, Math.max(1, Math.floor(systemClock())) * 1000),
     accountIdOf: (apiKey) => accountIds.get(apiKey) ?? '0',
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    closing: new WeakSet(),
+    overCap: new WeakSet(),
   };
+  const maxConnections = Math.max(1, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
 
   const server = createServer(
     {
@@ -153,6 +198,18 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
       handleRequest(req, res, ctx).catch(() => internalError(res));
     },
   );
+  // D-CONNECTION-CAP: up to the cap served; beyond it one 503 and close; past twice the cap dropped unread (Node's own limit)
+  let open = 0;
+  server.maxConnections = 2 * maxConnections;
+  server.on('connection', (socket: Socket) => {
+    open++;
+    socket.once('close', () => open--);
+    if (open > maxConnections) {
+      ctx.overCap.add(socket);
+      // an idle connection beyond the cap is not kept waiting for a request
+      setTimeout(() => socket.destroy(), 2000).unref();
+    }
+  });
   server.keepAliveTimeout = 5000;
   server.timeout = requestTimeout + 5000;
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) => onClientError(err, socket, ctx));
