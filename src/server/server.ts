@@ -76,6 +76,51 @@ interface Context extends HandlerDeps, RespondDeps {
   closing: WeakSet<Socket>;
   /** Sockets opened beyond the connection cap. */
   overCap: WeakSet<Socket>;
+  /** Per connection: requests received whose answers are not yet written, and a final error answer waiting for them. */
+  inFlight: WeakMap<Socket, InFlight>;
+}
+
+interface InFlight {
+  pending: Set<IncomingMessage>;
+  final?: string;
+}
+
+/** Whether a complete request of this connection still awaits its answer (an incomplete one is what failed). */
+function awaitsAnswers(state: InFlight): boolean {
+  for (const r of state.pending) if (r.complete) return true;
+  return false;
+}
+
+/** Count a request as awaiting its answer on its connection until the response finishes or closes. */
+function track(req: IncomingMessage, res: ServerResponse, ctx: Context): void {
+  const socket = req.socket;
+  let state = ctx.inFlight.get(socket);
+  if (state === undefined) {
+    state = { pending: new Set() };
+    ctx.inFlight.set(socket, state);
+  }
+  const st = state;
+  st.pending.add(req);
+  const settle = (): void => {
+    if (!st.pending.delete(req)) return;
+    if (st.final !== undefined && !awaitsAnswers(st)) {
+      const payload = st.final;
+      delete st.final;
+      sendFinal(socket, payload, ctx);
+    }
+  };
+  res.once('finish', settle);
+  res.once('close', settle);
+}
+
+/** The last answer of a connection, written after every answer before it, then a prompt close. */
+function sendFinal(socket: Socket, payload: string, ctx: Context): void {
+  try {
+    if (socket.writable) socket.write(payload);
+  } catch {
+    // the client is gone; nothing to deliver
+  }
+  closeAfterReply(socket, ctx);
 }
 
 /**
@@ -119,6 +164,8 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Con
     // one answer, then the connection ends: the rest of an oversized body is never read as a request
     return writeFinalReply(req, res, rejectionReply(reject('body-too-large', 413, ApiCode.REQUEST, msg)), r.endpoint, ctx);
   }
+  // An order is placed only when its answer can still be delivered.
+  if (res.destroyed || !req.socket.writable) return;
   const input: RequestInput = {
     rawQuery,
     body: body.text,
@@ -158,11 +205,15 @@ function onClientError(err: Error & { code?: string }, socket: Socket, ctx: Cont
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? ([408, 'timeout', 'The request was not received in time'] as const)
         : ([400, 'http-parse', 'The request is not valid HTTP/1.1'] as const);
-  try {
-    socket.end(rawReply(rejectionReply(reject(kind, status, ApiCode.REQUEST, msg)), ctx));
-  } catch {
-    socket.destroy();
+  const payload = rawReply(rejectionReply(reject(kind, status, ApiCode.REQUEST, msg)), ctx);
+  const state = ctx.inFlight.get(socket);
+  // Pipelined requests before the bad bytes are answered first, in order; their orders are placed and reported.
+  if (state !== undefined && awaitsAnswers(state)) {
+    ctx.closing.add(socket);
+    state.final = payload;
+    return;
   }
+  sendFinal(socket, payload, ctx);
 }
 
 /** Start the reference server; resolves once it answers on its port. */
@@ -182,6 +233,7 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
     accountIdOf: (apiKey) => accountIds.get(apiKey) ?? '0',
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     closing: new WeakSet(),
+    inFlight: new WeakMap(),
     overCap: new WeakSet(),
   };
   const maxConnections = Math.max(1, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
@@ -195,6 +247,7 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
       requireHostHeader: false,
     },
     (req, res) => {
+      track(req, res, ctx);
       handleRequest(req, res, ctx).catch(() => internalError(res));
     },
   );
