@@ -53,8 +53,8 @@ export interface ServerOptions {
 /** Default cap on open connections (D-CONNECTION-CAP). */
 export const DEFAULT_MAX_CONNECTIONS = 1000;
 
-/** How long a closing connection may still deliver its last answer and drain the client's bytes, ms. */
-const CLOSE_GRACE_MS = 500;
+/** Longest lingering close: how long a closing connection keeps draining the client's bytes so its answers are not reset away, ms. */
+const CLOSE_GRACE_MS = 2000;
 
 /** A started server. */
 export interface RunningServer {
@@ -129,16 +129,22 @@ function sendFinal(socket: Socket, payload: string, ctx: Context): void {
  * destroy the answer in flight), and destroy it after a short grace.
  */
 function closeAfterReply(socket: Socket, ctx: Context): void {
+  if (ctx.closing.has(socket) && socket.writableEnded) return;
   ctx.closing.add(socket);
   socket.resume();
   socket.end();
-  setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
+  // lingering close: done when the client closes its side, at the latest after the grace
+  const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
+  socket.once('end', () => {
+    clearTimeout(timer);
+    socket.destroy();
+  });
+  socket.once('close', () => clearTimeout(timer));
 }
 
 /** Write a reply that ends the connection (`Connection: close`), then close it promptly. */
 function writeFinalReply(req: IncomingMessage, res: ServerResponse, reply: Reply, endpoint: Endpoint, ctx: Context): void {
   const socket = req.socket;
-  ctx.closing.add(socket);
   res.once('finish', () => closeAfterReply(socket, ctx));
   res.once('close', () => closeAfterReply(socket, ctx));
   writeReply(res, { ...reply, headers: { ...reply.headers, connection: 'close' } }, endpoint, ctx);
@@ -194,8 +200,15 @@ function internalError(res: ServerResponse): void {
 
 /** ROBUST-NO-5XX (§7): a request Node cannot parse (bad syntax, headers over 16 KiB, too slow) gets a 4xx `{code, msg}`. */
 function onClientError(err: Error & { code?: string }, socket: Socket, ctx: Context): void {
+  // A second error (the client's FIN after bad bytes) while earlier answers are still being written: keep waiting for them.
+  if (ctx.inFlight.get(socket)?.final !== undefined) return;
   const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent === true || ctx.closing.has(socket)) {
+  const state = ctx.inFlight.get(socket);
+  const answersDue = state !== undefined && awaitsAnswers(state);
+  // answers still due on a connection that already ends after them (413): nothing to add, they go out first
+  if (answersDue && ctx.closing.has(socket) && err.code !== 'ECONNRESET') return;
+  // an answer already half written cannot be followed by a raw one, unless it is a queued pipelined answer (finalAnswer waits for it)
+  if (err.code === 'ECONNRESET' || !socket.writable || (pending?.headersSent === true && !answersDue) || ctx.closing.has(socket)) {
     socket.destroy();
     return;
   }
@@ -205,9 +218,12 @@ function onClientError(err: Error & { code?: string }, socket: Socket, ctx: Cont
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? ([408, 'timeout', 'The request was not received in time'] as const)
         : ([400, 'http-parse', 'The request is not valid HTTP/1.1'] as const);
-  const payload = rawReply(rejectionReply(reject(kind, status, ApiCode.REQUEST, msg)), ctx);
+  finalAnswer(socket, rawReply(rejectionReply(reject(kind, status, ApiCode.REQUEST, msg)), ctx), ctx);
+}
+
+/** End a connection with a raw answer; pipelined requests before it are answered first, in order (their orders are placed and reported). */
+function finalAnswer(socket: Socket, payload: string, ctx: Context): void {
   const state = ctx.inFlight.get(socket);
-  // Pipelined requests before the bad bytes are answered first, in order; their orders are placed and reported.
   if (state !== undefined && awaitsAnswers(state)) {
     ctx.closing.add(socket);
     state.final = payload;
@@ -263,6 +279,9 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
       setTimeout(() => socket.destroy(), 2000).unref();
     }
   });
+  // A client may half-close after sending pipelined requests: answer them all, then close (Node's default on a
+  // client FIN ends the connection at once, dropping answers still being prepared).
+  (server as typeof server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   server.keepAliveTimeout = 5000;
   server.timeout = requestTimeout + 5000;
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) => onClientError(err, socket, ctx));
@@ -272,7 +291,7 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
   });
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     socket.on('error', () => undefined);
-    socket.end(rawReply(rejectionReply(reject('method', 405, ApiCode.REQUEST, 'CONNECT is not supported')), ctx));
+    finalAnswer(socket, rawReply(rejectionReply(reject('method', 405, ApiCode.REQUEST, 'CONNECT is not supported')), ctx), ctx);
   });
 
   return new Promise((resolve, rejectStart) => {
