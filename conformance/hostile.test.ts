@@ -1,7 +1,13 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runConformance } from './runner.js';
+import { runConformance, type RunOptions } from './runner.js';
+import { startServer } from '../src/server/server.js';
+import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { readFileSync } from 'node:fs';
+
+const validateReport = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(new URL('./report/report.schema.json', import.meta.url), 'utf8')) as object);
 import type { RunReport } from './types.js';
 import { isSpotcheckError } from '../src/errors.js';
 
@@ -21,8 +27,9 @@ async function hostile(handler: RequestListener): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-function run(baseUrl: string, only: string[], timeoutMs = 2000): Promise<RunReport> {
+function run(baseUrl: string, only: string[], timeoutMs = 2000, extra: Partial<RunOptions> = {}): Promise<RunReport> {
   return runConformance({
+    ...extra,
     target: { baseUrl, apiKey: 'k', secret: 's', symbol: 'BTCUSDT', otherSymbol: 'ETHUSDT' },
     profile: 'core',
     seed: 5,
@@ -76,5 +83,125 @@ describe('a target that misbehaves everywhere ends at discovery with the reason,
     const msg = await nothingAccepted(run(url, ['ROBUST-NO-5XX.malformed-json']));
     expect(msg).toMatch(/5xx/);
     expect(msg).toContain('HTTP 500');
+  });
+});
+
+/** How long a promise took, ms, with its settled value or error. */
+async function timed<T>(p: Promise<T>): Promise<{ ms: number; value?: T; error?: unknown }> {
+  const t0 = Date.now();
+  try {
+    const value = await p;
+    return { ms: Date.now() - t0, value };
+  } catch (error) {
+    return { ms: Date.now() - t0, error };
+  }
+}
+
+/** The error a run ended with must be ERR_TARGET (exit 2), reached within `withinMs`. */
+function endedAtDiscovery(r: { ms: number; error?: unknown }, withinMs: number): string {
+  expect(isSpotcheckError(r.error, 'ERR_TARGET'), String(r.error)).toBe(true);
+  expect(r.ms).toBeLessThan(withinMs);
+  return (r.error as Error).message;
+}
+
+describe('hostile servers end within the deadlines (issue 11)', () => {
+  it('a body trickled one byte every 50 ms: each request ends at its total deadline, the run at discovery', async () => {
+    const url = await hostile((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"code":0');
+      const t = setInterval(() => res.write(' '), 50);
+      res.on('close', () => clearInterval(t));
+    });
+    const msg = endedAtDiscovery(await timed(run(url, ['SIG-HMAC-SHA256-HEX'], 300)), 20_000);
+    expect(msg).toMatch(/within 300 ms/);
+  });
+
+  it('an endless body announced as 4 GB: at most 1 MiB is read per answer, the run ends at discovery', async () => {
+    let served = 0;
+    const url = await hostile((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(4 * 1024 ** 3) });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = (): void => {
+        while (!res.destroyed && res.write(chunk)) served += chunk.length;
+      };
+      res.on('drain', pump);
+      pump();
+    });
+    const rss0 = process.memoryUsage().rss;
+    const msg = endedAtDiscovery(await timed(run(url, ['SIG-HMAC-SHA256-HEX'], 5000)), 20_000);
+    expect(msg).toMatch(/not JSON|bad|no answer|did not answer/i);
+    expect(served).toBeLessThan(512 * 1024 ** 2);
+    expect(process.memoryUsage().rss - rss0).toBeLessThan(256 * 1024 ** 2);
+  });
+
+  it('a redirect loop is not followed: the run ends at discovery', async () => {
+    const url = await hostile((req, res) => {
+      res.writeHead(302, { location: req.url ?? '/' });
+      res.end();
+    });
+    const msg = endedAtDiscovery(await timed(run(url, ['SIG-HMAC-SHA256-HEX', 'AUTH-APIKEY-REQUIRED'])), 20_000);
+    expect(msg).toContain('302');
+  });
+
+  it('429 to everything: retries are bounded, nothing passes, the run ends with exit 2 at discovery', async () => {
+    let hits = 0;
+    const url = await hostile((_req, res) => {
+      hits++;
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
+      res.end('{"code":-1003,"msg":"slow down"}');
+    });
+    const r = await timed(run(url, ['SIG-HMAC-SHA256-HEX', 'AUTH-APIKEY-REQUIRED']));
+    if (r.error === undefined) {
+      // should discovery ever let a run through, no check may pass on rate-limited answers
+      expect(r.value?.summary.passed).toBe(0);
+      expect(r.value?.summary.failed).toBe(0);
+    } else {
+      endedAtDiscovery(r, 30_000);
+    }
+    expect(hits).toBeLessThan(200);
+  });
+
+  it('a server that stalls everything, under --max-time: the run ends at the deadline with every check skipped and says why', async () => {
+    const url = await hostile(() => undefined);
+    const r = await timed(run(url, ['SIG-HMAC-SHA256-HEX', 'AUTH-APIKEY-REQUIRED'], 10_000, { maxTimeMs: 800 }));
+    expect(r.error).toBeUndefined();
+    expect(r.ms).toBeLessThan(3000);
+    const report = r.value as RunReport;
+    expect(report.summary.passed).toBe(0);
+    expect(report.summary.skipped).toBe(report.checks.length);
+    expect(report.checks.every((c) => c.status === 'skip' && /--max-time 800 ms was reached before discovery ended/.test(c.reason ?? ''))).toBe(true);
+    expect(report.deadline).toMatchObject({ maxTimeMs: 800, reached: true });
+    expect(report.deadline?.checksNotRun.length).toBe(report.checks.length);
+  });
+});
+
+describe('--max-time against the reference server (issue 11)', () => {
+  it('ends with a partial, schema-valid report: checks run before the deadline keep their verdicts, the rest are skip with the reason', async () => {
+    const ref = await startServer();
+    try {
+      const t0 = Date.now();
+      const report = await runConformance({
+        target: { baseUrl: ref.url, apiKey: DEMO_API_KEY, secret: DEMO_SECRET, symbol: 'BTCUSDT', otherSymbol: 'ETHUSDT' },
+        profile: 'core',
+        seed: 5,
+        runs: 5,
+        rate: 0,
+        timeoutMs: 2000,
+        only: [],
+        maxOrders: 1000,
+        maxTimeMs: 1500,
+      });
+      expect(Date.now() - t0).toBeLessThan(1500 + 2500);
+      expect(report.deadline?.reached).toBe(true);
+      const cut = report.checks.filter((c) => c.status === 'skip' && /--max-time 1500 ms was reached/.test(c.reason ?? ''));
+      expect(cut.length).toBeGreaterThan(0);
+      expect(report.checks.length - cut.length).toBeGreaterThan(0); // some ran before the deadline
+      expect(report.summary.skipped).toBe(report.checks.filter((c) => c.status === 'skip').length);
+      expect(report.deadline?.checksNotRun).toEqual(cut.map((c) => c.id));
+      expect(report.summary.failed).toBe(0);
+      expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
+    } finally {
+      await ref.close();
+    }
   });
 });

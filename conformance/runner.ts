@@ -36,6 +36,14 @@ export interface RunOptions {
   /** The check list (default: all checks). */
   checks?: readonly CheckDefinition[];
   dispatcher?: Dispatcher;
+  /**
+   * Whole-run deadline, ms from the start (`--max-time`; default none). Past it nothing
+   * more is sent; checks not run, or cut short without a failure, end as `skip` with
+   * the reason, and the report is written as usual.
+   */
+  maxTimeMs?: number;
+  /** Largest response body read per request, bytes (default 1 MiB). */
+  maxBodyBytes?: number;
   /** Progress events for the console. */
   onProgress?: (p: { done: number; total: number; current?: string; requests: number }) => void;
 }
@@ -123,6 +131,23 @@ function discoveryReport(d: Discovery): DiscoveryReport {
   return { controls: d.controls.map((c) => ({ route: routeKey(c.route), state: c.state, observed: c.observed })), fingerprints };
 }
 
+/** The report of a check the run's deadline kept from a verdict (status `skip`, with the reason). */
+function skipReport(def: CheckDefinition, reason: string, durationMs = 0): CheckReport {
+  const r = rule(def.ruleId);
+  return {
+    id: def.id,
+    ruleId: def.ruleId,
+    family: r.family,
+    level: r.level,
+    status: 'skip',
+    title: def.title,
+    section: r.section,
+    requirement: r.sentence,
+    durationMs: Math.round(durationMs),
+    reason,
+  };
+}
+
 /** Run the checks against the target and build the report. */
 export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const started = Date.now();
@@ -134,8 +159,11 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     baseUrl: opts.target.baseUrl,
     rate: opts.rate,
     timeoutMs: opts.timeoutMs,
+    ...(opts.maxTimeMs === undefined ? {} : { deadline: started + opts.maxTimeMs }),
+    ...(opts.maxBodyBytes === undefined ? {} : { maxBodyBytes: opts.maxBodyBytes }),
     ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
   });
+  const maxTimeNote = `--max-time ${opts.maxTimeMs ?? 0} ms`;
   let current: string | undefined;
   let done = 0;
   const send: Sender = async (req, facts, rebuild) => {
@@ -175,7 +203,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     batchOrder: () => oneOrder(base),
     limitParams: () => limitParams(base),
   });
-  if (!anyUsable(discovery)) throw new SpotcheckError('ERR_TARGET', explainNothingAccepted(discovery), { discovery: discoveryReport(discovery) });
+  const cutInDiscovery = transport.cutByDeadline() > 0;
+  if (!anyUsable(discovery) && !cutInDiscovery) throw new SpotcheckError('ERR_TARGET', explainNothingAccepted(discovery), { discovery: discoveryReport(discovery) });
   const ctx: CheckContext = {
     target: opts.target,
     profile: opts.profile,
@@ -193,6 +222,13 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const reports: CheckReport[] = [];
   let placingLeft = selected.filter((c) => c.placesOrders).length;
   for (const def of selected) {
+    if (cutInDiscovery || transport.cutByDeadline() > 0) {
+      const why = cutInDiscovery ? `not run: ${maxTimeNote} was reached before discovery ended` : `not run: ${maxTimeNote} was reached before this check`;
+      reports.push(skipReport(def, why));
+      done++;
+      continue;
+    }
+    const cutBefore = transport.cutByDeadline();
     current = def.id;
     opts.onProgress?.({ done, total: selected.length, current, requests: transport.count() });
     const t0 = performance.now();
@@ -237,6 +273,13 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
       out = { status: 'fail', expected: 'the check to complete', actual: `the runner hit an internal error: ${msg}` };
+    }
+    // A check the deadline cut short has no verdict, unless it had already found a failure.
+    const cutHere = transport.cutByDeadline() - cutBefore;
+    if (cutHere > 0 && out.status !== 'fail') {
+      reports.push(skipReport(def, `cut short: ${maxTimeNote} was reached while this check ran (${cutHere} requests not sent or not finished)`, performance.now() - t0));
+      done++;
+      continue;
     }
     // A pass earned by no request that reached the rule is no pass (issue 9).
     if (out.status === 'pass' && stats.sends > 0 && stats.conclusive === 0) {
@@ -305,6 +348,16 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     },
     discovery: discoveryReport(discovery),
     rateLimits: transport.rateLimits(),
+    ...(opts.maxTimeMs === undefined
+      ? {}
+      : {
+          deadline: {
+            maxTimeMs: opts.maxTimeMs,
+            reached: transport.cutByDeadline() > 0,
+            checksNotRun: reports.filter((r) => r.status === 'skip' && r.reason?.includes(maxTimeNote) === true).map((r) => r.id),
+            requestsNotSent: transport.cutByDeadline(),
+          },
+        }),
     deviations: profile.deviations,
     coverage: coverageMatrix(opts.checks ?? allChecks),
     checks: reports,

@@ -85,7 +85,14 @@ export interface TransportOptions {
   maxRetries?: number;
   /** Longest wait before a retry, ms, whatever Retry-After says (default 5000). */
   maxRetryWaitMs?: number;
+  /** Epoch ms after which nothing is sent (the run's `--max-time`); a request in flight is cut at it. */
+  deadline?: number;
+  /** Largest response body read, bytes (default: sendRaw's 1 MiB); the rest is dropped and reported. */
+  maxBodyBytes?: number;
 }
+
+/** Why a request was not sent or was cut short: the run's deadline. */
+export const DEADLINE_REASON = 'the run deadline (--max-time) was reached: not sent or cut short';
 
 export interface Transport {
   send: Sender;
@@ -95,6 +102,8 @@ export interface Transport {
   timeouts(): { count: number; first?: Exchange };
   /** Rate limiting met so far. */
   rateLimits(): RateLimitStats;
+  /** Requests not sent, or cut short, because the run's deadline passed. */
+  cutByDeadline(): number;
 }
 
 /** Make the rate-limited sender for one target. */
@@ -113,6 +122,14 @@ export function createTransport(opts: TransportOptions): Transport {
     if (at > now) await new Promise((r) => setTimeout(r, at - now));
   }
 
+  let cut = 0;
+  const timeLeft = (): number => (opts.deadline === undefined ? Infinity : opts.deadline - Date.now());
+  const deadlineResult = (request: RawRequest, facts: SigningFacts): SendResult => {
+    cut++;
+    const observation: Observation = { verdict: 'not-sent', error: DEADLINE_REASON };
+    return { observation, exchange: { request, observation, ...facts }, inconclusive: DEADLINE_REASON };
+  };
+
   const limits: RateLimitStats = { responses: 0, retried: 0, gaveUp: 0, waitedMs: 0 };
   const maxRetries = opts.maxRetries ?? 3;
   const maxWait = opts.maxRetryWaitMs ?? 5000;
@@ -127,6 +144,10 @@ export function createTransport(opts: TransportOptions): Transport {
         break;
       }
       const wait = Math.min(maxWait, retryAfterMs(r.response?.headers['retry-after']) ?? 250 * 2 ** attempt);
+      if (wait >= timeLeft()) {
+        limits.gaveUp++;
+        break;
+      }
       limits.waitedMs += wait;
       await new Promise((res) => setTimeout(res, wait));
       limits.retried++;
@@ -142,18 +163,25 @@ export function createTransport(opts: TransportOptions): Transport {
   };
 
   const sendOnce = async (request: RawRequest, facts: SigningFacts): Promise<SendResult> => {
+    if (timeLeft() <= 0) return deadlineResult(request, facts);
     await waitTurn();
+    const left = timeLeft();
+    if (left <= 0) return deadlineResult(request, facts);
+    // the per-request deadline never outlives the run's
+    const timeoutMs = Math.min(opts.timeoutMs, Math.max(1, Math.ceil(left)));
     count++;
     opts.onRequest?.(count);
     try {
       const response = await sendRaw(opts.baseUrl, request, {
-        timeoutMs: opts.timeoutMs,
+        timeoutMs,
+        ...(opts.maxBodyBytes === undefined ? {} : { maxBodyBytes: opts.maxBodyBytes }),
         ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
       });
       const observation = classify(response);
       return { observation, response, exchange: { request, observation, ...facts } };
     } catch (err) {
       if (!isSpotcheckError(err)) throw err;
+      if (err.code === 'ERR_TIMEOUT' && timeoutMs < opts.timeoutMs) return deadlineResult(request, facts);
       const observation: Observation = { verdict: 'no-answer', error: err.message, errorCode: err.code === 'ERR_TIMEOUT' ? 'ERR_TIMEOUT' : 'ERR_NETWORK' };
       const exchange: Exchange = { request, observation, ...facts };
       if (err.code === 'ERR_TIMEOUT') {
@@ -168,5 +196,6 @@ export function createTransport(opts: TransportOptions): Transport {
     count: () => count,
     timeouts: () => (firstTimeout ? { count: timeoutCount, first: firstTimeout } : { count: timeoutCount }),
     rateLimits: () => ({ ...limits }),
+    cutByDeadline: () => cut,
   };
 }

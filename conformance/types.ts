@@ -155,6 +155,8 @@ export interface RunReport {
   discovery?: DiscoveryReport;
   /** How the target's rate limiting was met (429 / 503 + Retry-After). */
   rateLimits?: RateLimitStats;
+  /** The whole-run deadline (`--max-time`), when one was set, and what it cut (issue 11). */
+  deadline?: { maxTimeMs: number; reached: boolean; checksNotRun: string[]; requestsNotSent: number };
   /** Where the target differs from the seed (target description). */
   deviations?: string[];
   /** The coverage matrix of the check list (spec/coverage.json, issue 10). */

@@ -112,7 +112,7 @@ describe('spotcheck serve', () => {
   });
 
   it('usage errors: a key without a secret, a bad port, an unknown flag (exit 2 through main)', async () => {
-    for (const argv of [['--api-key', 'k'], ['--port', '70000'], ['--port', 'x'], ['--nope']]) {
+    for (const argv of [['--api-key', 'k'], ['--port', '70000'], ['--port', 'x'], ['--nope'], ['--max-connections', '0'], ['--max-connections', 'many']]) {
       const { io, err } = recordingIo();
       expect(await main(['serve', ...argv], io)).toBe(2);
       expect(err.join('')).toMatch(/serve:/);

@@ -7,12 +7,12 @@ import type { EventEmitter } from 'node:events';
 import { SpotcheckError } from '../errors.js';
 import { DEMO_CREDENTIALS, isDemoSecret } from '../server/credentials.js';
 import type { Credential } from '../server/policy.js';
-import { startServer } from '../server/server.js';
+import { DEFAULT_MAX_CONNECTIONS, startServer } from '../server/server.js';
 import { credential, parse, type Io } from './args.js';
 import { ENDPOINTS } from '../core/wire.js';
 
 /** Usage text of `spotcheck serve`. */
-export const SERVE_HELP = `Usage: spotcheck serve [--port P] [--host H] [--api-key K --secret S] [--explain]
+export const SERVE_HELP = `Usage: spotcheck serve [--port P] [--host H] [--api-key K --secret S] [--explain] [--max-connections N]
 
 Starts the reference server (POST ${ENDPOINTS.batchOrders.path}, ${ENDPOINTS['order-v1'].path},
 ${ENDPOINTS['order-v1.1'].path}) and prints its URL and the API key it accepts. Stops on
@@ -26,6 +26,9 @@ Options:
   --explain     a signature rejection carries a "diagnosis" (the signing mistake that
                 explains it, see spotcheck doctor) and is logged as one JSON line on
                 stderr; off by default (a production-like server explains nothing)
+  --max-connections N
+                open connections served at once (default ${DEFAULT_MAX_CONNECTIONS}); beyond
+                it a request gets 503 with Retry-After and the connection closes
   -h, --help    this text
 
 Credentials come from the flags, else from SPOTCHECK_API_KEY and SPOTCHECK_SECRET
@@ -56,6 +59,13 @@ function parsePort(text: string | undefined): number {
   const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : NaN;
   if (!(port >= 0 && port <= 65535)) throw new SpotcheckError('ERR_USAGE', `serve: --port must be a whole number from 0 to 65535, got ${JSON.stringify(text)}`);
   return port;
+}
+
+function parseMaxConnections(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_MAX_CONNECTIONS;
+  const n = /^[0-9]{1,7}$/.test(text) ? Number(text) : NaN;
+  if (!(n >= 1)) throw new SpotcheckError('ERR_USAGE', `serve: --max-connections must be a whole number of at least 1, got ${JSON.stringify(text)}`);
+  return n;
 }
 
 /** The credentials to serve: flags, then environment, else the demo keys. Key and secret come as a pair. */
@@ -89,6 +99,7 @@ export async function serveCommand(argv: string[], io: Io, stop: () => Promise<s
         'api-key': { type: 'string' },
         secret: { type: 'string' },
         explain: { type: 'boolean', default: false },
+        'max-connections': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     },
@@ -99,6 +110,7 @@ export async function serveCommand(argv: string[], io: Io, stop: () => Promise<s
     return 0;
   }
   const port = parsePort(values.port);
+  const maxConnections = parseMaxConnections(values['max-connections']);
   const credentials = chooseCredentials(credential(values['api-key'], 'SPOTCHECK_API_KEY', io.env), credential(values.secret, 'SPOTCHECK_SECRET', io.env));
   const source =
     credentials === DEMO_CREDENTIALS
@@ -110,6 +122,7 @@ export async function serveCommand(argv: string[], io: Io, stop: () => Promise<s
     port,
     host: values.host,
     credentials,
+    maxConnections,
     ...(values.explain ? { explain: true, log: (line: string) => io.err(`${line}\n`) } : {}),
   });
   const stopped = stop();

@@ -6,6 +6,7 @@
 import { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import { SpotcheckError } from '../errors.js';
+import type { BodyCut } from '../core/response.js';
 
 /** Header name of the API key (§5.2), defined in the core's wire table. */
 export { API_KEY_HEADER } from '../core/wire.js';
@@ -42,15 +43,20 @@ export interface RawResponse {
   sentAt: number;
   /** Epoch ms when the answer was complete. */
   receivedAt: number;
+  /** Set when the body was longer than `maxBodyBytes`: reading stopped at the cap and the connection was dropped. */
+  truncated?: BodyCut;
 }
 
 /** Options of `sendRaw`. */
 export interface SendOptions {
   /** undici dispatcher (pool, agent, mock); default the global one. */
   dispatcher?: Dispatcher;
-  /** Timeout for headers and for body, ms (default 10000). */
+  /**
+   * Deadline for the whole exchange, ms (default 10000): headers AND the last body
+   * byte must arrive within it, so a server trickling one byte a second still ends.
+   */
   timeoutMs?: number;
-  /** Largest body kept, bytes (default 1 MiB). */
+  /** Largest body read, bytes (default 1 MiB): past it reading stops and the connection is dropped (`truncated`). */
   maxBodyBytes?: number;
 }
 
@@ -60,13 +66,20 @@ export function requestUrl(baseUrl: string, path: string, query: string): string
   return `${base}${path}${query === '' ? '' : `?${query}`}`;
 }
 
-/** Send one request; resolve with what came back whatever the status. */
+/** Send one request; resolve with what came back whatever the status, within `timeoutMs` in total. */
 export async function sendRaw(baseUrl: string, req: RawRequest, opts: SendOptions = {}): Promise<RawResponse> {
   const timeoutMs = opts.timeoutMs ?? 10000;
   const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
   const url = requestUrl(baseUrl, req.path, req.query);
   const sentAt = Date.now();
   const t0 = performance.now();
+  // undici's headersTimeout/bodyTimeout bound only the wait for headers and the gaps between chunks; this bounds the whole exchange
+  const deadline = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    deadline.abort();
+  }, timeoutMs);
   try {
     const res = await request(url, {
       method: req.method as Dispatcher.HttpMethod,
@@ -74,19 +87,28 @@ export async function sendRaw(baseUrl: string, req: RawRequest, opts: SendOption
       ...(req.body === '' && req.method === 'GET' ? {} : { body: req.chunked ? Readable.from([Buffer.from(req.body, 'utf8')]) : req.body }),
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
+      signal: deadline.signal,
       ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
     });
     const chunks: Buffer[] = [];
     let size = 0;
+    let truncated: BodyCut | undefined;
     for await (const chunk of res.body) {
       const b = chunk as Buffer;
-      if (size < maxBody) chunks.push(b.subarray(0, maxBody - size));
+      if (size + b.length > maxBody) {
+        chunks.push(b.subarray(0, maxBody - size));
+        const declared = Number(res.headers['content-length']);
+        truncated = { keptBytes: maxBody, receivedBytes: size + b.length, ...(Number.isSafeInteger(declared) ? { declaredBytes: declared } : {}) };
+        size = maxBody;
+        break; // leaving the loop destroys the body: undici drops the connection instead of reading the rest
+      }
+      chunks.push(b);
       size += b.length;
     }
     const text = Buffer.concat(chunks).toString('utf8');
     let json: unknown;
     try {
-      json = text === '' ? undefined : JSON.parse(text);
+      json = text === '' || truncated !== undefined ? undefined : JSON.parse(text);
     } catch {
       json = undefined;
     }
@@ -98,13 +120,16 @@ export async function sendRaw(baseUrl: string, req: RawRequest, opts: SendOption
       elapsedMs: performance.now() - t0,
       sentAt,
       receivedAt: Date.now(),
+      ...(truncated ? { truncated } : {}),
     };
   } catch (err) {
     const code = (err as { code?: string }).code ?? '';
-    if (code.includes('TIMEOUT')) {
-      throw new SpotcheckError('ERR_TIMEOUT', `no answer from ${baseUrl} within ${timeoutMs} ms (${req.method} ${req.path})`, { code }, { cause: err });
+    if (timedOut || code.includes('TIMEOUT')) {
+      throw new SpotcheckError('ERR_TIMEOUT', `no complete answer from ${baseUrl} within ${timeoutMs} ms (${req.method} ${req.path})`, { code: code || 'DEADLINE' }, { cause: err });
     }
     const msg = err instanceof Error ? err.message : String(err);
     throw new SpotcheckError('ERR_NETWORK', `could not reach ${baseUrl} (${req.method} ${req.path}): ${code || msg}`, { code }, { cause: err });
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -44,6 +44,7 @@ export type RejectionKind =
   | 'content-type'
   | 'http-parse'
   | 'timeout'
+  | 'overloaded'
   | 'auth'
   | 'permission'
   | 'duplicate-param'

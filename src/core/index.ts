@@ -6,7 +6,7 @@
  */
 export { ENDPOINTS, SEED_WIRE, LIMITS, orderEndpoint, endpointAt, type EndpointName, type EndpointSpec, type ParamPlacement, type WireProfile } from './wire.js';
 export { buildRequest, type BuiltWireRequest, type Defects, type RequestSpec, type WireRequest } from './request.js';
-export { classify, codeValue, type Observation, type ResponseLike, type Verdict } from './response.js';
+export { classify, codeValue, type BodyCut, type Observation, type ResponseLike, type Verdict } from './response.js';
 export { signatureMatches, verifyWith, type HmacHex, type HmacHexAsync } from './signing/hmac.js';
 export { webCryptoHmac, webCryptoVerify } from './signing/webcrypto.js';
 export { signParamsWith, signJsonBodyWith } from './signing/build.js';

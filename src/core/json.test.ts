@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseJsonLossless } from './json.js';
+import { jsonNestingDepth, parseJsonLossless } from './json.js';
 
 describe('parseJsonLossless', () => {
   it('keeps integers beyond 2^53 exact, as digit strings', () => {
@@ -37,5 +37,25 @@ describe('parseJsonLossless', () => {
       expect(() => JSON.parse(bad)).toThrow(SyntaxError);
       expect(() => parseJsonLossless(bad)).toThrow(SyntaxError);
     }
+  });
+});
+
+describe('jsonNestingDepth', () => {
+  it('counts arrays and objects, not brackets inside strings', () => {
+    expect(jsonNestingDepth('1')).toBe(0);
+    expect(jsonNestingDepth('[]')).toBe(1);
+    expect(jsonNestingDepth('[{"a":[1]},{}]')).toBe(3);
+    expect(jsonNestingDepth('["[[[[", "\\"{{{"]')).toBe(1);
+    expect(jsonNestingDepth(`${'['.repeat(5000)}${']'.repeat(5000)}`, 16)).toBe(17);
+  });
+
+  it('agrees with the depth of the parsed value for any JSON value', () => {
+    const depthOf = (v: unknown): number =>
+      typeof v === 'object' && v !== null ? 1 + Math.max(0, ...Object.values(v as Record<string, unknown>).map(depthOf)) : 0;
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        expect(jsonNestingDepth(JSON.stringify(v))).toBe(depthOf(v));
+      }),
+    );
   });
 });

@@ -56,3 +56,34 @@ export function parseJsonLossless(text: string): unknown {
   }
   return JSON.parse(last === 0 ? text : out + text.slice(last));
 }
+
+/**
+ * Deepest nesting of arrays and objects in a JSON text (`[[1]]` is 2, a scalar 0),
+ * found by one scan that skips string literals, so a body can be refused before it
+ * is parsed. Stops counting once past `limit` (returns `limit + 1`). Never throws;
+ * on text that is not JSON the result is a bound, not a meaning.
+ */
+export function jsonNestingDepth(text: string, limit = Number.MAX_SAFE_INTEGER): number {
+  let depth = 0;
+  let max = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > max) {
+        max = depth;
+        if (max > limit) return limit + 1;
+      }
+    } else if (c === 0x5d || c === 0x7d) {
+      depth = Math.max(0, depth - 1);
+    }
+  }
+  return max;
+}

@@ -24,6 +24,18 @@ export interface ResponseLike {
   elapsedMs?: number;
   /** Response headers, lower-case names (Retry-After is read). */
   headers?: Readonly<Record<string, string | string[] | undefined>>;
+  /** Set when the body was longer than the reader's cap and reading stopped there. */
+  truncated?: BodyCut;
+}
+
+/** A response body cut at the reader's cap (issue 11): what was kept and what the server announced. */
+export interface BodyCut {
+  /** Bytes kept (the cap). */
+  keptBytes: number;
+  /** Bytes received before reading stopped (at least one more than kept). */
+  receivedBytes: number;
+  /** The Content-Length the server announced, when it sent one. */
+  declaredBytes?: number;
 }
 
 /** A classified answer. */
@@ -40,6 +52,8 @@ export interface Observation {
   /** For `no-answer`: whether the target stayed silent (timeout) or the connection failed. */
   errorCode?: 'ERR_TIMEOUT' | 'ERR_NETWORK';
   elapsedMs?: number;
+  /** The body was longer than the reader's cap: it was cut and the connection dropped; a cut 2xx is never `accepted`. */
+  truncated?: BodyCut;
 }
 
 /** A JSON object (not an array, not null). */
@@ -70,6 +84,7 @@ export function classify(res: ResponseLike): Observation {
   const json = lossless(res);
   const base: Observation = { verdict: 'bad-response', status: res.status, json, text: res.text };
   if (res.elapsedMs !== undefined) base.elapsedMs = res.elapsedMs;
+  if (res.truncated !== undefined) base.truncated = res.truncated;
   if (isRecord(json)) {
     base.code = json.code;
     base.msg = json.msg;
@@ -78,7 +93,7 @@ export function classify(res: ResponseLike): Observation {
   if (res.status >= 500) return { ...base, verdict: 'server-error' };
   if (res.status >= 400) return { ...base, verdict: 'rejected' };
   if (res.status >= 200 && res.status < 300) {
-    if (!isRecord(json)) return base;
+    if (!isRecord(json) || res.truncated !== undefined) return base;
     if (!Object.hasOwn(json, 'code')) return { ...base, verdict: 'accepted' };
     const value = codeValue(json.code);
     if (value === undefined) return base;

@@ -11,6 +11,10 @@ import { collectParams, mediaType } from './params.js';
 import { placeOrder, stpModeOf } from './place.js';
 import { rejectionReply, type Reply } from './respond.js';
 import { ENDPOINTS } from '../core/wire.js';
+import { jsonNestingDepth } from '../core/json.js';
+
+/** Deepest nesting of arrays and objects a batch body may have (D-JSON-DEPTH; a valid batch has 2). */
+export const MAX_JSON_DEPTH = 16;
 
 /** Text of `result[].msg` for a placed order. */
 export const ENTRY_OK_MSG = 'OK';
@@ -41,6 +45,13 @@ export function handleBatch(input: RequestInput, deps: HandlerDeps): Reply {
   );
   if (!auth.ok) return rejectionReply(auth.rejection);
 
+  // D-JSON-DEPTH: refused before parsing, so no deep value reaches validation
+  const depth = jsonNestingDepth(input.body, MAX_JSON_DEPTH);
+  if (depth > MAX_JSON_DEPTH) {
+    return rejectionReply(
+      reject('malformed-json', 400, ApiCode.INVALID_VALUE, `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels; a batch is an array of flat order objects (D-JSON-DEPTH)`),
+    );
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(input.body);

@@ -1,5 +1,5 @@
 /** The reference server of the signed spot-trading API (§4, §5). */
-export { startServer, DEFAULT_REQUEST_TIMEOUT_MS, type ServerOptions, type RunningServer } from './server.js';
+export { startServer, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, type ServerOptions, type RunningServer } from './server.js';
 export {
   defaultPolicy,
   resolvePolicy,
@@ -25,6 +25,6 @@ export { type ErrorStyle } from './respond.js';
 export { ROUTES } from './router.js';
 export { DEFAULT_BODY_LIMIT } from './body.js';
 export { DEFAULT_STORE_CAPACITY, type OrderLog, type PlacedOrder } from './store.js';
-export { ENTRY_OK_MSG } from './batch.js';
+export { ENTRY_OK_MSG, MAX_JSON_DEPTH } from './batch.js';
 export { FORM_MEDIA_TYPE } from './order.js';
 export { DEFAULT_STP_MODE } from './place.js';

@@ -102,7 +102,7 @@ describe('routing (§4, D-PREFIX)', () => {
 });
 
 describe('oversized and malformed requests', () => {
-  it('D-BODY-LIMIT: a body over 64 KiB is 413 -1000, places nothing, and the connection stays usable', async () => {
+  it('D-BODY-LIMIT: a body over 64 KiB is 413 -1000, places nothing, and the next request through the pool works', async () => {
     const pool = new Pool(server.url, { connections: 1 });
     try {
       const before = server.orders.count();

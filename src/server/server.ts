@@ -14,8 +14,8 @@ import { checkCredentials, DEMO_CREDENTIALS } from './credentials.js';
 import type { HandlerDeps, RequestInput } from './handler.js';
 import { handleOrder } from './order.js';
 import { splitTarget } from './params.js';
-import { resolvePolicy, type Credential, type ServerPolicy } from './policy.js';
-import { rawReply, rejectionReply, writeReply, type ErrorStyle, type RespondDeps } from './respond.js';
+import { resolvePolicy, type Credential, type Endpoint, type ServerPolicy } from './policy.js';
+import { rawReply, rejectionReply, writeReply, type ErrorStyle, type Reply, type RespondDeps } from './respond.js';
 import { route } from './router.js';
 import { DEFAULT_STORE_CAPACITY, OrderStore, type OrderLog } from './store.js';
 
@@ -50,7 +50,19 @@ export interface ServerOptions {
   explain?: boolean;
   /** Where log lines go (one line each, no newline); default nowhere. Never given a secret. */
   log?: (line: string) => void;
+  /**
+   * Open connections served at once (default 1,000, D-CONNECTION-CAP). A request on a
+   * connection beyond the cap gets 503 {code, msg} with Retry-After and the connection
+   * is closed; past twice the cap new connections are dropped unread.
+   */
+  maxConnections?: number;
 }
+
+/** Default cap on open connections (D-CONNECTION-CAP). */
+export const DEFAULT_MAX_CONNECTIONS = 1000;
+
+/** Longest lingering close: how long a closing connection keeps draining the client's bytes so its answers are not reset away, ms. */
+const CLOSE_GRACE_MS = 2000;
 
 /** A started server. */
 export interface RunningServer {
@@ -69,6 +81,82 @@ export interface RunningServer {
 interface Context extends HandlerDeps, RespondDeps {
   bodyLimit: number;
   log: ((line: string) => void) | undefined;
+  /** Sockets that got their last answer and are closing: they never get another (no late 408). */
+  closing: WeakSet<Socket>;
+  /** Sockets opened beyond the connection cap. */
+  overCap: WeakSet<Socket>;
+  /** Per connection: requests received whose answers are not yet written, and a final error answer waiting for them. */
+  inFlight: WeakMap<Socket, InFlight>;
+}
+
+interface InFlight {
+  pending: Set<IncomingMessage>;
+  final?: string;
+}
+
+/** Whether a complete request of this connection still awaits its answer (an incomplete one is what failed). */
+function awaitsAnswers(state: InFlight): boolean {
+  for (const r of state.pending) if (r.complete) return true;
+  return false;
+}
+
+/** Count a request as awaiting its answer on its connection until the response finishes or closes. */
+function track(req: IncomingMessage, res: ServerResponse, ctx: Context): void {
+  const socket = req.socket;
+  let state = ctx.inFlight.get(socket);
+  if (state === undefined) {
+    state = { pending: new Set() };
+    ctx.inFlight.set(socket, state);
+  }
+  const st = state;
+  st.pending.add(req);
+  const settle = (): void => {
+    if (!st.pending.delete(req)) return;
+    if (st.final !== undefined && !awaitsAnswers(st)) {
+      const payload = st.final;
+      delete st.final;
+      sendFinal(socket, payload, ctx);
+    }
+  };
+  res.once('finish', settle);
+  res.once('close', settle);
+}
+
+/** The last answer of a connection, written after every answer before it, then a prompt close. */
+function sendFinal(socket: Socket, payload: string, ctx: Context): void {
+  try {
+    if (socket.writable) socket.write(payload);
+  } catch {
+    // the client is gone; nothing to deliver
+  }
+  closeAfterReply(socket, ctx);
+}
+
+/**
+ * End a connection after its last answer: send FIN at once, keep discarding what the
+ * client still sends (closing with unread bytes would reset the connection and could
+ * destroy the answer in flight), and destroy it after a short grace.
+ */
+function closeAfterReply(socket: Socket, ctx: Context): void {
+  if (ctx.closing.has(socket) && socket.writableEnded) return;
+  ctx.closing.add(socket);
+  socket.resume();
+  socket.end();
+  // lingering close: done when the client closes its side, at the latest after the grace
+  const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
+  socket.once('end', () => {
+    clearTimeout(timer);
+    socket.destroy();
+  });
+  socket.once('close', () => clearTimeout(timer));
+}
+
+/** Write a reply that ends the connection (`Connection: close`), then close it promptly. */
+function writeFinalReply(req: IncomingMessage, res: ServerResponse, reply: Reply, endpoint: Endpoint, ctx: Context): void {
+  const socket = req.socket;
+  res.once('finish', () => closeAfterReply(socket, ctx));
+  res.once('close', () => closeAfterReply(socket, ctx));
+  writeReply(res, { ...reply, headers: { ...reply.headers, connection: 'close' } }, endpoint, ctx);
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -77,6 +165,10 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
+  if (ctx.overCap.has(req.socket)) {
+    const msg = 'Too many open connections; retry shortly (D-CONNECTION-CAP)';
+    return writeFinalReply(req, res, rejectionReply(reject('overloaded', 503, ApiCode.REQUEST, msg), { 'retry-after': '1' }), 'none', ctx);
+  }
   const { path, rawQuery } = splitTarget(req.url ?? '');
   const r = route(req.method, path);
   if (!r.ok) return writeReply(res, r.reply, 'none', ctx);
@@ -84,8 +176,11 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Con
   if (body.kind === 'aborted') return;
   if (body.kind === 'too-large') {
     const msg = `The body is larger than ${ctx.bodyLimit} bytes (D-BODY-LIMIT)`;
-    return writeReply(res, rejectionReply(reject('body-too-large', 413, ApiCode.REQUEST, msg)), r.endpoint, ctx);
+    // one answer, then the connection ends: the rest of an oversized body is never read as a request
+    return writeFinalReply(req, res, rejectionReply(reject('body-too-large', 413, ApiCode.REQUEST, msg)), r.endpoint, ctx);
   }
+  // An order is placed only when its answer can still be delivered.
+  if (res.destroyed || !req.socket.writable) return;
   const input: RequestInput = {
     rawQuery,
     body: body.text,
@@ -116,8 +211,15 @@ function internalError(res: ServerResponse): void {
 
 /** ROBUST-NO-5XX (§7): a request Node cannot parse (bad syntax, headers over 16 KiB, too slow) gets a 4xx `{code, msg}`. */
 function onClientError(err: Error & { code?: string }, socket: Socket, ctx: Context): void {
+  // A second error (the client's FIN after bad bytes) while earlier answers are still being written: keep waiting for them.
+  if (ctx.inFlight.get(socket)?.final !== undefined) return;
   const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent === true) {
+  const state = ctx.inFlight.get(socket);
+  const answersDue = state !== undefined && awaitsAnswers(state);
+  // answers still due on a connection that already ends after them (413): nothing to add, they go out first
+  if (answersDue && ctx.closing.has(socket) && err.code !== 'ECONNRESET') return;
+  // an answer already half written cannot be followed by a raw one, unless it is a queued pipelined answer (finalAnswer waits for it)
+  if (err.code === 'ECONNRESET' || !socket.writable || (pending?.headersSent === true && !answersDue) || ctx.closing.has(socket)) {
     socket.destroy();
     return;
   }
@@ -127,11 +229,18 @@ function onClientError(err: Error & { code?: string }, socket: Socket, ctx: Cont
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? ([408, 'timeout', 'The request was not received in time'] as const)
         : ([400, 'http-parse', 'The request is not valid HTTP/1.1'] as const);
-  try {
-    socket.end(rawReply(rejectionReply(reject(kind, status, ApiCode.REQUEST, msg)), ctx));
-  } catch {
-    socket.destroy();
+  finalAnswer(socket, rawReply(rejectionReply(reject(kind, status, ApiCode.REQUEST, msg)), ctx), ctx);
+}
+
+/** End a connection with a raw answer; pipelined requests before it are answered first, in order (their orders are placed and reported). */
+function finalAnswer(socket: Socket, payload: string, ctx: Context): void {
+  const state = ctx.inFlight.get(socket);
+  if (state !== undefined && awaitsAnswers(state)) {
+    ctx.closing.add(socket);
+    state.final = payload;
+    return;
   }
+  sendFinal(socket, payload, ctx);
 }
 
 /** Start the reference server; resolves once it answers on its port. */
@@ -152,7 +261,11 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     explain: options.explain === true,
     log: options.log,
+    closing: new WeakSet(),
+    inFlight: new WeakMap(),
+    overCap: new WeakSet(),
   };
+  const maxConnections = Math.max(1, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
 
   const server = createServer(
     {
@@ -163,9 +276,25 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
       requireHostHeader: false,
     },
     (req, res) => {
+      track(req, res, ctx);
       handleRequest(req, res, ctx).catch(() => internalError(res));
     },
   );
+  // D-CONNECTION-CAP: up to the cap served; beyond it one 503 and close; past twice the cap dropped unread (Node's own limit)
+  let open = 0;
+  server.maxConnections = 2 * maxConnections;
+  server.on('connection', (socket: Socket) => {
+    open++;
+    socket.once('close', () => open--);
+    if (open > maxConnections) {
+      ctx.overCap.add(socket);
+      // an idle connection beyond the cap is not kept waiting for a request
+      setTimeout(() => socket.destroy(), 2000).unref();
+    }
+  });
+  // A client may half-close after sending pipelined requests: answer them all, then close (Node's default on a
+  // client FIN ends the connection at once, dropping answers still being prepared).
+  (server as typeof server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   server.keepAliveTimeout = 5000;
   server.timeout = requestTimeout + 5000;
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) => onClientError(err, socket, ctx));
@@ -175,7 +304,7 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
   });
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     socket.on('error', () => undefined);
-    socket.end(rawReply(rejectionReply(reject('method', 405, ApiCode.REQUEST, 'CONNECT is not supported')), ctx));
+    finalAnswer(socket, rawReply(rejectionReply(reject('method', 405, ApiCode.REQUEST, 'CONNECT is not supported')), ctx), ctx);
   });
 
   return new Promise((resolve, rejectStart) => {

@@ -98,3 +98,33 @@ describe('validateBatch: examples', () => {
     expect(byOrder.get(22)?.map((i) => i.ruleId)).toEqual(['BATCH-PER-ORDER-RULES']);
   });
 });
+
+describe('validateBatch never throws (issue 11)', () => {
+  /** Values JSON.parse can produce that once made validation throw: objects where strings belong, `toString` fields, deep nesting. */
+  const hostile = fc.oneof(
+    fc.jsonValue(),
+    fc.jsonValue().map((v) => ({ toString: v, valueOf: v })),
+    fc.integer({ min: 1, max: 3000 }).map((n) => JSON.parse(`${'['.repeat(n)}${']'.repeat(n)}`) as unknown),
+    fc.constantFrom(1e308, -1e308, 5e-324, Number.MAX_SAFE_INTEGER + 2, -0),
+  );
+  const field = fc.constantFrom('symbol', 'side', 'type', 'quantity', 'price', 'newClientOrderId', 'timeInForce', 'stpMode', 'amount');
+
+  it('returns issues as data for any JSON value, alone, as an order, or as a field of an order', () => {
+    fc.assert(
+      fc.property(hostile, field, (v, name) => {
+        for (const body of [v, [v], [v, v], [{ symbol: 'BTCUSDT', [name]: v }, { symbol: v }]]) {
+          const issues = validateBatch(body);
+          expect(Array.isArray(issues)).toBe(true);
+          for (const i of issues) expect(typeof i.message).toBe('string');
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('names mixed symbols even when a symbol is an object whose String() throws', () => {
+    const issues = validateBatch(JSON.parse('[{"symbol":{"toString":1}},{"symbol":"BTCUSDT"}]') as unknown);
+    const mixed = issues.find((i) => i.ruleId === 'BATCH-SINGLE-SYMBOL');
+    expect(mixed?.received).toContain('{\\"toString\\":1}');
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * Validation of a batch body (§4.1).
  */
-import { issue, type Issue } from './issue.js';
+import { describeValue, issue, type Issue } from './issue.js';
 import { validateOrder } from './order.js';
 
 /** Orders per batch request (§4.1 rule 1, §8). */
@@ -26,7 +26,7 @@ export function validateBatch(body: unknown): Issue[] {
     if (typeof o === 'object' && o !== null && 'symbol' in o) symbols.add((o as { symbol: unknown }).symbol);
   }
   if (symbols.size > 1) {
-    out.push(issue('BATCH-SINGLE-SYMBOL', [], 'every order for the same symbol', [...symbols].map(String).join(', ')));
+    out.push(issue('BATCH-SINGLE-SYMBOL', [], 'every order for the same symbol', [...symbols].map((v) => (typeof v === 'string' ? v : describeValue(v))).join(', ')));
   }
   body.forEach((o, i) => out.push(...validateOrder(o, { version: 'v1', path: [i] })));
   return out;

@@ -24,6 +24,15 @@ describe('describeValue', () => {
     expect(describeValue(10n)).toBe('10');
     expect(describeValue(() => 1)).toContain('=>');
   });
+
+  it('never throws, even where String() itself throws (issue 11)', () => {
+    expect(describeValue(JSON.parse('{"toString":1,"valueOf":2,"self":null}') as unknown)).toBe('{"toString":1,"valueOf":2,"self":null}');
+    const cyclicBadString: Record<string, unknown> = { toString: 1 };
+    cyclicBadString['self'] = cyclicBadString;
+    expect(describeValue(cyclicBadString)).toBe('(object)');
+    const deep = JSON.parse(`${'['.repeat(200_000)}${']'.repeat(200_000)}`) as unknown;
+    expect(describeValue(deep)).toBe('(array)');
+  });
 });
 
 describe('issue', () => {

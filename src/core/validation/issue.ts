@@ -27,9 +27,22 @@ export function describeValue(v: unknown): string {
   try {
     s = typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
   } catch {
-    s = String(v);
+    s = lastResortText(v);
   }
   return s.length > 80 ? `${s.slice(0, 60)}… (${s.length} chars)` : s;
+}
+
+/**
+ * `String(v)` when it works; otherwise the kind of value. Never throws: an object from
+ * JSON with a `toString` field that is no function, or an array nested thousands of
+ * levels deep, makes `String` itself throw.
+ */
+function lastResortText(v: unknown): string {
+  try {
+    return String(v);
+  } catch {
+    return Array.isArray(v) ? '(array)' : `(${typeof v})`;
+  }
 }
 
 /** Build an issue; `message` defaults to a sentence made of the others. */
