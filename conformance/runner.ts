@@ -14,6 +14,7 @@ import { coverageMatrix } from './coverage.js';
 import { limitParams, oneOrder } from './checks/orders.js';
 import { measureClock } from './clock.js';
 import { curlFor } from './curl.js';
+import { commandLine, replayArgv } from './reproduce.js';
 import { checks as allChecks } from './checks/index.js';
 import { clientIdSource } from './generators.js';
 import { createRequestFactory, routeKey, type Route } from './requests.js';
@@ -36,6 +37,8 @@ export interface RunOptions {
   /** The check list (default: all checks). */
   checks?: readonly CheckDefinition[];
   dispatcher?: Dispatcher;
+  /** The run's target settings as arguments (conformance/reproduce.ts targetArgv): failures then carry a replay line. */
+  replayArgs?: readonly string[];
   /** Progress events for the console. */
   onProgress?: (p: { done: number; total: number; current?: string; requests: number }) => void;
 }
@@ -273,6 +276,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     if (notes.length > 0) rep.notes = notes;
     if (stats.routes.size > 0) rep.routes = [...stats.routes].sort();
     if (rep.status === 'fail' && out.exchange) rep.reproduce = curlFor(opts.target.baseUrl, out.exchange);
+    if (rep.status === 'fail' && opts.replayArgs !== undefined) rep.replay = `spotcheck ${commandLine(replayArgv(opts.seed, def.id, opts.replayArgs))}`;
     reports.push(rep);
     done++;
   }
@@ -307,6 +311,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     rateLimits: transport.rateLimits(),
     deviations: profile.deviations,
     coverage: coverageMatrix(opts.checks ?? allChecks),
+    ...(opts.replayArgs === undefined ? {} : { replayArgs: [...opts.replayArgs] }),
     checks: reports,
   };
 }

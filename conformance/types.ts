@@ -132,6 +132,8 @@ export interface CheckReport {
   counterexample?: string;
   runs?: number;
   reproduce?: string;
+  /** For a failure: the `spotcheck replay` command line rerunning this check against the same target (no credentials). */
+  replay?: string;
   /** Remarks on how the verdict was earned (requests refused for business reasons, inconclusive cases). */
   notes?: string[];
   /** Routes (`batch/json`, `v1.1/split`, ...) this check reached with an answer that could decide its rule (the coverage matrix, issue 10). */
@@ -159,5 +161,7 @@ export interface RunReport {
   deviations?: string[];
   /** The coverage matrix of the check list (spec/coverage.json, issue 10). */
   coverage?: CoverageMatrix;
+  /** The run's target settings as `spotcheck` arguments (`--base-url URL ...` or `--embedded`, profile, runs; never credentials), for replay lines. */
+  replayArgs?: string[];
   checks: CheckReport[];
 }

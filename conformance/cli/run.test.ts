@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
@@ -53,6 +55,47 @@ describe('spotcheck run (command line)', () => {
     expect(XMLValidator.validate(xml)).toBe(true);
     const parsed = new XMLParser({ ignoreAttributes: false }).parse(xml) as { testsuites: { '@_failures': string } };
     expect(Number(parsed.testsuites['@_failures'])).toBe(report.summary.failed);
+  });
+
+  it('prints a replay line carrying the target, profile and runs (never a credential); pasted, it reproduces the failure', async () => {
+    const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
+    const json = join(dir, 'replay.json');
+    expect(await cli(['run', '--base-url', broken.url, '--only', 'SIG-BODY-COVERED', '--runs', '5', '--seed', '4', '--symbol', 'BTCUSDT', '--report-json', json], io)).toBe(1);
+    const line = /Replay: spotcheck (.*)$/m.exec(io.stdout())?.[1] ?? '';
+    expect(line).toBe(`replay --seed 4 --only SIG-BODY-COVERED --base-url ${broken.url} --symbol BTCUSDT --profile core --runs 5`);
+    expect(line).not.toContain(DEMO_API_KEY);
+    // The words a shell makes of it, run as the CLI.
+    const { stdout } = await promisify(execFile)('bash', ['-c', `printf '%s\\n' ${line}`]);
+    const again = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
+    expect(await cli(stdout.trimEnd().split('\n'), again)).toBe(1);
+    expect(again.stdout()).toMatch(/^0 passed, 1 failed, 0 info, 0 skipped$/m);
+    expect(again.stderr()).not.toContain('embedded');
+    // The report keeps the same arguments, and replay can take them from it.
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { replayArgs: string[]; checks: Array<{ id: string; replay?: string }> };
+    expect(report.replayArgs).toEqual(['--base-url', broken.url, '--symbol', 'BTCUSDT', '--profile', 'core', '--runs', '5']);
+    expect(report.checks.find((c) => c.id === 'SIG-BODY-COVERED')?.replay).toBe(`spotcheck ${line}`);
+    const fromReport = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
+    expect(await cli(['replay', '--from-report', json, '--only', 'SIG-BODY-COVERED'], fromReport)).toBe(1);
+    expect(fromReport.stdout()).toMatch(/^0 passed, 1 failed, 0 info, 0 skipped$/m);
+  });
+
+  it('replay refuses to guess its target: without --base-url, --config, --from-report or --embedded it is a usage error', async () => {
+    const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
+    expect(await cli(['replay', '--seed', '3', '--only', 'SIG-BODY-COVERED'], io)).toBe(2);
+    expect(io.stderr()).toContain('name the target');
+    expect(io.stderr()).not.toContain('started the embedded');
+    const both = capture();
+    expect(await cli(['replay', '--seed', '3', '--only', 'AUTH-APIKEY-REQUIRED', '--embedded', '--base-url', broken.url], both)).toBe(2);
+    const embedded = capture();
+    expect(await cli(['replay', '--seed', '3', '--only', 'AUTH-APIKEY-REQUIRED', '--embedded', '--runs', '3'], embedded)).toBe(0);
+    expect(embedded.stderr()).toContain('embedded reference server');
+  });
+
+  it('a failure against the embedded server replays with --embedded said out loud', async () => {
+    const io = capture();
+    const report = join(dir, 'embedded.json');
+    await cli(['run', '--only', 'AUTH-APIKEY-REQUIRED', '--runs', '3', '--seed', '1', '--report-json', report], io);
+    expect((JSON.parse(readFileSync(report, 'utf8')) as { replayArgs: string[] }).replayArgs).toEqual(['--embedded', '--profile', 'core', '--runs', '3']);
   });
 
   it('replays one check with the same seed', async () => {

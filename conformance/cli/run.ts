@@ -2,7 +2,7 @@
  * `spotcheck run` and `spotcheck replay`: run the conformance checks against the
  * embedded reference server (no target given) or any server URL.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { kitPath } from '../../src/paths.js';
 import { dirname } from 'node:path';
@@ -16,13 +16,18 @@ import { renderJunit } from '../report/junit.js';
 import { loadDescription, resolveDescription, type TargetDescription } from '../target/description.js';
 import { coverageMatrix, renderMatrix } from '../coverage.js';
 import { runConformance, selectChecks } from '../runner.js';
+import { targetArgv, type RunSettings } from '../reproduce.js';
 import type { Profile, RunReport, Target } from '../types.js';
 
 export const RUN_HELP = `Usage: spotcheck run [options]
-       spotcheck replay --seed S --only ID [options]
+       spotcheck replay --seed S --only ID (--base-url URL | --config FILE | --embedded) [options]
+       spotcheck replay --from-report FILE --only ID
 
 Runs the conformance checks. With no --base-url it starts the embedded reference
-server on a free loopback port and checks that.
+server on a free loopback port and checks that. \`replay\` reruns named checks and
+needs its target said out loud (the Replay: line under a failure carries it), so a
+replay never falls back to the embedded server by accident; --from-report takes the
+target, seed, profile and runs from a --report-json file.
 
 Target:
   --config FILE          target description (JSON with comments; \`spotcheck init\`
@@ -40,6 +45,8 @@ Target:
                          default the clock is measured from the HTTP Date header
   --api-key-header NAME  API-key header name (default ${API_KEY_HEADER}, seed §5.2)
   --path-prefix PATH     prepended to every endpoint path (e.g. /gateway)
+  --embedded             check the embedded reference server (the default of run;
+                         replay needs it said)
 
 Selection and reproducibility:
   --profile P            core (default, lenient) or reference (pins spec/decisions.md)
@@ -75,6 +82,8 @@ target could not be reached.
 const options = {
   'base-url': { type: 'string' },
   config: { type: 'string' },
+  embedded: { type: 'boolean', default: false },
+  'from-report': { type: 'string' },
   'api-key-header': { type: 'string' },
   'path-prefix': { type: 'string' },
   'api-key': { type: 'string' },
@@ -131,12 +140,40 @@ function rulesLink(docsUrl: string | undefined): { rulesUrl?: string } {
   return existsSync(local) ? { rulesUrl: pathToFileURL(local).href } : {};
 }
 
+/** The arguments a `--report-json` file gives a replay: its target settings and seed. */
+function replayFromReport(file: string): string[] {
+  let report: { seed?: unknown; replayArgs?: unknown };
+  try {
+    report = JSON.parse(readFileSync(file, 'utf8')) as typeof report;
+  } catch (err) {
+    const why = err instanceof SyntaxError ? 'not JSON' : ((err as NodeJS.ErrnoException).code ?? String(err));
+    throw new SpotcheckError('ERR_USAGE', `--from-report: cannot read ${file}: ${why}`);
+  }
+  const args = report.replayArgs;
+  if (!Array.isArray(args) || !args.every((a) => typeof a === 'string') || typeof report.seed !== 'number') {
+    throw new SpotcheckError('ERR_USAGE', `--from-report: ${file} has no seed and replayArgs (is it a spotcheck --report-json file?)`);
+  }
+  return [...(args as string[]), '--seed', String(report.seed)];
+}
+
 /** `run` (and `replay`, which requires --seed and --only). */
 export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' = 'run'): Promise<number> {
   const { values: v } = parse({ args: argv, strict: true, options }, mode);
   if (v.help) {
     io.out(RUN_HELP);
     return 0;
+  }
+  if (v['from-report'] !== undefined) {
+    if (mode !== 'replay') throw new SpotcheckError('ERR_USAGE', '--from-report belongs to `spotcheck replay`');
+    const rest = argv.filter((a, i) => a !== '--from-report' && argv[i - 1] !== '--from-report' && !a.startsWith('--from-report='));
+    return runCommand([...replayFromReport(v['from-report']), ...rest], io, mode);
+  }
+  if (v.embedded && v['base-url'] !== undefined) throw new SpotcheckError('ERR_USAGE', '--embedded and --base-url name two different targets: pick one');
+  if (mode === 'replay' && !v.embedded && v['base-url'] === undefined && v.config === undefined) {
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      'replay: name the target the failure came from (--base-url URL or --config FILE, as on the Replay: line, or --from-report FILE), or --embedded for the built-in reference server',
+    );
   }
   if (v.profile !== 'core' && v.profile !== 'reference') throw new SpotcheckError('ERR_USAGE', `--profile must be core or reference, got '${v.profile}'`);
   const profile: Profile = v.profile;
@@ -156,7 +193,18 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     description.order = { ...description.order, ...(v.symbol === undefined ? {} : { symbol: v.symbol }), ...(v['other-symbol'] === undefined ? {} : { otherSymbol: v['other-symbol'] }) };
   }
   const targetProfile = resolveDescription(description);
-  const baseUrlArg = v['base-url'] ?? description.baseUrl;
+  const baseUrlArg = v.embedded ? undefined : (v['base-url'] ?? description.baseUrl);
+  const settings: RunSettings = { profile, runs };
+  const given: Array<[keyof RunSettings, string | undefined]> = [
+    ['baseUrl', v['base-url']],
+    ['config', v.config],
+    ['apiKeyHeader', v['api-key-header']],
+    ['pathPrefix', v['path-prefix']],
+    ['symbol', v.symbol],
+    ['otherSymbol', v['other-symbol']],
+    ['timePath', v['time-path']],
+  ];
+  for (const [k, val] of given) if (val !== undefined) Object.assign(settings, { [k]: val });
   const maxOrders = v['max-orders'] !== undefined ? int('max-orders', v['max-orders'], 0) : baseUrlArg === undefined ? Infinity : 10000;
   // replay reruns exactly the named checks; run takes prefixes.
   const pool = mode === 'replay' ? checks.filter((c) => only.includes(c.id)) : checks;
@@ -237,6 +285,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
       only: mode === 'replay' ? [] : only,
       checks: pool,
       maxOrders,
+      replayArgs: v.embedded && v.config !== undefined ? [...targetArgv(settings), '--embedded'] : targetArgv(settings),
       onProgress: (p) => {
         if (p.current === undefined) return;
         if (tty) {

@@ -100,7 +100,7 @@ export function renderConsole(r: RunReport, style: ConsoleStyle): string {
       if (f.actual !== undefined) out.push(`   Actual:   ${f.actual}`);
       if (f.counterexample !== undefined) out.push(`   Counterexample (after ${f.runs ?? '?'} runs, shrunk): ${f.counterexample.slice(0, 400)}`);
       out.push(`   Rule: ${style.rulesUrl ?? RULES_PAGE}#${f.ruleId}`);
-      out.push(`   Replay: spotcheck replay --seed ${r.seed} --only ${f.id}`);
+      out.push(`   Replay: ${f.replay ?? `spotcheck replay --seed ${r.seed} --only ${f.id}`}`);
       if (f.reproduce !== undefined) out.push('   Reproduce with (export SPOTCHECK_SECRET first):', indent(f.reproduce, 5));
     });
   }

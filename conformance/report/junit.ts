@@ -37,7 +37,7 @@ export function renderJunit(r: RunReport): string {
       } else if (c.status === 'info') {
         lines.push(`${open}>`, `      <system-out>${xmlEscape(`INFO: ${c.observed ?? ''}`)}</system-out>`, '    </testcase>');
       } else {
-        const body = [`Requirement (§${c.section}): ${c.requirement}`, `Expected: ${c.expected ?? ''}`, `Actual: ${c.actual ?? ''}`, c.reproduce ?? ''].join('\n');
+        const body = [`Requirement (§${c.section}): ${c.requirement}`, `Expected: ${c.expected ?? ''}`, `Actual: ${c.actual ?? ''}`, ...(c.replay === undefined ? [] : [`Replay: ${c.replay}`]), c.reproduce ?? ''].join('\n');
         lines.push(
           `${open}>`,
           `      <failure message="${xmlEscape(`${c.level}: expected ${c.expected ?? ''}`)}" type="${c.level}">${xmlEscape(body)}</failure>`,
