@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,6 +96,30 @@ describe('spotcheck run (command line)', () => {
     const report = join(dir, 'embedded.json');
     await cli(['run', '--only', 'AUTH-APIKEY-REQUIRED', '--runs', '3', '--seed', '1', '--report-json', report], io);
     expect((JSON.parse(readFileSync(report, 'utf8')) as { replayArgs: string[] }).replayArgs).toEqual(['--embedded', '--profile', 'core', '--runs', '3']);
+  });
+
+  it('--baseline: a listed failure passes the gate and is reported as baselined; a listed check that passes fails it (stale)', async () => {
+    const env = { SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET };
+    const listed = join(dir, 'baseline.json');
+    writeFileSync(listed, JSON.stringify([{ id: 'SIG-BODY-COVERED', reason: 'vendor ticket 42' }]));
+    const json = join(dir, 'baselined.json');
+    const io = capture(env);
+    const argv = ['run', '--base-url', broken.url, '--only', 'SIG-BODY-COVERED,AUTH-APIKEY-REQUIRED', '--runs', '5', '--seed', '2'];
+    expect(await cli([...argv, '--baseline', listed, '--report-json', json], io)).toBe(0);
+    expect(io.stdout()).toContain('(baselined: vendor ticket 42)');
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { summary: { baselined: number; mustFailures: number }; checks: Array<{ id: string; baseline?: { state: string } }> };
+    expect(report.summary).toMatchObject({ baselined: 1, mustFailures: 0 });
+    expect(report.checks.find((c) => c.id === 'SIG-BODY-COVERED')?.baseline?.state).toBe('expected-failure');
+
+    writeFileSync(listed, JSON.stringify([{ id: 'SIG-BODY-COVERED', reason: 'vendor ticket 42' }, { id: 'AUTH-APIKEY-REQUIRED', reason: 'fixed long ago' }]));
+    const stale = capture(env);
+    expect(await cli([...argv, '--baseline', listed], stale)).toBe(1);
+    expect(stale.stdout()).toContain('Stale baseline entries');
+
+    writeFileSync(listed, JSON.stringify([{ id: 'SIG-NO-SUCH', reason: 'typo' }]));
+    const typo = capture(env);
+    expect(await cli([...argv, '--baseline', listed], typo)).toBe(2);
+    expect(typo.stderr()).toContain("'SIG-NO-SUCH' is no check");
   });
 
   it('replays one check with the same seed', async () => {

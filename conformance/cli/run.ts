@@ -13,6 +13,7 @@ import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET,
 import { checks } from '../checks/index.js';
 import { renderConsole, RULES_PAGE } from '../report/console.js';
 import { renderJunit } from '../report/junit.js';
+import { applyBaseline, gateFails, loadBaseline } from '../report/baseline.js';
 import { loadDescription, resolveDescription, type TargetDescription } from '../target/description.js';
 import { coverageMatrix, renderMatrix } from '../coverage.js';
 import { runConformance, selectChecks } from '../runner.js';
@@ -70,6 +71,9 @@ Safety:
 Reports:
   --report-json FILE     write the JSON report (schema: conformance/report/report.schema.json)
   --junit FILE           write JUnit XML, one testcase per check
+  --baseline FILE        known failures, JSON [{"id": "CHECK-ID", "reason": "..."}]:
+                         listed failures do not fail the run (reported as
+                         baselined); a listed check that passes does (stale entry)
   --docs-url URL         base URL of the docs site, for rule links in failures
                          (default: the locally built site, when there is one)
   --no-color             plain console output
@@ -106,6 +110,7 @@ const options = {
   yes: { type: 'boolean', default: false },
   'report-json': { type: 'string' },
   junit: { type: 'string' },
+  baseline: { type: 'string' },
   'docs-url': { type: 'string' },
   'no-color': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -211,6 +216,8 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
   const selected = selectChecks(pool, mode === 'replay' ? [] : only);
   if (selected.length === 0) throw new SpotcheckError('ERR_USAGE', `--only ${only.join(',')} selects no check; run with --list to see the IDs`);
 
+  const baseline = v.baseline === undefined ? undefined : loadBaseline(v.baseline, new Set(checks.map((c) => c.id)));
+
   if (v.list || v['dry-run']) {
     for (const c of selected) io.out(`${c.id}  [${c.ruleId}]  ${c.title}${c.covers === undefined ? '' : `  (${c.covers.join(' ')})`}\n`);
     io.out(`${selected.length} checks; nothing was sent\n\nCoverage (rule x route):\n${renderMatrix(coverageMatrix(checks))}`);
@@ -304,9 +311,9 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     await server?.close();
   }
 
+  if (baseline !== undefined) report = applyBaseline(report, baseline);
   io.out(renderConsole(report, { color: !v['no-color'] && process.stdout.isTTY === true, ...rulesLink(v['docs-url']) }));
   if (v['report-json'] !== undefined) writeReport(v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
   if (v.junit !== undefined) writeReport(v.junit, renderJunit(report));
-  const shouldFailures = report.checks.filter((c) => c.status === 'fail' && c.level === 'SHOULD').length;
-  return report.summary.mustFailures > 0 || (v.strict && shouldFailures > 0) ? 1 : 0;
+  return gateFails(report, v.strict) ? 1 : 0;
 }
