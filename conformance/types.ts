@@ -177,5 +177,7 @@ export interface RunReport {
   coverage?: CoverageMatrix;
   /** The run's target settings as `spotcheck` arguments (`--base-url URL ...` or `--embedded`, profile, runs; never credentials), for replay lines. */
   replayArgs?: string[];
+  /** Set when the run ended early: Ctrl-C (`interrupted`) or `--fail-fast`; `notRun` checks were not reported. */
+  stopped?: { reason: 'interrupted' | 'fail-fast'; notRun: number };
   checks: CheckReport[];
 }

@@ -1,5 +1,8 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,6 +112,8 @@ describe('spotcheck run (command line)', () => {
     expect(io.stdout()).toContain('(baselined: vendor ticket 42)');
     const report = JSON.parse(readFileSync(json, 'utf8')) as { summary: { baselined: number; mustFailures: number }; checks: Array<{ id: string; baseline?: { state: string } }> };
     expect(report.summary).toMatchObject({ baselined: 1, mustFailures: 0 });
+    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(new URL('../report/report.schema.json', import.meta.url), 'utf8')) as object);
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
     expect(report.checks.find((c) => c.id === 'SIG-BODY-COVERED')?.baseline?.state).toBe('expected-failure');
 
     writeFileSync(listed, JSON.stringify([{ id: 'SIG-BODY-COVERED', reason: 'vendor ticket 42' }, { id: 'AUTH-APIKEY-REQUIRED', reason: 'fixed long ago' }]));
@@ -120,6 +125,84 @@ describe('spotcheck run (command line)', () => {
     const typo = capture(env);
     expect(await cli([...argv, '--baseline', listed], typo)).toBe(2);
     expect(typo.stderr()).toContain("'SIG-NO-SUCH' is no check");
+  });
+
+  it('--report-ndjson streams a start event, one line per check as it ends, and an end event', async () => {
+    const file = join(dir, 'events.ndjson');
+    const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
+    expect(await cli(['run', '--base-url', broken.url, '--only', 'AUTH-APIKEY,SIG-BODY-COVERED', '--runs', '5', '--seed', '2', '--report-ndjson', file], io)).toBe(1);
+    const events = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { event: string; id?: string; status?: string; summary?: { failed: number } });
+    expect(events[0]?.event).toBe('start');
+    expect(events.at(-1)?.event).toBe('end');
+    const checks = events.filter((e) => e.event === 'check');
+    expect(checks.length).toBe(events.length - 2);
+    expect(checks.find((e) => e.id === 'SIG-BODY-COVERED')?.status).toBe('fail');
+    expect(events.at(-1)?.summary?.failed).toBe(checks.filter((e) => e.status === 'fail').length);
+  });
+
+  it('checks report paths before the first request: an unwritable one is a usage error and nothing is sent', async () => {
+    let requests = 0;
+    const counting = createServer((_req, res) => {
+      requests++;
+      res.end('{}');
+    });
+    await new Promise<void>((r) => counting.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(counting.address() as AddressInfo).port}`;
+    const file = join(dir, 'plain-file');
+    writeFileSync(file, 'x');
+    try {
+      for (const flag of ['--report-json', '--junit', '--report-ndjson']) {
+        const io = capture({ SPOTCHECK_API_KEY: 'k', SPOTCHECK_SECRET: 's' });
+        expect(await cli(['run', '--base-url', url, flag, join(file, 'sub', 'r.out')], io), flag).toBe(2);
+        expect(io.stderr()).toMatch(new RegExp(`^spotcheck: ${flag}: cannot write`));
+      }
+      expect(requests).toBe(0);
+    } finally {
+      counting.close();
+    }
+  });
+
+  it('--fail-fast stops after the first failure and says the report is partial', async () => {
+    const json = join(dir, 'fast.json');
+    const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
+    expect(await cli(['run', '--base-url', broken.url, '--only', 'SIG-BODY-COVERED,SIG-REQUIRED,SIG-QUERY', '--runs', '5', '--seed', '2', '--fail-fast', '--report-json', json], io)).toBe(1);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { stopped?: { reason: string; notRun: number }; checks: Array<{ status: string }> };
+    expect(report.stopped?.reason).toBe('fail-fast');
+    expect(report.stopped?.notRun).toBeGreaterThan(0);
+    expect(report.checks.at(-1)?.status).toBe('fail');
+    expect(report.checks.filter((c) => c.status === 'fail')).toHaveLength(1);
+    expect(io.stdout()).toContain('PARTIAL: stopped at the first failure');
+  });
+
+  it('--exclude leaves checks out by prefix', async () => {
+    const io = capture();
+    expect(await cli(['run', '--list', '--only', 'SIG-BODY', '--exclude', 'SIG-BODY-COVERED.form'], io)).toBe(0);
+    expect(io.stdout()).toContain('SIG-BODY-COVERED.tampered');
+    expect(io.stdout()).not.toContain('SIG-BODY-COVERED.form');
+    expect(await cli(['run', '--list', '--only', 'SIG-BODY', '--exclude', 'SIG'], capture())).toBe(2);
+  });
+
+  it('Ctrl-C writes the JSON, JUnit and NDJSON reports of the checks that ended, marked partial, exit 130', async () => {
+    const json = join(dir, 'int.json');
+    const junit = join(dir, 'int.xml');
+    const events = join(dir, 'int.ndjson');
+    const io = capture();
+    const running = cli(['run', '--embedded', '--only', 'SIG', '--runs', '100', '--seed', '1', '--report-json', json, '--junit', junit, '--report-ndjson', events], io);
+    // Interrupt once the first check has ended.
+    for (let i = 0; i < 600 && !(existsSync(events) && readFileSync(events, 'utf8').includes('"event":"check"')); i++) await new Promise((r) => setTimeout(r, 50));
+    process.emit('SIGINT');
+    expect(await running).toBe(130);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { stopped?: { reason: string; notRun: number }; checks: unknown[]; summary: { passed: number } };
+    expect(report.stopped?.reason).toBe('interrupted');
+    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(new URL('../report/report.schema.json', import.meta.url), 'utf8')) as object);
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    expect(report.checks.length).toBeGreaterThan(0);
+    expect(report.stopped?.notRun).toBeGreaterThan(0);
+    expect(XMLValidator.validate(readFileSync(junit, 'utf8'))).toBe(true);
+    const last = JSON.parse(readFileSync(events, 'utf8').trimEnd().split('\n').at(-1) ?? '{}') as { event: string; stopped?: { reason: string } };
+    expect(last).toMatchObject({ event: 'end', stopped: { reason: 'interrupted' } });
+    expect(io.stdout()).toContain('PARTIAL: interrupted');
+    expect(process.listenerCount('SIGINT')).toBe(0);
   });
 
   it('replays one check with the same seed', async () => {

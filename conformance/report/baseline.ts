@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { SpotcheckError } from '../../src/errors.js';
-import type { RunReport } from '../types.js';
+import type { CheckReport, RunReport } from '../types.js';
 
 export interface BaselineEntry {
   /** A check ID as printed by `spotcheck run --list` (e.g. `SIG-CASE-INSENSITIVE`). */
@@ -53,18 +53,20 @@ export function loadBaseline(file: string, known: ReadonlySet<string>): Baseline
  * skipped, info or inconclusive are left alone (they prove nothing either way).
  */
 export function applyBaseline(report: RunReport, entries: readonly BaselineEntry[]): RunReport {
-  const byId = new Map(entries.map((e) => [e.id, e.reason]));
-  const checks = report.checks.map((c) => {
-    const reason = byId.get(c.id);
-    if (reason === undefined) return c;
-    if (c.status === 'fail') return { ...c, baseline: { state: 'expected-failure' as const, reason } };
-    if (c.status === 'pass') return { ...c, baseline: { state: 'stale' as const, reason } };
-    return c;
-  });
+  const checks = report.checks.map((c) => markCheck(c, entries));
   const baselined = checks.filter((c) => c.baseline?.state === 'expected-failure').length;
   const stale = checks.filter((c) => c.baseline?.state === 'stale').length;
   const mustFailures = checks.filter((c) => c.status === 'fail' && c.level === 'MUST' && c.baseline === undefined).length;
   return { ...report, checks, summary: { ...report.summary, mustFailures, baselined, stale } };
+}
+
+/** One check with its baseline state, if the baseline lists it and its status says something. */
+export function markCheck(c: CheckReport, entries: readonly BaselineEntry[]): CheckReport {
+  const reason = entries.find((e) => e.id === c.id)?.reason;
+  if (reason === undefined) return c;
+  if (c.status === 'fail') return { ...c, baseline: { state: 'expected-failure', reason } };
+  if (c.status === 'pass') return { ...c, baseline: { state: 'stale', reason } };
+  return c;
 }
 
 /** Whether a (baselined) report fails the gate: an unlisted MUST failure (or SHOULD with strict), or a stale entry. */
