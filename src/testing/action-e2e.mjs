@@ -6,7 +6,7 @@
 // server passes (exit-code 0) and a case-sensitive-signature mutant fails (exit-code 1).
 // Usage: node src/testing/action-e2e.mjs   (needs npm, bash, git, network or npm cache)
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -35,7 +35,13 @@ try {
       skip: install,
     });
     install = ['install']; // once is enough
-    const report = JSON.parse(readFileSync(join(r.artifacts, 'spotcheck-report', 'report.json'), 'utf8'));
+    const file = join(r.artifacts, 'spotcheck-report', 'report.json');
+    if (!existsSync(file)) {
+      console.log(`FAILED: ${label}: no report uploaded; steps ${r.steps.join(' -> ')}\n${r.log}`);
+      failed = true;
+      continue;
+    }
+    const report = JSON.parse(readFileSync(file, 'utf8'));
     const ok = r.outputs['exit-code'] === want && !r.log.includes(DEMO_SECRET);
     failed ||= !ok;
     console.log(`${ok ? 'ok' : 'FAILED'}: ${label}: steps ${r.steps.join(' -> ')}; exit-code ${r.outputs['exit-code']} (want ${want}); ${report.summary.passed} passed, ${report.summary.failed} failed; ${((Date.now() - t0) / 1000).toFixed(0)} s; artifacts in ${r.artifacts}`);
