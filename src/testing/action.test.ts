@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kitPath } from '../paths.js';
-import { DEMO_API_KEY, DEMO_SECRET, startServer, type RunningServer } from '../server/index.js';
-import { mutants } from '../../conformance/mutants.js';
+import { defaultPolicy, DEMO_API_KEY, DEMO_SECRET, startServer, type RunningServer } from '../server/index.js';
 import { readAction, runActionLocally } from './action.js';
 
 const ROOT = kitPath();
@@ -37,7 +36,8 @@ describe('action.yml', () => {
     let faulty: RunningServer;
     beforeAll(async () => {
       clean = await startServer({ port: 0 });
-      faulty = await startServer({ port: 0, ...(mutants.find((m) => m.name === 'case-sensitive signature')?.options ?? {}) });
+      // One deliberate fault (as conformance/mutants.ts has it): upper-case signatures refused, against §5.3 item 3.
+      faulty = await startServer({ port: 0, policy: { verifySignature: (secret, steps, sig) => sig === sig.toLowerCase() && defaultPolicy.verifySignature(secret, steps, sig) } });
     });
     afterAll(async () => {
       await clean.close();
