@@ -18,7 +18,22 @@ function withVar(s: string, needle: string | undefined, name: string): string {
     .join(`"$${name}"`);
 }
 
-/** The curl command (and the lines preparing it) that replays an exchange against `baseUrl`. */
+/** The `signature=<value>` pair of a query or form body, at a pair boundary; [before, after] or undefined. */
+function splitAtSignature(s: string, sig: string): [string, string] | undefined {
+  const pair = `signature=${sig}`;
+  for (let i = s.indexOf(pair); i >= 0; i = s.indexOf(pair, i + 1)) {
+    const end = i + pair.length;
+    if ((i === 0 || s[i - 1] === '&' || s[i - 1] === '?') && (end === s.length || s[end] === '&')) return [s.slice(0, i), s.slice(end)];
+  }
+  return undefined;
+}
+
+/**
+ * The bash lines (and the curl command) that replay an exchange against `baseUrl`:
+ * a fresh timestamp, the signature recomputed with openssl from `$SPOTCHECK_SECRET`,
+ * then any deliberate defect (a rewritten signature, a wrong secret, `&` at the join,
+ * a tampered body) applied again, so the pasted lines send what the check sent.
+ */
 export function curlFor(baseUrl: string, x: Exchange): string {
   const lines: string[] = [];
   const { request: r } = x;
@@ -29,22 +44,21 @@ export function curlFor(baseUrl: string, x: Exchange): string {
     lines.push(`TS=$(( $(date +%s%N) / 1000000 ${shift < 0 ? '-' : '+'} ${Math.abs(shift)} ))  # the server's clock and the probe's age, as measured`);
   }
   const tsVar = fresh ? ts : undefined;
-  let sigVar: string | undefined;
+  let resign = false;
   if (x.signedString !== undefined && x.signature !== undefined) {
-    lines.push(
-      `SIG=$(printf '%s' ${withVar(x.signedString, tsVar, 'TS')} | openssl dgst -sha256 -hmac "$SPOTCHECK_SECRET" | sed 's/^.* //')`,
-    );
-    sigVar = x.signature;
+    const key = x.secretSuffix === undefined || x.secretSuffix === '' ? '"$SPOTCHECK_SECRET"' : `"$SPOTCHECK_SECRET"${shq(x.secretSuffix)}`;
+    lines.push(`SIG=$(printf '%s' ${withVar(x.signedString, tsVar, 'TS')} | openssl dgst -sha256 -hmac ${key} | sed 's/^.* //')`);
+    if (x.secretSuffix !== undefined && x.secretSuffix !== '') lines.push(`# signed with a wrong secret on purpose: $SPOTCHECK_SECRET followed by ${shq(x.secretSuffix)}`);
+    if (x.signatureEdit !== undefined) lines.push(`${x.signatureEdit}  # the check's deliberate defect`);
+    resign = true;
+  } else if (fresh && x.signature !== undefined && x.signature !== '') {
+    lines.push('# the signature below is the one sent, over the old timestamp: the server may refuse it for that reason');
   }
   const sub = (s: string): string => {
-    // Substitute the signature first (it never contains the timestamp), then the timestamp.
-    if (sigVar !== undefined && s.includes(sigVar)) {
-      return s
-        .split(sigVar)
-        .map((part) => (part === '' ? '' : withVar(part, tsVar, 'TS')))
-        .join('"$SIG"');
-    }
-    return withVar(s, tsVar, 'TS');
+    const parts = resign && x.signature !== undefined ? splitAtSignature(s, x.signature) : undefined;
+    if (parts === undefined) return withVar(s, tsVar, 'TS');
+    const [before, after] = parts;
+    return [withVar(`${before}signature=`, tsVar, 'TS'), '"$SIG"', after === '' ? '' : withVar(after, tsVar, 'TS')].join('');
   };
   const url = `${baseUrl.replace(/\/+$/, '')}${r.path}${r.query === '' ? '' : `?${r.query}`}`;
   const parts = [`curl -sS -X ${r.method} ${sub(url)}`];

@@ -6,6 +6,7 @@
  * signature/key fingerprint (design notes, "How a verdict is earned").
  */
 import { describe, type Observation } from './observe.js';
+import { flipFirstDigit } from './sig-edits.js';
 import { routeKey, type Built, type RequestFactory, type Route } from './requests.js';
 import { SINGLE_PLACEMENTS, type TargetProfile } from './target/description.js';
 import type { Exchange, SendResult } from './transport.js';
@@ -87,10 +88,6 @@ function buildFor(input: DiscoveryInput, route: Route, opts: Parameters<RequestF
   return input.requests.order(input.limitParams(), route.endpoint === 'batch' ? 'v1' : route.endpoint, route.placement, opts);
 }
 
-function flipFirstDigit(sig: string): string {
-  const c = sig[0] ?? '0';
-  return (c === '0' ? '1' : '0') + sig.slice(1);
-}
 
 /** Send the controls, then the fingerprint probes. */
 export async function discover(input: DiscoveryInput): Promise<Discovery> {

@@ -11,6 +11,7 @@ import { orderEndpoint, SEED_WIRE, type EndpointName as WireEndpoint, type WireP
 import { sign, type Placement } from '../src/signing/index.js';
 import type { ApiVersion } from '../src/validation/index.js';
 import type { SigningFacts } from './transport.js';
+import { isSignatureEdit } from './sig-edits.js';
 import type { EndpointName } from './target/description.js';
 
 import { BATCH_ORDERS_PATH, ORDER_PATHS } from '../src/client/requests.js';
@@ -85,9 +86,17 @@ function wireOf(f: RequestFactoryOptions): WireProfile {
 }
 
 /** Send-side facts of a built request, for the report and replay. */
-function factsOf(b: BuiltWireRequest, opts: SignOptions, timestamp: string | undefined, route: Route): SigningFacts {
+function factsOf(b: BuiltWireRequest, opts: SignOptions, f: RequestFactoryOptions, timestamp: string | undefined, route: Route): SigningFacts {
   const facts: SigningFacts = { signature: b.signature, route };
-  if (opts.secret === undefined && !opts.signature && !opts.omitSignature) facts.signedString = b.signedString;
+  // The shell can redo the signature when it is made with the target's secret (or it plus a known suffix)
+  // and any rewrite of it has a shell form (issue 12: a printed curl re-signs, then applies the defect).
+  const secretOk = opts.secret === undefined || (opts.secret.startsWith(f.secret) && opts.secret !== f.secret);
+  const editOk = opts.signature === undefined || isSignatureEdit(opts.signature);
+  if (secretOk && editOk && !opts.omitSignature) {
+    facts.signedString = b.signedString;
+    if (opts.secret !== undefined) facts.secretSuffix = opts.secret.slice(f.secret.length);
+    if (isSignatureEdit(opts.signature)) facts.signatureEdit = opts.signature.shell;
+  }
   if (timestamp !== undefined) {
     facts.timestamp = timestamp;
     if (/^\d+$/.test(timestamp)) facts.timestampShiftMs = Number(timestamp) - Date.now();
@@ -135,7 +144,7 @@ export function createRequestFactory(f: RequestFactoryOptions): RequestFactory {
       // A target declaring query-only batch signatures is signed its way (reported once under SIG-BODY-COVERED).
       if (f.batchSignature === 'query-only' && spec.defects?.signedString === undefined) spec.defects = { ...spec.defects, signedString: (_tp, q) => q };
       const built = buildRequest(sign, { endpoint: 'batchOrders', params: pairs, jsonText: opts.rawBody ?? JSON.stringify(orders), ...spec }, wire);
-      const b = { request: built.request, facts: factsOf(built, opts, timestamp, { endpoint: 'batch', placement: 'json' }) };
+      const b = { request: built.request, facts: factsOf(built, opts, f, timestamp, { endpoint: 'batch', placement: 'json' }) };
       return fresh(b, () => factory.batch(orders, opts), opts);
     },
     order(params, version, placement, opts = {}) {
@@ -147,7 +156,7 @@ export function createRequestFactory(f: RequestFactoryOptions): RequestFactory {
       const spec: RequestSpec = { endpoint: orderEndpoint(version).name, params: pairs, placement, ...coreSpec(opts, f) };
       if (opts.splitAt !== undefined) spec.splitAt = opts.splitAt;
       const built = buildRequest(sign, spec, wire);
-      const b = { request: built.request, facts: factsOf(built, opts, timestamp, { endpoint: version, placement }) };
+      const b = { request: built.request, facts: factsOf(built, opts, f, timestamp, { endpoint: version, placement }) };
       return fresh(b, () => factory.order(params, version, placement, opts), opts);
     },
   };

@@ -14,6 +14,7 @@ import { coverageMatrix } from './coverage.js';
 import { limitParams, oneOrder } from './checks/orders.js';
 import { measureClock } from './clock.js';
 import { curlFor } from './curl.js';
+import { commandLine, replayArgv } from './reproduce.js';
 import { checks as allChecks } from './checks/index.js';
 import { clientIdSource } from './generators.js';
 import { createRequestFactory, routeKey, type Route } from './requests.js';
@@ -44,13 +45,28 @@ export interface RunOptions {
   maxTimeMs?: number;
   /** Largest response body read per request, bytes (default 1 MiB). */
   maxBodyBytes?: number;
+  /** The run's target settings as arguments (conformance/reproduce.ts targetArgv): failures then carry a replay line. */
+  replayArgs?: readonly string[];
+  /** Rule-ID or check-ID prefixes to leave out (`--exclude`). */
+  exclude?: readonly string[];
+  /** Called with each check's report as it ends (NDJSON streaming). */
+  onCheck?: (report: CheckReport) => void;
+  /** Stop after this check (`--fail-fast`): the remaining checks are not run. */
+  stopAfter?: (report: CheckReport) => boolean;
+  /** Aborted (Ctrl-C): the check under way is abandoned at its next request and the report covers the checks that ended. */
+  signal?: AbortSignal;
   /** Progress events for the console. */
   onProgress?: (p: { done: number; total: number; current?: string; requests: number }) => void;
 }
 
-/** The checks an `--only` list selects, `runLast` ones at the end. */
-export function selectChecks(list: readonly CheckDefinition[], only: readonly string[]): CheckDefinition[] {
-  const picked = only.length === 0 ? [...list] : list.filter((c) => only.some((p) => c.id === p || c.id.startsWith(p) || c.ruleId.startsWith(p)));
+/** Whether a check's ID or rule ID starts with one of the prefixes. */
+function matches(c: CheckDefinition, prefixes: readonly string[]): boolean {
+  return prefixes.some((p) => c.id === p || c.id.startsWith(p) || c.ruleId.startsWith(p));
+}
+
+/** The checks an `--only` list selects less those an `--exclude` list names, `runLast` ones at the end. */
+export function selectChecks(list: readonly CheckDefinition[], only: readonly string[], exclude: readonly string[] = []): CheckDefinition[] {
+  const picked = (only.length === 0 ? [...list] : list.filter((c) => matches(c, only))).filter((c) => !matches(c, exclude));
   return [...picked.filter((c) => !c.runLast), ...picked.filter((c) => c.runLast)];
 }
 
@@ -148,10 +164,18 @@ function skipReport(def: CheckDefinition, reason: string, durationMs = 0): Check
   };
 }
 
+/** Thrown into a check by its next request once the run is aborted. */
+class RunInterrupted extends Error {
+  constructor() {
+    super('the run was interrupted');
+  }
+}
+
 /** Run the checks against the target and build the report. */
 export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const started = Date.now();
-  const selected = selectChecks(opts.checks ?? allChecks, opts.only);
+  const selected = selectChecks(opts.checks ?? allChecks, opts.only, opts.exclude ?? []);
+  let stopped: RunReport['stopped'];
   const profile = opts.target.profile ?? resolveDescription({});
   let placed = 0;
   let maxRttMs = 0;
@@ -167,6 +191,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   let current: string | undefined;
   let done = 0;
   const send: Sender = async (req, facts, rebuild) => {
+    if (opts.signal?.aborted) throw new RunInterrupted();
     const r = await transport.send(req, facts, rebuild);
     placed += placedBy(r.exchange.route, r.observation);
     if (r.observation.elapsedMs !== undefined && current === undefined) maxRttMs = Math.max(maxRttMs, r.observation.elapsedMs);
@@ -270,7 +295,12 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     let out: CheckOutcome;
     try {
       out = await def.run({ ...ctx, send: judged, ordersPlaced: () => placed - startPlaced, ...(def.realEndpoint ? { requests: realFactory } : {}) });
+      if (opts.signal?.aborted) throw new RunInterrupted();
     } catch (err) {
+      if (err instanceof RunInterrupted || opts.signal?.aborted) {
+        stopped = { reason: 'interrupted', notRun: selected.length - done };
+        break;
+      }
       const msg = err instanceof Error ? err.message : String(err);
       out = { status: 'fail', expected: 'the check to complete', actual: `the runner hit an internal error: ${msg}` };
     }
@@ -316,8 +346,14 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     if (notes.length > 0) rep.notes = notes;
     if (stats.routes.size > 0) rep.routes = [...stats.routes].sort();
     if (rep.status === 'fail' && out.exchange) rep.reproduce = curlFor(opts.target.baseUrl, out.exchange);
+    if (rep.status === 'fail' && opts.replayArgs !== undefined) rep.replay = `spotcheck ${commandLine(replayArgv(opts.seed, def.id, opts.replayArgs))}`;
     reports.push(rep);
     done++;
+    opts.onCheck?.(rep);
+    if (done < selected.length && opts.stopAfter?.(rep) === true) {
+      stopped = { reason: 'fail-fast', notRun: selected.length - done };
+      break;
+    }
   }
   current = undefined;
   opts.onProgress?.({ done, total: selected.length, requests: transport.count() });
@@ -360,6 +396,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
         }),
     deviations: profile.deviations,
     coverage: coverageMatrix(opts.checks ?? allChecks),
+    ...(opts.replayArgs === undefined ? {} : { replayArgs: [...opts.replayArgs] }),
+    ...(stopped === undefined ? {} : { stopped }),
     checks: reports,
   };
 }

@@ -20,12 +20,16 @@ export interface Exchange {
   timestampShiftMs?: number;
   /** The signature value sent. */
   signature?: string;
+  /** bash rewriting the genuine `$SIG` into the value sent (a deliberate signature defect, conformance/sig-edits.ts). */
+  signatureEdit?: string;
+  /** Signed with the target's secret followed by this text (a deliberately wrong secret). */
+  secretSuffix?: string;
   /** The endpoint and placement the request went to (the key of its positive control). */
   route?: Route;
 }
 
 /** Extra facts about a request, carried into its exchange. */
-export type SigningFacts = Pick<Exchange, 'signedString' | 'timestamp' | 'timestampShiftMs' | 'signature' | 'route'>;
+export type SigningFacts = Pick<Exchange, 'signedString' | 'timestamp' | 'timestampShiftMs' | 'signature' | 'signatureEdit' | 'secretSuffix' | 'route'>;
 
 export interface SendResult {
   observation: Observation;

@@ -132,6 +132,10 @@ export interface CheckReport {
   counterexample?: string;
   runs?: number;
   reproduce?: string;
+  /** Listed in the `--baseline` file: a failure accepted for now (`expected-failure`), or a listed check that passed (`stale`, fails the run). */
+  baseline?: { state: 'expected-failure' | 'stale'; reason: string };
+  /** For a failure: the `spotcheck replay` command line rerunning this check against the same target (no credentials). */
+  replay?: string;
   /** Remarks on how the verdict was earned (requests refused for business reasons, inconclusive cases). */
   notes?: string[];
   /** Routes (`batch/json`, `v1.1/split`, ...) this check reached with an answer that could decide its rule (the coverage matrix, issue 10). */
@@ -150,7 +154,19 @@ export interface RunReport {
   durationMs: number;
   requests: number;
   clock: { offsetMs?: number; uncertaintyMs?: number; method: string; note?: string };
-  summary: { passed: number; failed: number; info: number; skipped: number; inconclusive: number; mustFailures: number };
+  summary: {
+    passed: number;
+    failed: number;
+    info: number;
+    skipped: number;
+    inconclusive: number;
+    /** MUST failures not listed in the baseline. */
+    mustFailures: number;
+    /** Failures listed in the baseline (with --baseline). */
+    baselined?: number;
+    /** Baseline entries whose check passed (with --baseline): they fail the run. */
+    stale?: number;
+  };
   /** What discovery found before the checks: routes with their positive controls, rejection fingerprints. */
   discovery?: DiscoveryReport;
   /** How the target's rate limiting was met (429 / 503 + Retry-After). */
@@ -161,5 +177,9 @@ export interface RunReport {
   deviations?: string[];
   /** The coverage matrix of the check list (spec/coverage.json, issue 10). */
   coverage?: CoverageMatrix;
+  /** The run's target settings as `spotcheck` arguments (`--base-url URL ...` or `--embedded`, profile, runs; never credentials), for replay lines. */
+  replayArgs?: string[];
+  /** Set when the run ended early: Ctrl-C (`interrupted`) or `--fail-fast`; `notRun` checks were not reported. */
+  stopped?: { reason: 'interrupted' | 'fail-fast'; notRun: number };
   checks: CheckReport[];
 }

@@ -8,6 +8,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kitPath } from '../src/paths.js';
@@ -265,5 +266,19 @@ describe('signing playground', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'playground.png'), fullPage: true });
     expect(problems.errors).toEqual([]);
     expect(problems.offsite).toEqual([]);
+  });
+});
+
+describe('the site opened from a file (file://), as the README once said to', () => {
+  it('shows the guides, and the playground says how to open it instead of failing', async () => {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await page.goto(pathToFileURL(join(SITE, 'documents', 'Signing_playground.html')).href, { waitUntil: 'load' });
+    await expect.poll(async () => (await page.locator('#sc-error').textContent()) ?? '').toContain('npm run docs:serve');
+    expect(errors).toEqual([]);
+    await page.goto(pathToFileURL(join(SITE, 'index.html')).href, { waitUntil: 'load' });
+    expect(await page.locator('h1, h2').first().textContent()).toBeTruthy();
+    await page.close();
   });
 });

@@ -4,6 +4,7 @@
  * answer an integer code).
  */
 import fc from 'fast-check';
+import { flipFirstDigit } from '../sig-edits.js';
 import { API_KEY_HEADER, type RawRequest } from '../../src/client/http.js';
 import type { CheckDefinition } from '../types.js';
 import { describe, entryPlaced, isRecord, resultEntries } from '../observe.js';
@@ -151,7 +152,7 @@ export const robustChecks: CheckDefinition[] = [
         return inconclusive(`${routeKey(r)} accepts a repeated newClientOrderId (D-DUPLICATE-CLIENT-ID), so reusing an id cannot show whether a refused order was placed`);
       }
       const refusals: Array<[string, (id: string) => Built]> = [
-        ['a wrong signature', (id) => onRoute(ctx, r, { signature: (s) => (s.startsWith('0') ? '1' : '0') + s.slice(1) }, order(id))],
+        ['a wrong signature', (id) => onRoute(ctx, r, { signature: flipFirstDigit }, order(id))],
         ['a timestamp an hour old', (id) => onRoute(ctx, r, { timestamp: Date.now() - 3_600_000 }, order(id))],
         ['side HOLD', (id) => onRoute(ctx, r, {}, { ...order(id), side: 'HOLD' })],
       ];
@@ -180,7 +181,7 @@ export const robustChecks: CheckDefinition[] = [
     async run(ctx) {
       type Fault = { name: string; opts?: SignOptions; edit?: (o: Record<string, unknown>) => Record<string, unknown> };
       const faults: Fault[] = [
-        { name: 'a wrong signature', opts: { signature: (s) => (s.startsWith('0') ? '1' : '0') + s.slice(1) } },
+        { name: 'a wrong signature', opts: { signature: flipFirstDigit } },
         { name: 'a timestamp an hour old', opts: { timestamp: Date.now() - 3_600_000 } },
         { name: 'no API key', opts: { apiKey: null } },
         { name: "recvWindow 'soon'", opts: { recvWindow: 'soon' } },

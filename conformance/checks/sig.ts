@@ -23,12 +23,11 @@ function declaredQueryOnly(): CheckOutcome {
   );
 }
 import { limitParams, oneOrder } from './orders.js';
+import * as edits from '../sig-edits.js';
 
 /** Flip bit `bit` (0..255) of a hex signature. */
 export function flipBit(sig: string, bit: number): string {
-  const i = Math.floor(bit / 4);
-  const c = parseInt(sig[i] ?? '0', 16) ^ (1 << (bit % 4));
-  return sig.slice(0, i) + c.toString(16) + sig.slice(i + 1);
+  return edits.flipBit(bit)(sig);
 }
 
 /** Ways to change a valid batch body after signing so that it stays a valid batch. */
@@ -120,7 +119,7 @@ export const sigChecks: CheckDefinition[] = [
     covers: ALL_ROUTES.map(routeKey),
     run(ctx) {
       return property(ctx, fc.tuple(fc.constantFrom(...ALL_ROUTES), fc.integer({ min: 0, max: 255 })), async ([r, bit]) => {
-        const res = await send(ctx, onRoute(ctx, r, { signature: (s) => flipBit(s, bit) }));
+        const res = await send(ctx, onRoute(ctx, r, { signature: edits.flipBit(bit) }));
         return expectRejected(res, `${routeKey(r)} with signature bit ${bit} flipped`);
       });
     },
@@ -165,16 +164,9 @@ export const sigChecks: CheckDefinition[] = [
     title: 'a truncated, extended, non-hex or empty signature is rejected, on every route',
     routes: ALL_ROUTES,
     async probe(ctx, r) {
-      const variants: Array<[string, (s: string) => string]> = [
-        ['truncated to 63 digits', (s) => s.slice(0, 63)],
-        ['truncated to 32 digits', (s) => s.slice(0, 32)],
-        ['one extra digit', (s) => `${s}0`],
-        ['non-hex digit', (s) => `${s.slice(0, 10)}g${s.slice(11)}`],
-        ['base64 instead of hex', (s) => Buffer.from(s, 'hex').toString('base64')],
-        ['empty', () => ''],
-      ];
+      const variants = [edits.truncate(63), edits.truncate(32), edits.extraDigit, edits.nonHexDigit, edits.base64, edits.empty];
       const steps = [];
-      for (const [what, f] of variants) steps.push(expectRejected(await send(ctx, onRoute(ctx, r, { signature: f })), `${routeKey(r)}: signature ${what}`));
+      for (const f of variants) steps.push(expectRejected(await send(ctx, onRoute(ctx, r, { signature: f })), `${routeKey(r)}: signature ${f.what}`));
       return firstFailure(...steps);
     },
   }),
@@ -185,8 +177,8 @@ export const sigChecks: CheckDefinition[] = [
     placesOrders: true,
     routes: ALL_ROUTES,
     async probe(ctx, r) {
-      const upper = (s: string) => s.toUpperCase();
-      const mixed = (s: string) => [...s].map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c)).join('');
+      const upper = edits.upperCase;
+      const mixed = edits.mixedCase;
       return firstFailure(
         expectSignatureAccepted(await send(ctx, onRoute(ctx, r, { signature: upper })), `${routeKey(r)} with an upper-case signature`),
         expectSignatureAccepted(await send(ctx, onRoute(ctx, r, { signature: mixed })), `${routeKey(r)} with a mixed-case signature`),
@@ -201,7 +193,7 @@ export const sigChecks: CheckDefinition[] = [
     async probe(ctx, r) {
       return firstFailure(
         expectRejected(await send(ctx, onRoute(ctx, r, { omitSignature: true })), `${routeKey(r)} without signature`),
-        expectRejected(await send(ctx, onRoute(ctx, r, { signature: () => '' })), `${routeKey(r)} with an empty signature`),
+        expectRejected(await send(ctx, onRoute(ctx, r, { signature: edits.empty })), `${routeKey(r)} with an empty signature`),
       );
     },
   }),

@@ -1,4 +1,9 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
@@ -53,6 +58,151 @@ describe('spotcheck run (command line)', () => {
     expect(XMLValidator.validate(xml)).toBe(true);
     const parsed = new XMLParser({ ignoreAttributes: false }).parse(xml) as { testsuites: { '@_failures': string } };
     expect(Number(parsed.testsuites['@_failures'])).toBe(report.summary.failed);
+  });
+
+  it('prints a replay line carrying the target, profile and runs (never a credential); pasted, it reproduces the failure', async () => {
+    const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
+    const json = join(dir, 'replay.json');
+    expect(await cli(['run', '--base-url', broken.url, '--only', 'SIG-BODY-COVERED', '--runs', '5', '--seed', '4', '--symbol', 'BTCUSDT', '--report-json', json], io)).toBe(1);
+    const line = /Replay: spotcheck (.*)$/m.exec(io.stdout())?.[1] ?? '';
+    expect(line).toBe(`replay --seed 4 --only SIG-BODY-COVERED --base-url ${broken.url} --symbol BTCUSDT --profile core --runs 5`);
+    expect(line).not.toContain(DEMO_API_KEY);
+    // The words a shell makes of it, run as the CLI.
+    const { stdout } = await promisify(execFile)('bash', ['-c', `printf '%s\\n' ${line}`]);
+    const again = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
+    expect(await cli(stdout.trimEnd().split('\n'), again)).toBe(1);
+    expect(again.stdout()).toMatch(/^0 passed, 1 failed, 0 info, 0 skipped$/m);
+    expect(again.stderr()).not.toContain('embedded');
+    // The report keeps the same arguments, and replay can take them from it.
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { replayArgs: string[]; checks: Array<{ id: string; replay?: string }> };
+    expect(report.replayArgs).toEqual(['--base-url', broken.url, '--symbol', 'BTCUSDT', '--profile', 'core', '--runs', '5']);
+    expect(report.checks.find((c) => c.id === 'SIG-BODY-COVERED')?.replay).toBe(`spotcheck ${line}`);
+    const fromReport = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
+    expect(await cli(['replay', '--from-report', json, '--only', 'SIG-BODY-COVERED'], fromReport)).toBe(1);
+    expect(fromReport.stdout()).toMatch(/^0 passed, 1 failed, 0 info, 0 skipped$/m);
+  });
+
+  it('replay refuses to guess its target: without --base-url, --config, --from-report or --embedded it is a usage error', async () => {
+    const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
+    expect(await cli(['replay', '--seed', '3', '--only', 'SIG-BODY-COVERED'], io)).toBe(2);
+    expect(io.stderr()).toContain('name the target');
+    expect(io.stderr()).not.toContain('started the embedded');
+    const both = capture();
+    expect(await cli(['replay', '--seed', '3', '--only', 'AUTH-APIKEY-REQUIRED', '--embedded', '--base-url', broken.url], both)).toBe(2);
+    const embedded = capture();
+    expect(await cli(['replay', '--seed', '3', '--only', 'AUTH-APIKEY-REQUIRED', '--embedded', '--runs', '3'], embedded)).toBe(0);
+    expect(embedded.stderr()).toContain('embedded reference server');
+  });
+
+  it('a failure against the embedded server replays with --embedded said out loud', async () => {
+    const io = capture();
+    const report = join(dir, 'embedded.json');
+    await cli(['run', '--only', 'AUTH-APIKEY-REQUIRED', '--runs', '3', '--seed', '1', '--report-json', report], io);
+    expect((JSON.parse(readFileSync(report, 'utf8')) as { replayArgs: string[] }).replayArgs).toEqual(['--embedded', '--profile', 'core', '--runs', '3']);
+  });
+
+  it('--baseline: a listed failure passes the gate and is reported as baselined; a listed check that passes fails it (stale)', async () => {
+    const env = { SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET };
+    const listed = join(dir, 'baseline.json');
+    writeFileSync(listed, JSON.stringify([{ id: 'SIG-BODY-COVERED', reason: 'vendor ticket 42' }]));
+    const json = join(dir, 'baselined.json');
+    const io = capture(env);
+    const argv = ['run', '--base-url', broken.url, '--only', 'SIG-BODY-COVERED,AUTH-APIKEY-REQUIRED', '--runs', '5', '--seed', '2'];
+    expect(await cli([...argv, '--baseline', listed, '--report-json', json], io)).toBe(0);
+    expect(io.stdout()).toContain('(baselined: vendor ticket 42)');
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { summary: { baselined: number; mustFailures: number }; checks: Array<{ id: string; baseline?: { state: string } }> };
+    expect(report.summary).toMatchObject({ baselined: 1, mustFailures: 0 });
+    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(new URL('../report/report.schema.json', import.meta.url), 'utf8')) as object);
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    expect(report.checks.find((c) => c.id === 'SIG-BODY-COVERED')?.baseline?.state).toBe('expected-failure');
+
+    writeFileSync(listed, JSON.stringify([{ id: 'SIG-BODY-COVERED', reason: 'vendor ticket 42' }, { id: 'AUTH-APIKEY-REQUIRED', reason: 'fixed long ago' }]));
+    const stale = capture(env);
+    expect(await cli([...argv, '--baseline', listed], stale)).toBe(1);
+    expect(stale.stdout()).toContain('Stale baseline entries');
+
+    writeFileSync(listed, JSON.stringify([{ id: 'SIG-NO-SUCH', reason: 'typo' }]));
+    const typo = capture(env);
+    expect(await cli([...argv, '--baseline', listed], typo)).toBe(2);
+    expect(typo.stderr()).toContain("'SIG-NO-SUCH' is no check");
+  });
+
+  it('--report-ndjson streams a start event, one line per check as it ends, and an end event', async () => {
+    const file = join(dir, 'events.ndjson');
+    const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
+    expect(await cli(['run', '--base-url', broken.url, '--only', 'AUTH-APIKEY,SIG-BODY-COVERED', '--runs', '5', '--seed', '2', '--report-ndjson', file], io)).toBe(1);
+    const events = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { event: string; id?: string; status?: string; summary?: { failed: number } });
+    expect(events[0]?.event).toBe('start');
+    expect(events.at(-1)?.event).toBe('end');
+    const checks = events.filter((e) => e.event === 'check');
+    expect(checks.length).toBe(events.length - 2);
+    expect(checks.find((e) => e.id === 'SIG-BODY-COVERED')?.status).toBe('fail');
+    expect(events.at(-1)?.summary?.failed).toBe(checks.filter((e) => e.status === 'fail').length);
+  });
+
+  it('checks report paths before the first request: an unwritable one is a usage error and nothing is sent', async () => {
+    let requests = 0;
+    const counting = createServer((_req, res) => {
+      requests++;
+      res.end('{}');
+    });
+    await new Promise<void>((r) => counting.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(counting.address() as AddressInfo).port}`;
+    const file = join(dir, 'plain-file');
+    writeFileSync(file, 'x');
+    try {
+      for (const flag of ['--report-json', '--junit', '--report-ndjson']) {
+        const io = capture({ SPOTCHECK_API_KEY: 'k', SPOTCHECK_SECRET: 's' });
+        expect(await cli(['run', '--base-url', url, flag, join(file, 'sub', 'r.out')], io), flag).toBe(2);
+        expect(io.stderr()).toMatch(new RegExp(`^spotcheck: ${flag}: cannot write`));
+      }
+      expect(requests).toBe(0);
+    } finally {
+      counting.close();
+    }
+  });
+
+  it('--fail-fast stops after the first failure and says the report is partial', async () => {
+    const json = join(dir, 'fast.json');
+    const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
+    expect(await cli(['run', '--base-url', broken.url, '--only', 'SIG-BODY-COVERED,SIG-REQUIRED,SIG-QUERY', '--runs', '5', '--seed', '2', '--fail-fast', '--report-json', json], io)).toBe(1);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { stopped?: { reason: string; notRun: number }; checks: Array<{ status: string }> };
+    expect(report.stopped?.reason).toBe('fail-fast');
+    expect(report.stopped?.notRun).toBeGreaterThan(0);
+    expect(report.checks.at(-1)?.status).toBe('fail');
+    expect(report.checks.filter((c) => c.status === 'fail')).toHaveLength(1);
+    expect(io.stdout()).toContain('PARTIAL: stopped at the first failure');
+  });
+
+  it('--exclude leaves checks out by prefix', async () => {
+    const io = capture();
+    expect(await cli(['run', '--list', '--only', 'SIG-BODY', '--exclude', 'SIG-BODY-COVERED.form'], io)).toBe(0);
+    expect(io.stdout()).toContain('SIG-BODY-COVERED.tampered');
+    expect(io.stdout()).not.toContain('SIG-BODY-COVERED.form');
+    expect(await cli(['run', '--list', '--only', 'SIG-BODY', '--exclude', 'SIG'], capture())).toBe(2);
+  });
+
+  it('Ctrl-C writes the JSON, JUnit and NDJSON reports of the checks that ended, marked partial, exit 130', async () => {
+    const json = join(dir, 'int.json');
+    const junit = join(dir, 'int.xml');
+    const events = join(dir, 'int.ndjson');
+    const io = capture();
+    const running = cli(['run', '--embedded', '--only', 'SIG', '--runs', '100', '--seed', '1', '--report-json', json, '--junit', junit, '--report-ndjson', events], io);
+    // Interrupt once the first check has ended.
+    for (let i = 0; i < 600 && !(existsSync(events) && readFileSync(events, 'utf8').includes('"event":"check"')); i++) await new Promise((r) => setTimeout(r, 50));
+    process.emit('SIGINT');
+    expect(await running).toBe(130);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { stopped?: { reason: string; notRun: number }; checks: unknown[]; summary: { passed: number } };
+    expect(report.stopped?.reason).toBe('interrupted');
+    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(new URL('../report/report.schema.json', import.meta.url), 'utf8')) as object);
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    expect(report.checks.length).toBeGreaterThan(0);
+    expect(report.stopped?.notRun).toBeGreaterThan(0);
+    expect(XMLValidator.validate(readFileSync(junit, 'utf8'))).toBe(true);
+    const last = JSON.parse(readFileSync(events, 'utf8').trimEnd().split('\n').at(-1) ?? '{}') as { event: string; stopped?: { reason: string } };
+    expect(last).toMatchObject({ event: 'end', stopped: { reason: 'interrupted' } });
+    expect(io.stdout()).toContain('PARTIAL: interrupted');
+    expect(process.listenerCount('SIGINT')).toBe(0);
   });
 
   it('replays one check with the same seed', async () => {

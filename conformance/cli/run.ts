@@ -2,10 +2,9 @@
  * `spotcheck run` and `spotcheck replay`: run the conformance checks against the
  * embedded reference server (no target given) or any server URL.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { kitPath } from '../../src/paths.js';
-import { dirname } from 'node:path';
 import { credential, parse, type Io } from '../../src/cli/args.js';
 import { SpotcheckError } from '../../src/errors.js';
 import { API_KEY_HEADER, sendRaw } from '../../src/client/http.js';
@@ -13,16 +12,23 @@ import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET,
 import { checks } from '../checks/index.js';
 import { renderConsole, RULES_PAGE } from '../report/console.js';
 import { renderJunit } from '../report/junit.js';
+import { applyBaseline, gateFails, loadBaseline, markCheck } from '../report/baseline.js';
+import { assertWritable, openNdjson, writeReportFile } from '../report/files.js';
 import { loadDescription, resolveDescription, type TargetDescription } from '../target/description.js';
 import { coverageMatrix, renderMatrix } from '../coverage.js';
 import { runConformance, selectChecks } from '../runner.js';
-import type { Profile, RunReport, Target } from '../types.js';
+import { targetArgv, type RunSettings } from '../reproduce.js';
+import type { CheckReport, Profile, RunReport, Target } from '../types.js';
 
 export const RUN_HELP = `Usage: spotcheck run [options]
-       spotcheck replay --seed S --only ID [options]
+       spotcheck replay --seed S --only ID (--base-url URL | --config FILE | --embedded) [options]
+       spotcheck replay --from-report FILE --only ID
 
 Runs the conformance checks. With no --base-url it starts the embedded reference
-server on a free loopback port and checks that.
+server on a free loopback port and checks that. \`replay\` reruns named checks and
+needs its target said out loud (the Replay: line under a failure carries it), so a
+replay never falls back to the embedded server by accident; --from-report takes the
+target, seed, profile and runs from a --report-json file.
 
 Target:
   --config FILE          target description (JSON with comments; \`spotcheck init\`
@@ -40,11 +46,16 @@ Target:
                          default the clock is measured from the HTTP Date header
   --api-key-header NAME  API-key header name (default ${API_KEY_HEADER}, seed §5.2)
   --path-prefix PATH     prepended to every endpoint path (e.g. /gateway)
+  --embedded             check the embedded reference server (the default of run;
+                         replay needs it said)
 
 Selection and reproducibility:
   --profile P            core (default, lenient) or reference (pins spec/decisions.md)
   --only PREFIX          run checks whose ID or rule ID starts with PREFIX
                          (repeatable, or comma-separated)
+  --exclude PREFIX       leave out checks whose ID or rule ID starts with PREFIX
+                         (repeatable, or comma-separated)
+  --fail-fast            stop after the first failure that fails the run
   --seed N               seed of every random choice (printed; default random)
   --runs N               generated cases per property (default 100)
   --strict               SHOULD-level failures also make the exit code 1
@@ -65,18 +76,29 @@ Safety:
 Reports:
   --report-json FILE     write the JSON report (schema: conformance/report/report.schema.json)
   --junit FILE           write JUnit XML, one testcase per check
+  --report-ndjson FILE   stream events as they happen, one JSON object a line:
+                         start, one per check as it ends, end
+                         Report paths are checked before the first request; on
+                         Ctrl-C the reports are written for the checks that ended
+                         (partial summary, "stopped" in JSON) and the exit code is 130.
+  --baseline FILE        known failures, JSON [{"id": "CHECK-ID", "reason": "..."}]:
+                         listed failures do not fail the run (reported as
+                         baselined); a listed check that passes does (stale entry)
   --docs-url URL         base URL of the docs site, for rule links in failures
                          (default: the locally built site, when there is one)
   --no-color             plain console output
   -h, --help             this text
 
 Exit codes: 0 no MUST-level failure; 1 a MUST-level failure; 2 usage error, the
-target could not be reached, or --max-time ended the run before every check ran.
+target could not be reached, or --max-time ended the run before every check ran;
+130 interrupted.
 `;
 
 const options = {
   'base-url': { type: 'string' },
   config: { type: 'string' },
+  embedded: { type: 'boolean', default: false },
+  'from-report': { type: 'string' },
   'api-key-header': { type: 'string' },
   'path-prefix': { type: 'string' },
   'api-key': { type: 'string' },
@@ -88,6 +110,9 @@ const options = {
   'time-path': { type: 'string' },
   profile: { type: 'string', default: 'core' },
   only: { type: 'string', multiple: true },
+  exclude: { type: 'string', multiple: true },
+  'fail-fast': { type: 'boolean', default: false },
+  'report-ndjson': { type: 'string' },
   seed: { type: 'string' },
   runs: { type: 'string', default: '100' },
   strict: { type: 'boolean', default: false },
@@ -100,6 +125,7 @@ const options = {
   yes: { type: 'boolean', default: false },
   'report-json': { type: 'string' },
   junit: { type: 'string' },
+  baseline: { type: 'string' },
   'docs-url': { type: 'string' },
   'no-color': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -118,20 +144,27 @@ export function isLoopback(url: URL): boolean {
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
-function writeReport(path: string, text: string): void {
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, text);
-  } catch (err) {
-    throw new SpotcheckError('ERR_USAGE', `cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-}
-
 /** Where failures link their rule: the given docs site, else the locally built one. */
 function rulesLink(docsUrl: string | undefined): { rulesUrl?: string } {
   if (docsUrl !== undefined) return { rulesUrl: `${docsUrl.replace(/\/+$/, '')}/${RULES_PAGE}` };
   const local = kitPath('site', ...RULES_PAGE.split('/'));
   return existsSync(local) ? { rulesUrl: pathToFileURL(local).href } : {};
+}
+
+/** The arguments a `--report-json` file gives a replay: its target settings and seed. */
+function replayFromReport(file: string): string[] {
+  let report: { seed?: unknown; replayArgs?: unknown };
+  try {
+    report = JSON.parse(readFileSync(file, 'utf8')) as typeof report;
+  } catch (err) {
+    const why = err instanceof SyntaxError ? 'not JSON' : ((err as NodeJS.ErrnoException).code ?? String(err));
+    throw new SpotcheckError('ERR_USAGE', `--from-report: cannot read ${file}: ${why}`);
+  }
+  const args = report.replayArgs;
+  if (!Array.isArray(args) || !args.every((a) => typeof a === 'string') || typeof report.seed !== 'number') {
+    throw new SpotcheckError('ERR_USAGE', `--from-report: ${file} has no seed and replayArgs (is it a spotcheck --report-json file?)`);
+  }
+  return [...(args as string[]), '--seed', String(report.seed)];
 }
 
 /** `run` (and `replay`, which requires --seed and --only). */
@@ -140,6 +173,18 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
   if (v.help) {
     io.out(RUN_HELP);
     return 0;
+  }
+  if (v['from-report'] !== undefined) {
+    if (mode !== 'replay') throw new SpotcheckError('ERR_USAGE', '--from-report belongs to `spotcheck replay`');
+    const rest = argv.filter((a, i) => a !== '--from-report' && argv[i - 1] !== '--from-report' && !a.startsWith('--from-report='));
+    return runCommand([...replayFromReport(v['from-report']), ...rest], io, mode);
+  }
+  if (v.embedded && v['base-url'] !== undefined) throw new SpotcheckError('ERR_USAGE', '--embedded and --base-url name two different targets: pick one');
+  if (mode === 'replay' && !v.embedded && v['base-url'] === undefined && v.config === undefined) {
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      'replay: name the target the failure came from (--base-url URL or --config FILE, as on the Replay: line, or --from-report FILE), or --embedded for the built-in reference server',
+    );
   }
   if (v.profile !== 'core' && v.profile !== 'reference') throw new SpotcheckError('ERR_USAGE', `--profile must be core or reference, got '${v.profile}'`);
   const profile: Profile = v.profile;
@@ -160,12 +205,28 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     description.order = { ...description.order, ...(v.symbol === undefined ? {} : { symbol: v.symbol }), ...(v['other-symbol'] === undefined ? {} : { otherSymbol: v['other-symbol'] }) };
   }
   const targetProfile = resolveDescription(description);
-  const baseUrlArg = v['base-url'] ?? description.baseUrl;
+  const baseUrlArg = v.embedded ? undefined : (v['base-url'] ?? description.baseUrl);
+  const settings: RunSettings = { profile, runs };
+  const given: Array<[keyof RunSettings, string | undefined]> = [
+    ['baseUrl', v['base-url']],
+    ['config', v.config],
+    ['apiKeyHeader', v['api-key-header']],
+    ['pathPrefix', v['path-prefix']],
+    ['symbol', v.symbol],
+    ['otherSymbol', v['other-symbol']],
+    ['timePath', v['time-path']],
+  ];
+  for (const [k, val] of given) if (val !== undefined) Object.assign(settings, { [k]: val });
   const maxOrders = v['max-orders'] !== undefined ? int('max-orders', v['max-orders'], 0) : baseUrlArg === undefined ? Infinity : 10000;
   // replay reruns exactly the named checks; run takes prefixes.
   const pool = mode === 'replay' ? checks.filter((c) => only.includes(c.id)) : checks;
-  const selected = selectChecks(pool, mode === 'replay' ? [] : only);
-  if (selected.length === 0) throw new SpotcheckError('ERR_USAGE', `--only ${only.join(',')} selects no check; run with --list to see the IDs`);
+  const exclude = (v.exclude ?? []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter((x) => x !== '');
+  const selected = selectChecks(pool, mode === 'replay' ? [] : only, exclude);
+  if (selected.length === 0) {
+    throw new SpotcheckError('ERR_USAGE', `${only.length > 0 ? `--only ${only.join(',')}` : 'the selection'}${exclude.length > 0 ? ` less --exclude ${exclude.join(',')}` : ''} selects no check; run with --list to see the IDs`);
+  }
+
+  const baseline = v.baseline === undefined ? undefined : loadBaseline(v.baseline, new Set(checks.map((c) => c.id)));
 
   if (v.list || v['dry-run']) {
     for (const c of selected) io.out(`${c.id}  [${c.ruleId}]  ${c.title}${c.covers === undefined ? '' : `  (${c.covers.join(' ')})`}\n`);
@@ -173,101 +234,140 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     return 0;
   }
 
-  let server: RunningServer | undefined;
-  let target: Target;
-  let rate: number;
-  if (baseUrlArg === undefined) {
-    server = await startServer({ port: 0 });
-    target = {
-      baseUrl: server.url,
-      apiKey: DEMO_API_KEY,
-      secret: DEMO_SECRET,
-      symbol: targetProfile.symbol,
-      otherSymbol: targetProfile.otherSymbol,
-      profile: targetProfile,
-      noTradeKey: { apiKey: DEMO_READONLY_API_KEY, secret: DEMO_READONLY_SECRET },
-    };
-    rate = v.rate === undefined ? 0 : int('rate', v.rate, 0);
-    io.err(`spotcheck: started the embedded reference server at ${server.url}\n`);
-  } else {
-    let url: URL;
-    try {
-      url = new URL(baseUrlArg);
-    } catch {
-      throw new SpotcheckError('ERR_USAGE', `--base-url is not a URL: '${baseUrlArg}'`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SpotcheckError('ERR_USAGE', '--base-url must be http:// or https://');
-    const apiKey = credential(v['api-key'], 'SPOTCHECK_API_KEY', io.env);
-    const secret = credential(v.secret, 'SPOTCHECK_SECRET', io.env);
-    if (apiKey === undefined || secret === undefined) {
-      throw new SpotcheckError('ERR_USAGE', 'a target needs credentials: --api-key and --secret, or SPOTCHECK_API_KEY and SPOTCHECK_SECRET');
-    }
-    target = { baseUrl: baseUrlArg, apiKey, secret, symbol: targetProfile.symbol, otherSymbol: targetProfile.otherSymbol, profile: targetProfile };
-    if (v['no-trade-api-key'] !== undefined && v['no-trade-secret'] !== undefined) {
-      target.noTradeKey = { apiKey: v['no-trade-api-key'], secret: v['no-trade-secret'] };
-    }
-    if (targetProfile.timePath !== undefined) target.timePath = targetProfile.timePath;
-    // A loopback target is this machine: no reason to pace it (issue 12).
-    rate = v.rate === undefined ? (isLoopback(url) ? 0 : 20) : int('rate', v.rate, 0);
-    // The target must answer at all before anything else (exit 2 otherwise).
-    try {
-      await sendRaw(target.baseUrl, { method: 'POST', path: targetProfile.endpoints.v1.path, query: '', body: '', headers: {} }, { timeoutMs });
-    } catch (err) {
-      throw new SpotcheckError('ERR_NETWORK', err instanceof Error ? err.message : String(err));
-    }
-    if (!isLoopback(url)) {
-      io.err(
-        `WARNING: ${url.host} is not this machine. spotcheck will send real signed orders for ${target.symbol} ` +
-          `(up to ${maxOrders} accepted), at most ${rate || 'unlimited'} requests per second.\n`,
-      );
-      if (!v.yes) {
-        io.err('Starting in 5 seconds; press Ctrl-C to stop (pass --yes to skip this pause).\n');
-        await new Promise((r) => setTimeout(r, 5000));
+  // Every report path is checked before the first request (issue 12), the NDJSON stream opened.
+  if (v['report-json'] !== undefined) assertWritable('report-json', v['report-json']);
+  if (v.junit !== undefined) assertWritable('junit', v.junit);
+  const ndjson = v['report-ndjson'] === undefined ? undefined : openNdjson(v['report-ndjson']);
+  try {
+    return await execute();
+  } finally {
+    ndjson?.close();
+  }
+
+  async function execute(): Promise<number> {
+    let server: RunningServer | undefined;
+    let target: Target;
+    let rate: number;
+    if (baseUrlArg === undefined) {
+      server = await startServer({ port: 0 });
+      target = {
+        baseUrl: server.url,
+        apiKey: DEMO_API_KEY,
+        secret: DEMO_SECRET,
+        symbol: targetProfile.symbol,
+        otherSymbol: targetProfile.otherSymbol,
+        profile: targetProfile,
+        noTradeKey: { apiKey: DEMO_READONLY_API_KEY, secret: DEMO_READONLY_SECRET },
+      };
+      rate = v.rate === undefined ? 0 : int('rate', v.rate, 0);
+      io.err(`spotcheck: started the embedded reference server at ${server.url}\n`);
+    } else {
+      let url: URL;
+      try {
+        url = new URL(baseUrlArg);
+      } catch {
+        throw new SpotcheckError('ERR_USAGE', `--base-url is not a URL: '${baseUrlArg}'`);
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SpotcheckError('ERR_USAGE', '--base-url must be http:// or https://');
+      const apiKey = credential(v['api-key'], 'SPOTCHECK_API_KEY', io.env);
+      const secret = credential(v.secret, 'SPOTCHECK_SECRET', io.env);
+      if (apiKey === undefined || secret === undefined) {
+        throw new SpotcheckError('ERR_USAGE', 'a target needs credentials: --api-key and --secret, or SPOTCHECK_API_KEY and SPOTCHECK_SECRET');
+      }
+      target = { baseUrl: baseUrlArg, apiKey, secret, symbol: targetProfile.symbol, otherSymbol: targetProfile.otherSymbol, profile: targetProfile };
+      if (v['no-trade-api-key'] !== undefined && v['no-trade-secret'] !== undefined) {
+        target.noTradeKey = { apiKey: v['no-trade-api-key'], secret: v['no-trade-secret'] };
+      }
+      if (targetProfile.timePath !== undefined) target.timePath = targetProfile.timePath;
+      // A loopback target is this machine: no reason to pace it (issue 12).
+      rate = v.rate === undefined ? (isLoopback(url) ? 0 : 20) : int('rate', v.rate, 0);
+      // The target must answer at all before anything else (exit 2 otherwise).
+      try {
+        await sendRaw(target.baseUrl, { method: 'POST', path: targetProfile.endpoints.v1.path, query: '', body: '', headers: {} }, { timeoutMs });
+      } catch (err) {
+        throw new SpotcheckError('ERR_NETWORK', err instanceof Error ? err.message : String(err));
+      }
+      if (!isLoopback(url)) {
+        io.err(
+          `WARNING: ${url.host} is not this machine. spotcheck will send real signed orders for ${target.symbol} ` +
+            `(up to ${maxOrders} accepted), at most ${rate || 'unlimited'} requests per second.\n`,
+        );
+        if (!v.yes) {
+          io.err('Starting in 5 seconds; press Ctrl-C to stop (pass --yes to skip this pause).\n');
+          await new Promise((r) => setTimeout(r, 5000));
+        }
       }
     }
-  }
 
-  const tty = process.stderr.isTTY === true;
-  let lastFamily = '';
-  let report: RunReport;
-  try {
-    report = await runConformance({
-      target,
-      profile,
-      seed,
-      runs,
-      rate,
-      timeoutMs,
-      only: mode === 'replay' ? [] : only,
-      checks: pool,
-      maxOrders,
-      ...(maxTimeMs === undefined ? {} : { maxTimeMs }),
-      onProgress: (p) => {
-        if (p.current === undefined) return;
-        if (tty) {
-          io.err(`\r\x1b[K[${p.done + 1}/${p.total}] ${p.current}  (${p.requests} requests)`);
-        } else {
-          const fam = p.current.split('-')[0] ?? '';
-          if (fam !== lastFamily) {
-            lastFamily = fam;
-            io.err(`running ${fam} checks [${p.done + 1}/${p.total}], ${p.requests} requests so far\n`);
+    const tty = process.stderr.isTTY === true;
+    let lastFamily = '';
+    let report: RunReport;
+    // Ctrl-C: the check under way is abandoned, the reports cover the checks that ended; a second Ctrl-C quits at once.
+    const interrupt = new AbortController();
+    const onSigint = () => {
+      if (interrupt.signal.aborted) process.exit(130);
+      interrupt.abort();
+      io.err('\nspotcheck: interrupted; writing the reports of the checks that ended (Ctrl-C again to quit now)\n');
+    };
+    process.on('SIGINT', onSigint);
+    const gate = (c: CheckReport) => c.status === 'fail' && (c.level === 'MUST' || (v.strict && c.level === 'SHOULD')) && markCheck(c, baseline ?? []).baseline === undefined;
+    ndjson?.start({ target: target.baseUrl, profile, seed, runs, checks: selected.length });
+    try {
+      report = await runConformance({
+        exclude,
+        signal: interrupt.signal,
+        onCheck: (c) => ndjson?.check(markCheck(c, baseline ?? [])),
+        ...(v['fail-fast'] ? { stopAfter: gate } : {}),
+        target,
+        profile,
+        seed,
+        runs,
+        rate,
+        timeoutMs,
+        only: mode === 'replay' ? [] : only,
+        checks: pool,
+        maxOrders,
+        ...(maxTimeMs === undefined ? {} : { maxTimeMs }),
+        replayArgs: v.embedded && v.config !== undefined ? [...targetArgv(settings), '--embedded'] : targetArgv(settings),
+        onProgress: (p) => {
+          if (p.current === undefined) return;
+          if (tty) {
+            io.err(`\r\x1b[K[${p.done + 1}/${p.total}] ${p.current}  (${p.requests} requests)`);
+          } else {
+            const fam = p.current.split('-')[0] ?? '';
+            if (fam !== lastFamily) {
+              lastFamily = fam;
+              io.err(`running ${fam} checks [${p.done + 1}/${p.total}], ${p.requests} requests so far\n`);
+            }
           }
-        }
-      },
-    });
-  } finally {
-    if (tty) io.err('\r\x1b[K');
-    await server?.close();
-  }
+        },
+      });
+    } catch (err) {
+      if (!interrupt.signal.aborted) throw err;
+      ndjson?.end({ stopped: { reason: 'interrupted', notRun: selected.length } });
+      io.err('spotcheck: interrupted before the first check ended: no report written\n');
+      return 130;
+    } finally {
+      process.off('SIGINT', onSigint);
+      if (tty) io.err('\r\x1b[K');
+      await server?.close();
+    }
 
-  io.out(renderConsole(report, { color: !v['no-color'] && process.stdout.isTTY === true, ...rulesLink(v['docs-url']) }));
-  if (v['report-json'] !== undefined) writeReport(v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
-  if (v.junit !== undefined) writeReport(v.junit, renderJunit(report));
-  const shouldFailures = report.checks.filter((c) => c.status === 'fail' && c.level === 'SHOULD').length;
-  if (report.summary.mustFailures > 0 || (v.strict && shouldFailures > 0)) return 1;
-  if (report.deadline?.reached === true) {
-    io.err(`spotcheck: --max-time ${v['max-time'] ?? ''} s ended the run: ${report.deadline.checksNotRun.length} checks not run or cut short (status skip)\n`);
-    return 2;
+    if (baseline !== undefined) report = applyBaseline(report, baseline);
+    io.out(renderConsole(report, { color: !v['no-color'] && process.stdout.isTTY === true, ...rulesLink(v['docs-url']) }));
+    if (report.stopped !== undefined) {
+      const why = report.stopped.reason === 'interrupted' ? 'interrupted (Ctrl-C)' : 'stopped at the first failure (--fail-fast)';
+      io.out(`PARTIAL: ${why}; ${report.stopped.notRun} of ${selected.length} checks not run or not finished\n`);
+    }
+    ndjson?.end({ summary: report.summary, durationMs: report.durationMs, requests: report.requests, ...(report.stopped === undefined ? {} : { stopped: report.stopped }) });
+    if (v['report-json'] !== undefined) writeReportFile('report-json', v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
+    if (v.junit !== undefined) writeReportFile('junit', v.junit, renderJunit(report));
+    if (report.stopped?.reason === 'interrupted') return 130;
+    if (gateFails(report, v.strict)) return 1;
+    if (report.deadline?.reached === true) {
+      io.err(`spotcheck: --max-time ${v['max-time'] ?? ''} s ended the run: ${report.deadline.checksNotRun.length} checks not run or cut short (status skip)\n`);
+      return 2;
+    }
+    return 0;
   }
-  return 0;
 }

@@ -44,7 +44,9 @@ function indent(s: string, n: number): string {
 export function summaryLine(r: RunReport): string {
   const s = r.summary;
   const inconclusive = s.inconclusive > 0 ? `, ${s.inconclusive} inconclusive` : '';
-  return `${s.passed} passed, ${s.failed} failed, ${s.info} info, ${s.skipped} skipped${inconclusive}`;
+  const baselined = s.baselined !== undefined && s.baselined > 0 ? `, ${s.baselined} baselined` : '';
+  const stale = s.stale !== undefined && s.stale > 0 ? `, ${s.stale} stale baseline` : '';
+  return `${s.passed} passed, ${s.failed} failed, ${s.info} info, ${s.skipped} skipped${inconclusive}${baselined}${stale}`;
 }
 
 /** What discovery found: routes with their positive controls, the rejection fingerprints, deviations, rate limits. */
@@ -87,22 +89,29 @@ export function renderConsole(r: RunReport, style: ConsoleStyle): string {
     for (const x of list) {
       const note =
         x.status === 'info' ? `: ${x.observed ?? ''}` : x.status === 'skip' ? ` (skipped: ${x.reason ?? ''})` : x.status === 'inconclusive' ? ` (inconclusive: ${x.reason ?? ''})` : '';
-      out.push(`  ${mark(x, style.color)} ${x.id} [${x.level}, §${x.section}] ${x.title}${note}`);
+      const listed = x.baseline === undefined ? '' : x.baseline.state === 'stale' ? ' (STALE baseline entry: passes now)' : ' (baselined)';
+      out.push(`  ${mark(x, style.color)} ${x.id} [${x.level}, §${x.section}] ${x.title}${note}${listed}`);
     }
   }
   const failures = r.checks.filter((x) => x.status === 'fail');
   if (failures.length > 0) {
     out.push('', paint(style.color, '1;31', 'Failures:'));
     failures.forEach((f, i) => {
-      out.push('', `${i + 1}) ${f.id} [${f.level}, §${f.section}] ${f.title}`);
+      const listed = f.baseline === undefined ? '' : `  (baselined: ${f.baseline.reason})`;
+      out.push('', `${i + 1}) ${f.id} [${f.level}, §${f.section}] ${f.title}${listed}`);
       out.push(`   Requirement: ${f.requirement}`);
       if (f.expected !== undefined) out.push(`   Expected: ${f.expected}`);
       if (f.actual !== undefined) out.push(`   Actual:   ${f.actual}`);
       if (f.counterexample !== undefined) out.push(`   Counterexample (after ${f.runs ?? '?'} runs, shrunk): ${f.counterexample.slice(0, 400)}`);
       out.push(`   Rule: ${style.rulesUrl ?? RULES_PAGE}#${f.ruleId}`);
-      out.push(`   Replay: spotcheck replay --seed ${r.seed} --only ${f.id}`);
+      out.push(`   Replay: ${f.replay ?? `spotcheck replay --seed ${r.seed} --only ${f.id}`}`);
       if (f.reproduce !== undefined) out.push('   Reproduce with (export SPOTCHECK_SECRET first):', indent(f.reproduce, 5));
     });
+  }
+  const stale = r.checks.filter((x) => x.baseline?.state === 'stale');
+  if (stale.length > 0) {
+    out.push('', paint(style.color, '1;31', 'Stale baseline entries (these checks pass now: remove them from the baseline file):'));
+    for (const x of stale) out.push(`  ${x.id}  (listed because: ${x.baseline?.reason ?? ''})`);
   }
   out.push('', `${r.requests} requests in ${(r.durationMs / 1000).toFixed(1)} s; seed ${r.seed}`);
   out.push(summaryLine(r));

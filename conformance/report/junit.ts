@@ -2,7 +2,7 @@
  * JUnit XML: one testcase per check, grouped in a testsuite per family, for CI
  * gates (design notes: `--junit FILE`).
  */
-import type { RunReport } from '../types.js';
+import type { CheckReport, RunReport } from '../types.js';
 
 /** Escape text for XML attribute and element content; drops characters XML 1.0 forbids. */
 export function xmlEscape(s: string): string {
@@ -18,18 +18,26 @@ export function xmlEscape(s: string): string {
 export function renderJunit(r: RunReport): string {
   const fams = [...new Set(r.checks.map((c) => c.family))];
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  // A baselined failure is a skipped testcase (accepted for now); a stale baseline entry a failed one.
+  const failing = (c: CheckReport) => (c.status === 'fail' && c.baseline === undefined) || c.baseline?.state === 'stale';
+  const skipping = (c: CheckReport) => c.status === 'skip' || c.status === 'inconclusive' || c.baseline?.state === 'expected-failure';
   lines.push(
-    `<testsuites name="spotcheck" tests="${r.checks.length}" failures="${r.summary.failed}" skipped="${r.summary.skipped + r.summary.inconclusive}" time="${(r.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="spotcheck" tests="${r.checks.length}" failures="${r.checks.filter(failing).length}" skipped="${r.checks.filter(skipping).length}" time="${(r.durationMs / 1000).toFixed(3)}">`,
   );
   for (const fam of fams) {
     const list = r.checks.filter((c) => c.family === fam);
-    const failures = list.filter((c) => c.status === 'fail').length;
-    const skipped = list.filter((c) => c.status === 'skip' || c.status === 'inconclusive').length;
+    const failures = list.filter(failing).length;
+    const skipped = list.filter(skipping).length;
     const time = list.reduce((t, c) => t + c.durationMs, 0) / 1000;
     lines.push(`  <testsuite name="${fam}" tests="${list.length}" failures="${failures}" skipped="${skipped}" time="${time.toFixed(3)}">`);
     for (const c of list) {
       const open = `    <testcase classname="spotcheck.${fam}" name="${xmlEscape(`${c.id} [${c.level}] ${c.title}`)}" time="${(c.durationMs / 1000).toFixed(3)}"`;
-      if (c.status === 'pass') {
+      if (c.baseline?.state === 'stale') {
+        const msg = `stale baseline entry: ${c.id} passes now; remove it from the baseline file (listed because: ${c.baseline.reason})`;
+        lines.push(`${open}>`, `      <failure message="${xmlEscape(msg)}" type="STALE-BASELINE">${xmlEscape(msg)}</failure>`, '    </testcase>');
+      } else if (c.baseline?.state === 'expected-failure') {
+        lines.push(`${open}>`, `      <skipped message="${xmlEscape(`BASELINED (known failure): ${c.baseline.reason}`)}"/>`, `      <system-out>${xmlEscape(`Actual: ${c.actual ?? ''}`)}</system-out>`, '    </testcase>');
+      } else if (c.status === 'pass') {
         lines.push(`${open}/>`);
       } else if (c.status === 'skip' || c.status === 'inconclusive') {
         const why = c.status === 'inconclusive' ? `INCONCLUSIVE: ${c.reason ?? ''}` : (c.reason ?? '');
@@ -37,7 +45,7 @@ export function renderJunit(r: RunReport): string {
       } else if (c.status === 'info') {
         lines.push(`${open}>`, `      <system-out>${xmlEscape(`INFO: ${c.observed ?? ''}`)}</system-out>`, '    </testcase>');
       } else {
-        const body = [`Requirement (§${c.section}): ${c.requirement}`, `Expected: ${c.expected ?? ''}`, `Actual: ${c.actual ?? ''}`, c.reproduce ?? ''].join('\n');
+        const body = [`Requirement (§${c.section}): ${c.requirement}`, `Expected: ${c.expected ?? ''}`, `Actual: ${c.actual ?? ''}`, ...(c.replay === undefined ? [] : [`Replay: ${c.replay}`]), c.reproduce ?? ''].join('\n');
         lines.push(
           `${open}>`,
           `      <failure message="${xmlEscape(`${c.level}: expected ${c.expected ?? ''}`)}" type="${c.level}">${xmlEscape(body)}</failure>`,

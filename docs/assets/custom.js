@@ -2,7 +2,15 @@
 // the signing playground on the page that holds it; the playground modules and the
 // golden vectors are copied next to it (assets/playground/) by docs/build.mjs.
 const playground = document.getElementById('sc-playground');
-if (playground !== null) {
+if (playground !== null && location.protocol === 'file:') {
+  // Browsers refuse ES modules from file:// pages; say how to open the site instead of failing.
+  const out = document.getElementById('sc-error') ?? document.getElementById('sc-golden-result');
+  if (out !== null) {
+    out.textContent =
+      'This page was opened from a file, and browsers do not load the playground\'s modules from files. ' +
+      'Run `npm run docs:serve` in the kit and open the address it prints (http://127.0.0.1:8090/ by default).';
+  }
+} else if (playground !== null) {
   Promise.all([import('./playground/docs/playground/page.js'), import('./playground/golden-vectors.js')])
     .then(([page, golden]) => page.start(playground, golden.default))
     .catch((err) => {

@@ -28,7 +28,7 @@ import { coverageMatrix } from '../../conformance/coverage.js';
 import { renderTemplate } from './template.js';
 
 /** The guide templates of `docs/guides/`, in navigation order; `index.md` is the home page. */
-export const GUIDES = ['quickstart.md', 'signing.md', 'playground.md', 'signature-doctor.md', 'time-window.md', 'batch-orders.md', 'conformance.md'] as const;
+export const GUIDES = ['quickstart.md', 'signing.md', 'playground.md', 'signature-doctor.md', 'time-window.md', 'batch-orders.md', 'conformance.md', 'library.md'] as const;
 
 /** Generated pages after the guides, in navigation order (`http-api.md` holds its own children). */
 export const REFERENCE_PAGES = ['http-api.md', 'rules.md', 'decisions.md'] as const;

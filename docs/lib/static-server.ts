@@ -50,8 +50,8 @@ export function resolveFile(root: string, urlPath: string): string | undefined {
   }
 }
 
-/** Serve `dir` on 127.0.0.1 at a free port. */
-export async function serveStatic(dir: string): Promise<StaticServer> {
+/** Serve `dir` on 127.0.0.1 at `port` (default: a free one). */
+export async function serveStatic(dir: string, port = 0): Promise<StaticServer> {
   const root = resolve(dir);
   const server: Server = createServer((req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -72,11 +72,11 @@ export async function serveStatic(dir: string): Promise<StaticServer> {
   });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => ok());
+    server.listen(port, '127.0.0.1', () => ok());
   });
-  const { port } = server.address() as AddressInfo;
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/`,
+    url: `http://127.0.0.1:${bound}/`,
     close: () =>
       new Promise<void>((ok, fail) => {
         server.close((err) => (err ? fail(err) : ok()));

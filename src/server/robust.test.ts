@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { Readable } from 'node:stream';
+import { assertSeeded } from '../testing/seeds.js';
 import fc from 'fast-check';
 import { Pool, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -281,7 +282,7 @@ describe('garbage never gets a 5xx and a rejection never places an order', () =>
   it('random requests over HTTP (1000 runs)', async () => {
     const pool = new Pool(server.url, { connections: 4 });
     try {
-      await fc.assert(
+      await assertSeeded(
         fc.asyncProperty(requestArb, async (g) => {
           const req = build(g);
           const before = server.orders.count();
@@ -325,7 +326,7 @@ describe('garbage never gets a 5xx and a rejection never places an order', () =>
 
   it('random bytes on a raw socket (300 runs): every answer is a 4xx or 2xx with {code, msg}, nothing placed', async () => {
     const before = server.orders.count();
-    await fc.assert(
+    await assertSeeded(
       fc.asyncProperty(rawBytes, async (bytes) => {
         const responses = parseResponses(await rawExchange(typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes));
         for (const r of responses) {

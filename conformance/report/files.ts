@@ -1,0 +1,72 @@
+/**
+ * Report files (issue 12): checked writable before the first request, the NDJSON
+ * event stream written line by line as checks end, so a crash or Ctrl-C keeps
+ * what was done.
+ */
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { SpotcheckError } from '../../src/errors.js';
+import type { CheckReport, RunReport } from '../types.js';
+
+function cannot(flag: string, path: string, err: unknown): SpotcheckError {
+  const code = (err as NodeJS.ErrnoException).code ?? String(err);
+  return new SpotcheckError('ERR_USAGE', `--${flag}: cannot write ${path}: ${code}`);
+}
+
+/** Make sure `path` can be written, without clobbering it: a usage error now rather than after the run. */
+export function assertWritable(flag: string, path: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    if (existsSync(path)) {
+      if (statSync(path).isDirectory()) throw Object.assign(new Error('a directory'), { code: 'EISDIR' });
+      accessSync(path, constants.W_OK);
+    } else {
+      writeFileSync(path, '');
+      unlinkSync(path);
+    }
+  } catch (err) {
+    throw cannot(flag, path, err);
+  }
+}
+
+/** Write a whole report file. */
+export function writeReportFile(flag: string, path: string, text: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  } catch (err) {
+    throw cannot(flag, path, err);
+  }
+}
+
+/** The NDJSON stream of a run: a `start` event, one `check` event per check as it ends, an `end` event. */
+export interface NdjsonSink {
+  start(info: { target: string; profile: string; seed: number; runs: number; checks: number }): void;
+  check(report: CheckReport): void;
+  end(report: Pick<RunReport, 'summary' | 'durationMs' | 'requests' | 'stopped'> | { stopped: NonNullable<RunReport['stopped']> }): void;
+  close(): void;
+}
+
+/** Open (truncate) the NDJSON file now; each event is one synchronous write, so it survives an abrupt end. */
+export function openNdjson(path: string): NdjsonSink {
+  let fd: number;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    fd = openSync(path, 'w');
+  } catch (err) {
+    throw cannot('report-ndjson', path, err);
+  }
+  let open = true;
+  const line = (event: Record<string, unknown>) => {
+    if (open) writeSync(fd, `${JSON.stringify({ ...event, time: new Date().toISOString() })}\n`);
+  };
+  return {
+    start: (info) => line({ event: 'start', ...info }),
+    check: (report) => line({ event: 'check', ...report }),
+    end: (report) => line({ event: 'end', ...report }),
+    close: () => {
+      if (open) closeSync(fd);
+      open = false;
+    },
+  };
+}
