@@ -80,6 +80,37 @@ describe('pipelining then garbage (issue 11)', () => {
     });
   }
 
+  it('batches then a body over the limit, read by a slow client: every answer, then one 413, survive the close', async () => {
+    // Found by `npm run fuzz -- 600 2 7`: the 413 ended the connection as soon as it was handed to
+    // the kernel; the client's bytes that arrived after that reset the connection, and the reset
+    // discarded answers still queued for a client that had not read them yet.
+    const n = 60;
+    const before = server.orders.count();
+    const requests = Array.from({ length: n }, () => batch(20));
+    const oversized = `POST /api/v1/spot/batchOrders HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n`;
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      const timer = setTimeout(() => reject(new Error('no close within 5 s')), 5000);
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearTimeout(timer);
+        resolve(Buffer.concat(chunks).toString('latin1'));
+      });
+      socket.on('connect', () => {
+        // a busy client: it reads nothing for 500 ms; the oversized body follows its headers 150 ms late
+        socket.pause();
+        setTimeout(() => socket.resume(), 500);
+        socket.write(`${requests.map(wire).join('')}${oversized}${'x'.repeat(1000)}`, 'latin1');
+        setTimeout(() => socket.end('x'.repeat(99_000), 'latin1'), 150);
+      });
+    });
+    const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+    expect(statuses).toEqual([...Array.from({ length: n }, () => 200), 413]);
+    expect(server.orders.count() - before).toBe(n * 20);
+  });
+
   it('a client that closes before its answer can be written places nothing from requests it no longer waits for', async () => {
     const before = server.orders.count();
     await new Promise<void>((resolve) => {

@@ -80,15 +80,19 @@ export function writeReply(res: ServerResponse, reply: Reply, endpoint: Endpoint
   res.end(payload);
 }
 
-/** A complete raw HTTP/1.1 response, for a socket whose request could not be parsed. */
-export function rawReply(reply: Reply, deps: RespondDeps): string {
-  const { out, payload } = finalReply(reply, 'none', deps);
+/** A complete raw HTTP/1.1 response ending its connection: for a socket whose request could not be parsed, or whose last answer is written past Node's response queue. */
+export function rawReply(reply: Reply, deps: RespondDeps, endpoint: Endpoint = 'none'): string {
+  const { out, payload } = finalReply(reply, endpoint, deps);
   const reason = STATUS_CODES[out.status] ?? 'Unknown';
+  const extra = Object.entries(reply.headers ?? {})
+    .filter(([k]) => !/^(content-type|content-length|date|connection)$/i.test(k))
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   return (
     `HTTP/1.1 ${out.status} ${reason}\r\n` +
     `Content-Type: application/json\r\n` +
     `Content-Length: ${Buffer.byteLength(payload)}\r\n` +
-    `Date: ${httpDate(deps.clock())}\r\n` +
+    `Date: ${httpDate(deps.clock())}\r\n${extra}` +
     `Connection: close\r\n\r\n${payload}`
   );
 }

@@ -151,12 +151,17 @@ function closeAfterReply(socket: Socket, ctx: Context): void {
   socket.once('close', () => clearTimeout(timer));
 }
 
-/** Write a reply that ends the connection (`Connection: close`), then close it promptly. */
-function writeFinalReply(req: IncomingMessage, res: ServerResponse, reply: Reply, endpoint: Endpoint, ctx: Context): void {
-  const socket = req.socket;
-  res.once('finish', () => closeAfterReply(socket, ctx));
-  res.once('close', () => closeAfterReply(socket, ctx));
-  writeReply(res, { ...reply, headers: { ...reply.headers, connection: 'close' } }, endpoint, ctx);
+/**
+ * Answer a request with a reply that ends the connection (413, 503 over the cap), after
+ * every earlier pipelined answer. Written raw past Node's response queue: a response
+ * marked `Connection: close` makes Node destroy the socket as soon as it is flushed, and
+ * a socket destroyed with the client's bytes still unread is reset, which can wipe the
+ * earlier answers from the client's receive buffer. The lingering close keeps them.
+ */
+function writeFinalReply(req: IncomingMessage, reply: Reply, endpoint: Endpoint, ctx: Context): void {
+  // this request is answered here, not through its ServerResponse: it awaits nothing more
+  ctx.inFlight.get(req.socket)?.pending.delete(req);
+  finalAnswer(req.socket, rawReply(reply, ctx, endpoint), ctx);
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -167,7 +172,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
   if (ctx.overCap.has(req.socket)) {
     const msg = 'Too many open connections; retry shortly (D-CONNECTION-CAP)';
-    return writeFinalReply(req, res, rejectionReply(reject('overloaded', 503, ApiCode.REQUEST, msg), { 'retry-after': '1' }), 'none', ctx);
+    return writeFinalReply(req, rejectionReply(reject('overloaded', 503, ApiCode.REQUEST, msg), { 'retry-after': '1' }), 'none', ctx);
   }
   const { path, rawQuery } = splitTarget(req.url ?? '');
   const r = route(req.method, path);
@@ -177,7 +182,7 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Con
   if (body.kind === 'too-large') {
     const msg = `The body is larger than ${ctx.bodyLimit} bytes (D-BODY-LIMIT)`;
     // one answer, then the connection ends: the rest of an oversized body is never read as a request
-    return writeFinalReply(req, res, rejectionReply(reject('body-too-large', 413, ApiCode.REQUEST, msg)), r.endpoint, ctx);
+    return writeFinalReply(req, rejectionReply(reject('body-too-large', 413, ApiCode.REQUEST, msg)), r.endpoint, ctx);
   }
   // An order is placed only when its answer can still be delivered.
   if (res.destroyed || !req.socket.writable) return;
@@ -216,8 +221,9 @@ function onClientError(err: Error & { code?: string }, socket: Socket, ctx: Cont
   const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   const state = ctx.inFlight.get(socket);
   const answersDue = state !== undefined && awaitsAnswers(state);
-  // answers still due on a connection that already ends after them (413): nothing to add, they go out first
-  if (answersDue && ctx.closing.has(socket) && err.code !== 'ECONNRESET') return;
+  // a connection already ending after its last answer (413, 503, an earlier parse error): its lingering
+  // close drains the rest; destroying it here would reset away answers the client has not read yet
+  if (ctx.closing.has(socket) && err.code !== 'ECONNRESET') return;
   // an answer already half written cannot be followed by a raw one, unless it is a queued pipelined answer (finalAnswer waits for it)
   if (err.code === 'ECONNRESET' || !socket.writable || (pending?.headersSent === true && !answersDue) || ctx.closing.has(socket)) {
     socket.destroy();
