@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET, startServer, type RunningServer } from '../src/server/index.js';
 import { classify, type Verdict } from './observe.js';
-import { curlFor, shq } from './curl.js';
+import { curlFor, NO_TRADE_SECRET_VAR, shq } from './curl.js';
 import { mutants } from './mutants.js';
 import { runConformance } from './runner.js';
 import * as edits from './sig-edits.js';
@@ -14,7 +14,7 @@ const run = promisify(execFile);
 async function replay(script: string): Promise<Verdict> {
   // A wrapper only appends the status after the body; the printed lines run unchanged.
   const wrapper = `curl() { command curl -w '\\n%{http_code}' "$@"; }\nset -e\n${script}\n`;
-  const { stdout } = await run('bash', ['-c', wrapper], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SPOTCHECK_SECRET: DEMO_SECRET } });
+  const { stdout } = await run('bash', ['-c', wrapper], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SPOTCHECK_SECRET: DEMO_SECRET, [NO_TRADE_SECRET_VAR]: DEMO_READONLY_SECRET } });
   const at = stdout.lastIndexOf('\n');
   const text = stdout.slice(0, at);
   let json: unknown;
@@ -52,6 +52,7 @@ describe('printed curl reproductions, run with bash + curl + openssl', () => {
     { mutant: 'case-sensitive signature', only: ['SIG-CASE-INSENSITIVE'] },
     { mutant: "'&' inserted at the query/body join", only: ['SIG-TOTALPARAMS-NO-SEPARATOR'] },
     { mutant: 'JSON body not covered', only: ['SIG-BODY-COVERED'] },
+    { mutant: 'TRADE permission not checked', only: ['AUTH-PERMISSION'] },
     { mutant: 'signature never checked', only: ['SIG-HMAC-SHA256-HEX.flipped-bit', 'SIG-HMAC-SHA256-HEX.malformed', 'SIG-REQUIRED', 'AUTH-SECRET-BOUND'] },
   ];
   let clean: RunningServer;
@@ -83,8 +84,9 @@ describe('printed curl reproductions, run with bash + curl + openssl', () => {
         for (const f of failed) {
           expect(f.reproduce, f.id).toBeDefined();
           const script = f.reproduce ?? '';
-          expect(script, f.id).toContain('"$SPOTCHECK_SECRET"');
+          expect(script, f.id).toMatch(f.id === 'AUTH-PERMISSION' ? /"\$SPOTCHECK_NO_TRADE_SECRET"/ : /"\$SPOTCHECK_SECRET"/);
           expect(script, f.id).not.toContain(DEMO_SECRET);
+          expect(script, f.id).not.toContain(DEMO_READONLY_SECRET);
           const onFaulty = await replay(script);
           const onClean = await replay(script.split(faulty.url).join(clean.url));
           expect([onFaulty, onClean].sort(), `${f.id}\n${script}`).toEqual(['accepted', 'rejected']);

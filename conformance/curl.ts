@@ -4,6 +4,9 @@
  */
 import type { Exchange } from './transport.js';
 
+/** The shell variable a printed curl reads the no-TRADE key's secret from (never printed). */
+export const NO_TRADE_SECRET_VAR = 'SPOTCHECK_NO_TRADE_SECRET';
+
 /** Single-quote a string for POSIX shells. */
 export function shq(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
@@ -46,7 +49,9 @@ export function curlFor(baseUrl: string, x: Exchange): string {
   const tsVar = fresh ? ts : undefined;
   let resign = false;
   if (x.signedString !== undefined && x.signature !== undefined) {
-    const key = x.secretSuffix === undefined || x.secretSuffix === '' ? '"$SPOTCHECK_SECRET"' : `"$SPOTCHECK_SECRET"${shq(x.secretSuffix)}`;
+    const variable = x.secretVariable ?? 'SPOTCHECK_SECRET';
+    const key = x.secretSuffix === undefined || x.secretSuffix === '' ? `"$${variable}"` : `"$${variable}"${shq(x.secretSuffix)}`;
+    if (x.secretVariable !== undefined) lines.push(`# signed with another key's secret: set ${x.secretVariable} to it`);
     lines.push(`SIG=$(printf '%s' ${withVar(x.signedString, tsVar, 'TS')} | openssl dgst -sha256 -hmac ${key} | sed 's/^.* //')`);
     if (x.secretSuffix !== undefined && x.secretSuffix !== '') lines.push(`# signed with a wrong secret on purpose: $SPOTCHECK_SECRET followed by ${shq(x.secretSuffix)}`);
     if (x.signatureEdit !== undefined) lines.push(`${x.signatureEdit}  # the check's deliberate defect`);

@@ -71,6 +71,8 @@ export interface RequestFactoryOptions {
   paths?: Readonly<Record<EndpointName, string>>;
   /** What a batch signature covers (default the seed's query + body, §5.3 item 4). */
   batchSignature?: 'query+body' | 'query-only';
+  /** Other secrets a printed curl can read from a shell variable (the no-TRADE key's), never printed. */
+  namedSecrets?: ReadonlyArray<{ secret: string; variable: string }>;
 }
 
 const WIRE_NAMES: Readonly<Record<EndpointName, WireEndpoint>> = { batch: 'batchOrders', v1: 'order-v1', 'v1.1': 'order-v1.1' };
@@ -90,11 +92,13 @@ function factsOf(b: BuiltWireRequest, opts: SignOptions, f: RequestFactoryOption
   const facts: SigningFacts = { signature: b.signature, route };
   // The shell can redo the signature when it is made with the target's secret (or it plus a known suffix)
   // and any rewrite of it has a shell form (issue 12: a printed curl re-signs, then applies the defect).
-  const secretOk = opts.secret === undefined || (opts.secret.startsWith(f.secret) && opts.secret !== f.secret);
+  const named = opts.secret === undefined ? undefined : f.namedSecrets?.find((n) => n.secret === opts.secret);
+  const secretOk = opts.secret === undefined || named !== undefined || (opts.secret.startsWith(f.secret) && opts.secret !== f.secret);
   const editOk = opts.signature === undefined || isSignatureEdit(opts.signature);
   if (secretOk && editOk && !opts.omitSignature) {
     facts.signedString = b.signedString;
-    if (opts.secret !== undefined) facts.secretSuffix = opts.secret.slice(f.secret.length);
+    if (named !== undefined) facts.secretVariable = named.variable;
+    else if (opts.secret !== undefined) facts.secretSuffix = opts.secret.slice(f.secret.length);
     if (isSignatureEdit(opts.signature)) facts.signatureEdit = opts.signature.shell;
   }
   if (timestamp !== undefined) {

@@ -17,6 +17,7 @@ import { curlFor } from './curl.js';
 import { commandLine, replayArgv } from './reproduce.js';
 import { checks as allChecks } from './checks/index.js';
 import { clientIdSource } from './generators.js';
+import { NO_TRADE_SECRET_VAR } from './curl.js';
 import { createRequestFactory, routeKey, type Route } from './requests.js';
 import { createTransport, type SendResult, type Sender } from './transport.js';
 import type { CheckContext, CheckDefinition, CheckOutcome, CheckReport, DiscoveryReport, Profile, RunReport, Target } from './types.js';
@@ -215,6 +216,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       apiKeyHeader: profile.apiKeyHeader,
       paths: { batch: profile.endpoints.batch.path, v1, 'v1.1': profile.endpoints['v1.1'].path },
       batchSignature: profile.batchSignature,
+      // a printed curl re-signs with the no-TRADE key's secret from its own variable (issue 12)
+      ...(opts.target.noTradeKey === undefined ? {} : { namedSecrets: [{ secret: opts.target.noTradeKey.secret, variable: NO_TRADE_SECRET_VAR }] }),
     });
   // With a test-order path, v1 requests go there (it places nothing); checks marked realEndpoint use the real one.
   const realFactory = factoryFor(profile.endpoints.v1.path);

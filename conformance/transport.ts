@@ -24,12 +24,14 @@ export interface Exchange {
   signatureEdit?: string;
   /** Signed with the target's secret followed by this text (a deliberately wrong secret). */
   secretSuffix?: string;
+  /** Signed with another secret the shell holds in this variable (the no-TRADE key's), instead of `$SPOTCHECK_SECRET`. */
+  secretVariable?: string;
   /** The endpoint and placement the request went to (the key of its positive control). */
   route?: Route;
 }
 
 /** Extra facts about a request, carried into its exchange. */
-export type SigningFacts = Pick<Exchange, 'signedString' | 'timestamp' | 'timestampShiftMs' | 'signature' | 'signatureEdit' | 'secretSuffix' | 'route'>;
+export type SigningFacts = Pick<Exchange, 'signedString' | 'timestamp' | 'timestampShiftMs' | 'signature' | 'signatureEdit' | 'secretSuffix' | 'secretVariable' | 'route'>;
 
 export interface SendResult {
   observation: Observation;

@@ -10,7 +10,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { Io } from '../../src/cli/args.js';
-import { DEMO_API_KEY, DEMO_SECRET, startServer, type RunningServer } from '../../src/server/index.js';
+import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET, startServer, type RunningServer } from '../../src/server/index.js';
 import { conformanceCommands } from './commands.js';
 import { mutants } from '../mutants.js';
 import { isLoopback } from './run.js';
@@ -159,6 +159,23 @@ describe('spotcheck run (command line)', () => {
       expect(requests).toBe(0);
     } finally {
       counting.close();
+    }
+  });
+
+  it('takes the no-TRADE key from SPOTCHECK_NO_TRADE_* and prints its curl with that variable, never the secret; half a key is a usage error', async () => {
+    const env = { SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET, SPOTCHECK_NO_TRADE_API_KEY: DEMO_READONLY_API_KEY, SPOTCHECK_NO_TRADE_SECRET: DEMO_READONLY_SECRET };
+    const faulty = await startServer({ port: 0, ...(mutants.find((m) => m.name.startsWith('TRADE permission not checked'))?.options ?? {}) });
+    try {
+      const io = capture(env);
+      expect(await cli(['run', '--base-url', faulty.url, '--only', 'AUTH-PERMISSION', '--runs', '3', '--seed', '1'], io)).toBe(1);
+      expect(io.stdout()).toContain('export SPOTCHECK_SECRET and SPOTCHECK_NO_TRADE_SECRET first');
+      expect(io.stdout()).toContain('"$SPOTCHECK_NO_TRADE_SECRET"');
+      expect(io.stdout() + io.stderr()).not.toContain(DEMO_READONLY_SECRET);
+      const half = capture({ ...env, SPOTCHECK_NO_TRADE_SECRET: undefined });
+      expect(await cli(['run', '--base-url', faulty.url, '--only', 'AUTH-PERMISSION'], half)).toBe(2);
+      expect(half.stderr()).toContain('needs both its key and its secret');
+    } finally {
+      await faulty.close();
     }
   });
 

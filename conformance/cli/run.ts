@@ -40,8 +40,9 @@ Target:
   --secret S             its secret (or SPOTCHECK_SECRET); never printed
   --symbol SYM           symbol orders are placed on (default BTCUSDT)
   --other-symbol SYM     second symbol for the mixed-symbol check (default ETHUSDT)
-  --no-trade-api-key K   optional key without TRADE permission (AUTH-PERMISSION)
-  --no-trade-secret S    its secret
+  --no-trade-api-key K   optional key without TRADE permission (AUTH-PERMISSION;
+                         or SPOTCHECK_NO_TRADE_API_KEY)
+  --no-trade-secret S    its secret (or SPOTCHECK_NO_TRADE_SECRET); never printed
   --time-path PATH       optional server-time endpoint ({"serverTime": ms}); by
                          default the clock is measured from the HTTP Date header
   --api-key-header NAME  API-key header name (default ${API_KEY_HEADER}, seed §5.2)
@@ -275,9 +276,12 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
         throw new SpotcheckError('ERR_USAGE', 'a target needs credentials: --api-key and --secret, or SPOTCHECK_API_KEY and SPOTCHECK_SECRET');
       }
       target = { baseUrl: baseUrlArg, apiKey, secret, symbol: targetProfile.symbol, otherSymbol: targetProfile.otherSymbol, profile: targetProfile };
-      if (v['no-trade-api-key'] !== undefined && v['no-trade-secret'] !== undefined) {
-        target.noTradeKey = { apiKey: v['no-trade-api-key'], secret: v['no-trade-secret'] };
+      const noTradeKey = credential(v['no-trade-api-key'], 'SPOTCHECK_NO_TRADE_API_KEY', io.env);
+      const noTradeSecret = credential(v['no-trade-secret'], 'SPOTCHECK_NO_TRADE_SECRET', io.env);
+      if ((noTradeKey === undefined) !== (noTradeSecret === undefined)) {
+        throw new SpotcheckError('ERR_USAGE', 'a key without TRADE needs both its key and its secret (--no-trade-api-key and --no-trade-secret, or SPOTCHECK_NO_TRADE_API_KEY and SPOTCHECK_NO_TRADE_SECRET)');
       }
+      if (noTradeKey !== undefined && noTradeSecret !== undefined) target.noTradeKey = { apiKey: noTradeKey, secret: noTradeSecret };
       if (targetProfile.timePath !== undefined) target.timePath = targetProfile.timePath;
       // A loopback target is this machine: no reason to pace it (issue 12).
       rate = v.rate === undefined ? (isLoopback(url) ? 0 : 20) : int('rate', v.rate, 0);

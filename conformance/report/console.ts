@@ -105,7 +105,10 @@ export function renderConsole(r: RunReport, style: ConsoleStyle): string {
       if (f.counterexample !== undefined) out.push(`   Counterexample (after ${f.runs ?? '?'} runs, shrunk): ${f.counterexample.slice(0, 400)}`);
       out.push(`   Rule: ${style.rulesUrl ?? RULES_PAGE}#${f.ruleId}`);
       out.push(`   Replay: ${f.replay ?? `spotcheck replay --seed ${r.seed} --only ${f.id}`}`);
-      if (f.reproduce !== undefined) out.push('   Reproduce with (export SPOTCHECK_SECRET first):', indent(f.reproduce, 5));
+      if (f.reproduce !== undefined) {
+        const vars = f.reproduce.includes('$SPOTCHECK_NO_TRADE_SECRET') ? 'SPOTCHECK_SECRET and SPOTCHECK_NO_TRADE_SECRET' : 'SPOTCHECK_SECRET';
+        out.push(`   Reproduce with (export ${vars} first):`, indent(f.reproduce, 5));
+      }
     });
   }
   const stale = r.checks.filter((x) => x.baseline?.state === 'stale');
