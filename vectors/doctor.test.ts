@@ -18,6 +18,8 @@ describe('doctor vectors (§5.3)', () => {
       sign,
     );
     expect(d?.code ?? 'OK').toBe(v.code);
+    // Two mistakes (§5.3): the second is named in `also`; a single mistake has none.
+    expect(d?.also).toEqual(v.also);
     expect(v.result).toBe(v.code === 'OK' ? 'valid' : 'invalid');
   });
 });

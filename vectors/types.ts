@@ -128,6 +128,8 @@ export interface DoctorVector extends VectorBase {
   otherTimestamps?: string[];
   /** The doctor's code, `OK` for a correct signature. */
   code: string;
+  /** A second mistake made together with the first (issue 14: pairs). */
+  also?: string[];
 }
 
 export type DoctorVectorFile = VectorFile<DoctorVector>;

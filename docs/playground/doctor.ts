@@ -29,7 +29,7 @@ export function verdictLines(v: PastedVerdict): string[] {
   if (v.kind === 'no-signature') return ['The pasted request carries no signature parameter: nothing to diagnose.'];
   if (v.kind === 'correct') return ['The signature is correct for this request: nothing to diagnose.'];
   const d = v.diagnosis;
-  const lines = [`${d.code}: ${d.sentence}`, `server signed: ${d.serverSigned}`];
+  const lines = [`${d.code}${d.also === undefined ? '' : ` + ${d.also.join(' + ')}`}: ${d.sentence}`, `server signed: ${d.serverSigned}`];
   if (d.clientSigned !== undefined) lines.push(`client signed: ${d.clientSigned}`);
   if (d.firstDifference !== undefined) {
     lines.push(`first difference at index ${d.firstDifference.index}:`, `  server ${d.firstDifference.server}`, `  client ${d.firstDifference.client}`);

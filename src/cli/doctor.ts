@@ -76,7 +76,7 @@ export function doctorCommand(argv: string[], io: Io): number {
     io.out('The signature is correct for this request.\n');
     return 0;
   }
-  const lines = [`${d.code}: ${d.sentence}`, `server signed: ${d.serverSigned}`];
+  const lines = [`${d.code}${d.also === undefined ? '' : ` + ${d.also.join(' + ')}`}: ${d.sentence}`, `server signed: ${d.serverSigned}`];
   if (d.clientSigned !== undefined) lines.push(`client signed: ${d.clientSigned}`);
   if (d.firstDifference !== undefined) {
     lines.push(`first difference at index ${d.firstDifference.index}:`, `  server ${d.firstDifference.server}`, `  client ${d.firstDifference.client}`);

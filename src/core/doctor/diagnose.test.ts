@@ -1,8 +1,11 @@
+import { createHmac } from 'node:crypto';
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { sign } from '../../signing/hmac.js';
-import { diagnose, diagnoseAsync, firstDifference, type DoctorRequest, type DoctorCode } from './diagnose.js';
+import { candidates, diagnose, diagnoseAsync, firstDifference, DOCTOR_SENTENCES, type DoctorRequest, type DoctorCode } from './diagnose.js';
 import { webCryptoHmac } from '../signing/webcrypto.js';
+import { withoutSignature } from '../signing/query.js';
+import { signedBody } from '../signing/total-params.js';
 
 const SECRET = 'doctor-test-secret-0123456789';
 const Q = 'symbol=BTC-USDT&side=BUY&timestamp=1700000000000';
@@ -52,9 +55,91 @@ describe('diagnose (§5.3)', () => {
   });
 });
 
+/** HMAC-SHA256 hex by node:crypto itself, independent of the kit's signer. */
+const mac = (message: string): string => createHmac('sha256', SECRET).update(message, 'utf8').digest('hex');
+const SORTED_Q = 'side=BUY&symbol=BTC-USDT&timestamp=1700000000000';
+const SORTED_B = 'note=a%20b&price=30000&quantity=1.5';
+const Q_ENC = `${Q}&newClientOrderId=my%20order`;
+
+/** Requests whose signature was made over a string holding two mistakes: [primary, also, request]. */
+const pairs: Array<[DoctorCode, DoctorCode, DoctorRequest]> = [
+  ['PARAMS_REORDERED', 'SEPARATOR_INSERTED', { query: Q, body: B, bodyKind: 'form', signature: mac(`${SORTED_Q}&${SORTED_B}`) }],
+  ['PARAMS_REORDERED', 'SEPARATOR_INSERTED', { query: Q, body: B, bodyKind: 'form', signature: mac(`${B}&${Q}`) }],
+  ['SIGNATURE_PARAM_SIGNED', 'BODY_NOT_SIGNED', { query: `${Q}&signature=${mac(`${Q}&signature=`)}`, body: B, bodyKind: 'form' }],
+  ['SIGNED_BEFORE_ENCODING', 'SEPARATOR_INSERTED', { query: Q_ENC, body: B, bodyKind: 'form', signature: mac(`${Q}&newClientOrderId=my order&quantity=1.5&price=30000&note=a b`) }],
+  ['JSON_RESERIALISED', 'SEPARATOR_INSERTED', { query: Q, body: '{ "a": 1, "b": [2] }', bodyKind: 'json', signature: mac(`${Q}&{"a":1,"b":[2]}`) }],
+  ['OTHER_TIMESTAMP', 'BODY_NOT_SIGNED', { query: Q, body: B, bodyKind: 'form', signature: mac(Q.replace('1700000000000', '1699999999000')), otherTimestamps: ['1699999999000'] }],
+  ['OTHER_TIMESTAMP', 'PARAMS_REORDERED', { query: Q, body: '', bodyKind: 'none', signature: mac(SORTED_Q.replace('1700000000000', '1699999999000')), otherTimestamps: ['1699999999000'] }],
+  ['ENCODING_MISMATCH', 'QUERY_NOT_SIGNED', { query: Q, body: 'quantity=1.5&note=a%20b%21', bodyKind: 'form', signature: mac('quantity=1.5&note=a%20b!') }],
+];
+
+describe('diagnose: two mistakes combined (§5.3)', () => {
+  it.each(pairs)('names %s also %s', (code, also, req) => {
+    const d = diagnose(req, SECRET, sign);
+    expect(d).toMatchObject({ code, also: [also] });
+    expect(d?.sentence).toBe(`${DOCTOR_SENTENCES[code]} Also: ${DOCTOR_SENTENCES[also]}`);
+    expect(d?.clientSigned).toBeDefined();
+    expect(d?.firstDifference).toBeDefined();
+    expect(JSON.stringify(d)).not.toContain(SECRET);
+  });
+
+  it('does not report a pair when the signature matches a single mistake', () => {
+    // Parameters already sorted: "sorted + `&` inserted" is the same string as "`&` inserted" alone.
+    const d = diagnose({ query: SORTED_Q, body: SORTED_B, bodyKind: 'form', signature: mac(`${SORTED_Q}&${SORTED_B}`) }, SECRET, sign);
+    expect(d?.code).toBe('SEPARATOR_INSERTED');
+    expect(d).not.toHaveProperty('also');
+    expect(d?.sentence).toBe(DOCTOR_SENTENCES.SEPARATOR_INSERTED);
+  });
+
+  const pair = fc.tuple(fc.stringMatching(/^[a-z]{1,6}$/), fc.stringMatching(/^[A-Za-z0-9%!:/ .-]{0,8}$/)).map(([k, v]) => `${k}=${v}`);
+  const request = fc
+    .record({ qs: fc.array(pair, { maxLength: 4 }), bs: fc.array(pair, { maxLength: 4 }), kind: fc.constantFrom<DoctorRequest['bodyKind']>('form', 'json', 'none'), ts: fc.boolean(), sig: fc.boolean() })
+    .map(({ qs, bs, kind, ts, sig }): DoctorRequest => ({
+      query: [...qs, ...(ts ? ['timestamp=1700000000000'] : []), ...(sig ? [`signature=${'ab'.repeat(32)}`] : [])].join('&'),
+      body: kind === 'form' ? bs.join('&') : kind === 'json' ? JSON.stringify({ n: bs.length, s: bs }, null, 1) : '',
+      bodyKind: kind,
+      ...(ts ? { otherTimestamps: ['1699999999000'] } : {}),
+    }));
+
+  it('names every single mistake as itself, never with `also` (property)', () => {
+    fc.assert(
+      fc.property(request, (req) => {
+        for (const [code, text, also] of candidates(req)) {
+          if (also !== undefined) continue;
+          const d = diagnose({ ...req, signature: mac(text) }, SECRET, sign);
+          expect(d?.code).toBe(code);
+          expect(d).not.toHaveProperty('also');
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('keeps the candidates unique and bounded, single mistakes first, and names every pair (property)', () => {
+    fc.assert(
+      fc.property(request, (req) => {
+        const all = candidates(req);
+        expect(new Set(all.map(([, t]) => t)).size).toBe(all.length);
+        expect(all.map(([, t]) => t)).not.toContain(withoutSignature(req.query) + signedBody(req.body, req.bodyKind));
+        const firstPair = all.findIndex(([, , also]) => also !== undefined);
+        if (firstPair !== -1) expect(all.slice(firstPair).every(([, , also]) => also !== undefined)).toBe(true);
+        expect(all.length).toBeLessThan(80);
+        for (const [code, text, also] of all.slice(Math.max(firstPair, 0))) {
+          if (also === undefined) continue;
+          expect(also).toHaveLength(1);
+          expect(also[0]).not.toBe(code);
+          expect(diagnose({ ...req, signature: mac(text) }, SECRET, sign)).toMatchObject({ code, also });
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
 describe('diagnoseAsync (§5.3)', () => {
   it('names the same code as diagnose with an asynchronous HMAC (Web Crypto)', async () => {
     for (const [code, req] of cases) expect((await diagnoseAsync(req, SECRET, webCryptoHmac))?.code).toBe(code);
+    for (const [code, also, req] of pairs) expect(await diagnoseAsync(req, SECRET, webCryptoHmac)).toMatchObject({ code, also: [also] });
     expect(await diagnoseAsync({ query: Q, body: B, bodyKind: 'form', signature: sign(SECRET, Q + B) }, SECRET, webCryptoHmac)).toBeNull();
   });
 });

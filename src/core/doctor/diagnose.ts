@@ -3,11 +3,12 @@
  * fixed, bounded set of known client mistakes and name the one whose string signs to the
  * signature that was sent. Browser-safe: no node imports; HMAC is injected.
  *
- * Detectable: the mistakes below, each one transformation of what the server received.
+ * Detectable: the mistakes below, each one transformation of what the server received,
+ * and any two of them combined (the first in `code`, the second in `also`).
  * Not detectable: a wrong secret, a timestamp value the client used but never sent
- * (unless the caller passes it in `otherTimestamps`), several mistakes combined -> UNKNOWN.
+ * (unless the caller passes it in `otherTimestamps`), three or more mistakes -> UNKNOWN.
  */
-import { withoutSignature, rawPairs, parsePairs, encodeComponent } from '../signing/query.js';
+import { withoutSignature, parsePairs, encodeComponent, SIGNATURE_PARAM } from '../signing/query.js';
 import { signedBody, type BodyKind } from '../signing/total-params.js';
 
 import type { HmacHex, HmacHexAsync } from '../signing/hmac.js';
@@ -54,11 +55,16 @@ export interface FirstDifference {
   client: string;
 }
 
-/** Why a signature did not verify (never holds the secret). */
+/**
+ * Why a signature did not verify (never holds the secret). Two mistakes combined (§5.3):
+ * `code` names the first (primary) one, `also` the other, and `sentence` both.
+ */
 export interface Diagnosis {
-  /** Stable code of the mistake, `UNKNOWN` when no candidate matches. */
+  /** Stable code of the mistake (the primary one of a pair), `UNKNOWN` when no candidate matches. */
   code: DoctorCode;
-  /** One sentence for people, citing the seed. */
+  /** The other mistake(s) combined with `code`; absent for a single mistake. */
+  also?: DoctorCode[];
+  /** One sentence for people, citing the seed; for a pair, the first's then `Also: ` the other's. */
   sentence: string;
   /** The exact text the server signed (totalParams). */
   serverSigned: string;
@@ -82,65 +88,230 @@ export const DOCTOR_SENTENCES: Readonly<Record<DoctorCode, string>> = {
   UNKNOWN: 'No known mistake explains the signature: check the secret, and that the exact bytes sent are signed (§5.3).',
 };
 
-function joinPairs(pairs: ReadonlyArray<readonly [string, string]>, enc: (s: string) => string): string {
-  return pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
-}
-
 const BROWSER_ENC = (s: string): string => encodeURIComponent(s);
 const WIDE_ENC = (s: string): string => encodeComponent(s).replace(/[/:]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const NO_ENC = (s: string): string => s;
 
-function sortedRaw(raw: string): string {
-  return [...rawPairs(raw)].sort((a, b) => {
-    const ka = a.split('=')[0] ?? '';
-    const kb = b.split('=')[0] ?? '';
-    return ka < kb ? -1 : ka > kb ? 1 : 0;
-  }).join('&');
+function isSignaturePair(pair: string): boolean {
+  const eq = pair.indexOf('=');
+  return (eq === -1 ? pair : pair.slice(0, eq)) === SIGNATURE_PARAM;
 }
 
-function replaceTimestamp(raw: string, value: string): string {
-  return rawPairs(raw).map((p) => (p.startsWith('timestamp=') ? `timestamp=${value}` : p)).join('&');
+/**
+ * The request as the transformations see it (§5.3 item 4): raw pairs as sent (signature
+ * pairs included, left out when rendered unless `keepSignature`), and how they are joined.
+ */
+interface Shape {
+  /** Raw query pairs, empty segments kept. */
+  query: readonly string[];
+  /** Raw form-body pairs (a form body only). */
+  form: readonly string[];
+  /** The body text of a JSON body ('' otherwise). */
+  text: string;
+  kind: BodyKind;
+  /** Signature pairs are signed, emptied (the client's placeholder). */
+  keepSignature: boolean;
+  /** What is put between query string and body. */
+  join: '' | '&';
+  bodyFirst: boolean;
+  signQuery: boolean;
+  signBody: boolean;
 }
 
-/** The fixed candidate strings, each with the code of the mistake it stands for (bounded: at most ~12 + timestamps). */
-export function candidates(req: DoctorRequest): Array<[DoctorCode, string]> {
-  const q = withoutSignature(req.query);
-  const b = signedBody(req.body, req.bodyKind);
-  const out: Array<[DoctorCode, string]> = [];
-  const add = (code: DoctorCode, s: string): void => {
-    if (!out.some(([, t]) => t === s)) out.push([code, s]);
+function splitRaw(raw: string): string[] {
+  return raw === '' ? [] : raw.split('&');
+}
+
+function shapeOf(req: DoctorRequest): Shape {
+  const form = req.bodyKind === 'form';
+  return {
+    query: splitRaw(req.query),
+    form: form ? splitRaw(req.body) : [],
+    text: form ? '' : req.body,
+    kind: req.bodyKind,
+    keepSignature: false,
+    join: '',
+    bodyFirst: false,
+    signQuery: true,
+    signBody: true,
   };
-  if (b !== '') add('BODY_NOT_SIGNED', q);
-  if (q !== '' && b !== '') add('QUERY_NOT_SIGNED', b);
-  if (q !== '' && b !== '') add('SEPARATOR_INSERTED', `${q}&${b}`);
-  if (req.query !== q || (req.bodyKind === 'form' && req.body !== b)) {
-    // The client cannot have signed its own signature: it signed an empty placeholder pair.
-    const blank = (raw: string): string => rawPairs(raw).map((p) => (p.startsWith('signature=') ? 'signature=' : p)).join('&');
-    add('SIGNATURE_PARAM_SIGNED', blank(req.query) + (req.bodyKind === 'form' ? blank(req.body) : req.body));
+}
+
+function joined(s: Shape, pairs: readonly string[]): string {
+  let out = '';
+  let first = true;
+  for (const p of pairs) {
+    const sig = isSignaturePair(p);
+    if (sig && !s.keepSignature) continue;
+    out += (first ? '' : '&') + (sig ? `${SIGNATURE_PARAM}=` : p);
+    first = false;
   }
-  const form = req.bodyKind === 'form' ? [q, b].filter((s) => s !== '').join('&') : q;
-  const tail = req.bodyKind === 'json' ? b : '';
-  if (form !== '') {
-    add('PARAMS_REORDERED', (req.bodyKind === 'form' ? sortedRaw(q) + sortedRaw(b) : sortedRaw(q)) + tail);
-    add('PARAMS_REORDERED', sortedRaw(form) + tail);
-    if (req.bodyKind === 'form' && q !== '' && b !== '') add('PARAMS_REORDERED', b + q);
-    // Re-encode query and form body each on its own, so the join stays as sent (one mistake at a time).
-    const parts = req.bodyKind === 'form' ? [q, b] : [q];
-    const recode = (enc: (s: string) => string): string => parts.map((part) => joinPairs(parsePairs(part), enc)).join('') + tail;
-    add('SIGNED_BEFORE_ENCODING', recode((s) => s));
-    add('ENCODING_MISMATCH', recode(BROWSER_ENC));
-    add('ENCODING_MISMATCH', recode(WIDE_ENC));
+  return out;
+}
+
+const queryText = (s: Shape): string => (s.signQuery ? joined(s, s.query) : '');
+const bodyText = (s: Shape): string => (!s.signBody ? '' : s.kind === 'form' ? joined(s, s.form) : s.text);
+
+/** The string a client with this shape signed; the untouched shape gives totalParams. */
+function render(s: Shape): string {
+  const q = queryText(s);
+  const b = bodyText(s);
+  const [x, y] = s.bodyFirst ? [b, q] : [q, b];
+  return x !== '' && y !== '' ? x + s.join + y : x + y;
+}
+
+/** The pairs sorted by name (stable), empty segments left out. */
+function sortPairs(pairs: readonly string[]): string[] {
+  const keyed = pairs.filter((p) => p !== '').map((p) => [p.split('=', 1)[0] ?? '', p] as const);
+  keyed.sort(([ka], [kb]) => (ka < kb ? -1 : ka > kb ? 1 : 0));
+  return keyed.map(([, p]) => p);
+}
+
+/** Per search: each raw pair re-encoded once per encoder (the same pairs recur in many shapes). */
+type Ctx = { req: DoctorRequest; recoded: Map<string, string> };
+
+function recodePairs(pairs: readonly string[], enc: (s: string) => string, tag: string, ctx: Ctx): string[] {
+  const out: string[] = [];
+  for (const p of pairs) {
+    if (p === '') continue;
+    const key = tag + p;
+    let r = ctx.recoded.get(key);
+    if (r === undefined) {
+      // Nothing to decode in most pairs: skip the decoder for them.
+      const eq = p.indexOf('=');
+      const [k, v] = /[%+]/.test(p) ? (parsePairs(p)[0] ?? ['', '']) : eq === -1 ? [p, ''] : [p.slice(0, eq), p.slice(eq + 1)];
+      r = `${enc(k)}=${enc(v)}`;
+      ctx.recoded.set(key, r);
+    }
+    out.push(r);
   }
-  if (req.bodyKind === 'json') {
-    try {
-      const v: unknown = JSON.parse(req.body);
-      add('JSON_RESERIALISED', q + JSON.stringify(v));
-      add('JSON_RESERIALISED', q + JSON.stringify(v, null, 2));
-    } catch {
-      /* not JSON: nothing to re-serialise */
+  return out;
+}
+
+function recode(s: Shape, enc: (s: string) => string, tag: string, ctx: Ctx): Shape {
+  return { ...s, query: recodePairs(s.query, enc, tag, ctx), form: recodePairs(s.form, enc, tag, ctx) };
+}
+
+function replaceTimestamp(pairs: readonly string[], value: string): string[] {
+  return pairs.filter((p) => p !== '').map((p) => (p.startsWith('timestamp=') ? `timestamp=${value}` : p));
+}
+
+/** One known client mistake: the shapes it turns a shape into ([] when it does not apply). */
+type Transformation = (s: Shape, ctx: Ctx) => Shape[];
+
+/** The mistakes as composable transformations, in the order single candidates are tried (§5.3). */
+const TRANSFORMATIONS: ReadonlyArray<readonly [DoctorCode, Transformation]> = [
+  ['BODY_NOT_SIGNED', (s) => (s.signBody && bodyText(s) !== '' ? [{ ...s, signBody: false }] : [])],
+  ['QUERY_NOT_SIGNED', (s) => (s.signQuery && queryText(s) !== '' && bodyText(s) !== '' ? [{ ...s, signQuery: false }] : [])],
+  ['SEPARATOR_INSERTED', (s) => (s.join === '' && queryText(s) !== '' && bodyText(s) !== '' ? [{ ...s, join: '&' }] : [])],
+  // The client cannot have signed its own signature: it signed an empty placeholder pair.
+  ['SIGNATURE_PARAM_SIGNED', (s) => (!s.keepSignature && [...s.query, ...s.form].some(isSignaturePair) ? [{ ...s, keepSignature: true }] : [])],
+  [
+    'PARAMS_REORDERED',
+    (s) => {
+      if (s.query.length + s.form.length === 0) return [];
+      const out: Shape[] = [{ ...s, query: sortPairs(s.query), form: sortPairs(s.form) }];
+      const both = s.kind === 'form' && s.signQuery && s.signBody && queryText(s) !== '' && bodyText(s) !== '';
+      // All pairs sorted as one list (joined with `&`), or the body before the query string.
+      if (both && s.join === '') out.push({ ...s, query: sortPairs([...s.query, ...s.form]), form: [] });
+      if (both && !s.bodyFirst) out.push({ ...s, bodyFirst: true });
+      return out;
+    },
+  ],
+  ['SIGNED_BEFORE_ENCODING', (s, ctx) => (s.query.length + s.form.length > 0 ? [recode(s, NO_ENC, '0', ctx)] : [])],
+  ['ENCODING_MISMATCH', (s, ctx) => (s.query.length + s.form.length > 0 ? [recode(s, BROWSER_ENC, '1', ctx), recode(s, WIDE_ENC, '2', ctx)] : [])],
+  [
+    'JSON_RESERIALISED',
+    (s) => {
+      if (s.kind !== 'json' || !s.signBody) return [];
+      try {
+        const v: unknown = JSON.parse(s.text);
+        return [{ ...s, text: JSON.stringify(v) }, { ...s, text: JSON.stringify(v, null, 2) }];
+      } catch {
+        return []; // not JSON: nothing to re-serialise
+      }
+    },
+  ],
+  ['OTHER_TIMESTAMP', (s, ctx) => (ctx.req.otherTimestamps ?? []).map((ts) => ({ ...s, query: replaceTimestamp(s.query, ts), form: replaceTimestamp(s.form, ts) }))],
+];
+
+/**
+ * Pairs of mistakes (§5.3), the primary one first: it is applied first and its code is
+ * the diagnosis' `code`. Every two distinct transformations, minus those that contradict
+ * or void each other.
+ */
+const PAIR_ORDER: readonly DoctorCode[] = [
+  'OTHER_TIMESTAMP',
+  'SIGNATURE_PARAM_SIGNED',
+  'SIGNED_BEFORE_ENCODING',
+  'ENCODING_MISMATCH',
+  'JSON_RESERIALISED',
+  'PARAMS_REORDERED',
+  'SEPARATOR_INSERTED',
+  'BODY_NOT_SIGNED',
+  'QUERY_NOT_SIGNED',
+];
+const EXCLUDED_PAIRS: readonly string[] = [
+  'SIGNED_BEFORE_ENCODING+ENCODING_MISMATCH',
+  'JSON_RESERIALISED+BODY_NOT_SIGNED',
+  'SEPARATOR_INSERTED+BODY_NOT_SIGNED',
+  'SEPARATOR_INSERTED+QUERY_NOT_SIGNED',
+  'BODY_NOT_SIGNED+QUERY_NOT_SIGNED',
+];
+const PAIRS: ReadonlyArray<readonly [DoctorCode, DoctorCode]> = PAIR_ORDER.flatMap((a, i) =>
+  PAIR_ORDER.slice(i + 1)
+    .filter((b) => !EXCLUDED_PAIRS.includes(`${a}+${b}`))
+    .map((b) => [a, b] as const),
+);
+
+const TRANSFORMATION = new Map<DoctorCode, Transformation>(TRANSFORMATIONS);
+
+/** One candidate: the code of the (primary) mistake, the string, and the second mistake of a pair. */
+export type Candidate = [code: DoctorCode, text: string, also?: DoctorCode[]];
+
+/**
+ * The candidate strings, lazily: every single mistake first (so a single mistake is always
+ * named as itself), then every pair of `PAIRS`; duplicates and the server's own string
+ * are left out. Bounded: fixed lists, times the `otherTimestamps` given.
+ */
+function* candidateStrings(req: DoctorRequest): Generator<Candidate> {
+  const ctx: Ctx = { req, recoded: new Map() };
+  const base = shapeOf(req);
+  const server = render(base);
+  const seen = new Set<string>([server]);
+  // The shapes of each single mistake that change the string, kept for the pairs.
+  const singles = new Map<DoctorCode, Shape[]>();
+  for (const [code, t] of TRANSFORMATIONS) {
+    const shapes: Shape[] = [];
+    for (const s of t(base, ctx)) {
+      const text = render(s);
+      if (text === server) continue;
+      shapes.push(s);
+      if (!seen.has(text)) {
+        seen.add(text);
+        yield [code, text];
+      }
+    }
+    singles.set(code, shapes);
+  }
+  for (const [a, b] of PAIRS) {
+    const second = TRANSFORMATION.get(b);
+    if (second === undefined) continue;
+    for (const s1 of singles.get(a) ?? []) {
+      for (const s2 of second(s1, ctx)) {
+        const text = render(s2);
+        if (!seen.has(text)) {
+          seen.add(text);
+          yield [a, text, [b]];
+        }
+      }
     }
   }
-  for (const ts of req.otherTimestamps ?? []) add('OTHER_TIMESTAMP', replaceTimestamp(q, ts) + (req.bodyKind === 'form' ? replaceTimestamp(b, ts) : b));
-  return out;
+}
+
+/** The fixed candidate strings (§5.3), single mistakes first, then pairs (with `also`). */
+export function candidates(req: DoctorRequest): Candidate[] {
+  return [...candidateStrings(req)];
 }
 
 const EXCERPT = 16;
@@ -162,16 +333,20 @@ function sentSignature(req: DoctorRequest): string | undefined {
 
 /**
  * Diagnose a request: `null` when the signature is correct (a good request is never
- * diagnosed), otherwise the first candidate that matches, or UNKNOWN. Never holds the secret.
+ * diagnosed), otherwise the first candidate that matches (single mistakes before pairs),
+ * or UNKNOWN. Never holds the secret.
  */
 export function diagnose(req: DoctorRequest, secret: string, hmac: HmacHex): Diagnosis | null {
   const q = withoutSignature(req.query);
   const serverSigned = q + signedBody(req.body, req.bodyKind);
   const sig = (sentSignature(req) ?? '').toLowerCase();
   if (sig !== '' && hmac(secret, serverSigned) === sig) return null;
-  for (const [code, s] of candidates(req)) {
-    if (s !== serverSigned && hmac(secret, s) === sig) {
-      const d: Diagnosis = { code, sentence: DOCTOR_SENTENCES[code], serverSigned, clientSigned: s };
+  for (const [code, s, also] of candidateStrings(req)) {
+    if (hmac(secret, s) === sig) {
+      const d: Diagnosis =
+        also === undefined
+          ? { code, sentence: DOCTOR_SENTENCES[code], serverSigned, clientSigned: s }
+          : { code, also, sentence: [code, ...also].map((c, i) => (i === 0 ? '' : 'Also: ') + DOCTOR_SENTENCES[c]).join(' '), serverSigned, clientSigned: s };
       const fd = firstDifference(serverSigned, s);
       if (fd !== undefined) d.firstDifference = fd;
       return d;
