@@ -4,6 +4,10 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'conformance/**/*.test.ts', 'vectors/**/*.test.ts', 'spec/**/*.test.ts', 'docs/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'dist/**', '**/*.browser.test.ts'],
+    // Many suites wait on sockets and timers (hostile servers, deadlines): more workers than
+    // cores keep both cores busy (issue 13; vitest's default here would be 1 worker).
+    maxWorkers: 4,
+    isolate: false,
     testTimeout: 30000,
     hookTimeout: 30000,
   },

@@ -76,8 +76,15 @@ export interface MeasureOptions {
   /** A request that is cheap and places nothing (e.g. an unsigned batch call). */
   probe: RawRequest;
   timePath?: string;
-  /** Samples for the Date header method (spread over a little more than one second). */
+  /** Samples for the Date header method. */
   samples?: number;
+  /**
+   * Time the Date header samples are spread over, ms (default 1100: one tick of the
+   * one-second header is then caught, narrowing the offset well below a second). 0 takes
+   * them back to back: the offset is then known to about half a second, enough for
+   * timestamps inside the window but not for the time checks (issue 13).
+   */
+  spreadMs?: number;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -103,7 +110,7 @@ export async function measureClock(opts: MeasureOptions): Promise<ClockEstimate>
     // fall through to the Date header
   }
   const n = opts.samples ?? 12;
-  const spacing = Math.ceil(1100 / n);
+  const spacing = Math.ceil((opts.spreadMs ?? 1100) / n);
   const bounds: OffsetBound[] = [];
   for (let i = 0; i < n; i++) {
     const { response } = await opts.send(opts.probe);
@@ -111,7 +118,7 @@ export async function measureClock(opts: MeasureOptions): Promise<ClockEstimate>
     const ms = date === undefined ? NaN : Date.parse(date);
     if (response && Number.isFinite(ms)) bounds.push(dateHeaderBound(ms, response.sentAt, response.receivedAt));
     else if (i >= 1 && bounds.length === 0) break;
-    await sleep(spacing);
+    if (spacing > 0 && i < n - 1) await sleep(spacing);
   }
   if (bounds.length === 0) {
     return unknownClock('the target sends no usable Date header; pass --time-path to name a time endpoint');

@@ -17,7 +17,7 @@ describe('route mutants: a fault on one route is caught', () => {
           target: { baseUrl: v.url, apiKey: DEMO_API_KEY, secret: DEMO_SECRET, symbol: 'BTCUSDT', otherSymbol: 'ETHUSDT' },
           profile: 'core',
           seed: 19,
-          runs: 30,
+          runs: 5,
           rate: 0,
           timeoutMs: 5000,
           only: [m.family],

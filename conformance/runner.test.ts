@@ -5,18 +5,31 @@ import { runAgainstServer } from './selftest.js';
 import { checks } from './checks/index.js';
 import { rules } from '../src/rules.js';
 import { selectChecks } from './runner.js';
+import { DEFAULT_RUNS, LOOPBACK_CONCURRENCY } from './cli/run.js';
+import { mutants } from './mutants.js';
 import { defaultPolicy } from '../src/server/index.js';
 
 const reportSchema = JSON.parse(readFileSync(new URL('./report/report.schema.json', import.meta.url), 'utf8')) as object;
 const validateReport = new Ajv2020({ allErrors: true, strict: false }).compile(reportSchema);
 
 describe('the runner against clean servers', () => {
-  it('passes the reference server with zero MUST failures in the core profile, at 100 cases per property', async () => {
-    const r = await runAgainstServer({});
+  it('passes the reference server with zero MUST failures in the core profile, at the default case count, concurrently', async () => {
+    const r = await runAgainstServer({}, { runs: DEFAULT_RUNS, concurrency: LOOPBACK_CONCURRENCY });
     expect(r.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.actual ?? ''}`)).toEqual([]);
     expect(r.summary.passed).toBeGreaterThan(50);
     expect(r.summary.skipped).toBe(0);
     expect(validateReport(r), JSON.stringify(validateReport.errors)).toBe(true);
+  });
+
+  it('gives the same verdict, check by check, one request at a time and sixteen at once (issue 13)', async () => {
+    // a clean server and a mutant whose faults surface in properties and per-route checks
+    for (const options of [{}, mutants.find((m) => m.name.startsWith('JSON body not covered'))?.options ?? {}]) {
+      const only = ['SIG-', 'BATCH-', 'RESULT-'];
+      const one = await runAgainstServer(options, { runs: 8, seed: 3, only, concurrency: 1 });
+      const many = await runAgainstServer(options, { runs: 8, seed: 3, only, concurrency: 16 });
+      expect(many.checks.map((c) => [c.id, c.status, c.counterexample, c.runs])).toEqual(one.checks.map((c) => [c.id, c.status, c.counterexample, c.runs]));
+      expect(many.requests).toBeGreaterThan(0);
+    }
   });
 
   it('passes the reference server in the reference profile (every open point matches spec/decisions.md)', async () => {

@@ -19,7 +19,7 @@ import { checks as allChecks } from './checks/index.js';
 import { clientIdSource } from './generators.js';
 import { NO_TRADE_SECRET_VAR } from './curl.js';
 import { createRequestFactory, routeKey, type Route } from './requests.js';
-import { createTransport, type SendResult, type Sender } from './transport.js';
+import { createTransport, DEADLINE_REASON, type SendResult, type Sender } from './transport.js';
 import type { CheckContext, CheckDefinition, CheckOutcome, CheckReport, DiscoveryReport, Profile, RunReport, Target } from './types.js';
 
 export interface RunOptions {
@@ -56,6 +56,11 @@ export interface RunOptions {
   stopAfter?: (report: CheckReport) => boolean;
   /** Aborted (Ctrl-C): the check under way is abandoned at its next request and the report covers the checks that ended. */
   signal?: AbortSignal;
+  /**
+   * Checks in flight at once, and requests in flight within a check that probes several
+   * routes (default 1). Exclusive checks (the time window) always run alone (issue 13).
+   */
+  concurrency?: number;
   /** Progress events for the console. */
   onProgress?: (p: { done: number; total: number; current?: string; requests: number }) => void;
 }
@@ -191,9 +196,31 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const maxTimeNote = `--max-time ${opts.maxTimeMs ?? 0} ms`;
   let current: string | undefined;
   let done = 0;
+  // At most `width` requests in flight over the whole run, whatever the checks ask (issue 13).
+  const width = Math.max(1, Math.floor(opts.concurrency ?? 1));
+  let inFlight = 0;
+  const waiting: Array<() => void> = [];
+  const acquire = (): Promise<void> | undefined => {
+    if (inFlight < width) {
+      inFlight++;
+      return undefined;
+    }
+    return new Promise<void>((r) => waiting.push(r));
+  };
+  const release = (): void => {
+    const w = waiting.shift();
+    if (w !== undefined) w();
+    else inFlight--;
+  };
   const send: Sender = async (req, facts, rebuild) => {
     if (opts.signal?.aborted) throw new RunInterrupted();
-    const r = await transport.send(req, facts, rebuild);
+    await acquire();
+    let r: SendResult;
+    try {
+      r = await transport.send(req, facts, rebuild);
+    } finally {
+      release();
+    }
     placed += placedBy(r.exchange.route, r.observation);
     if (r.observation.elapsedMs !== undefined && current === undefined) maxRttMs = Math.max(maxRttMs, r.observation.elapsedMs);
     opts.onProgress?.({ done, total: selected.length, ...(current === undefined ? {} : { current }), requests: transport.count() });
@@ -206,6 +233,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     probe: { method: 'POST', path: profile.endpoints.batch.offered ? profile.endpoints.batch.path : profile.endpoints.v1.path, query: '', body: '', headers: {} },
     ...(opts.target.timePath === undefined ? {} : { timePath: opts.target.timePath }),
     samples: needsClock ? 12 : 2,
+    // without time checks, timestamps need the offset only to within the window: no waiting
+    spreadMs: needsClock ? 1100 : 0,
   });
 
   const factoryFor = (v1: string) =>
@@ -247,25 +276,34 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     timeouts: () => transport.timeouts(),
   };
 
-  const reports: CheckReport[] = [];
+  // Checks run `concurrency` at a time (issue 13); an exclusive check (the time window wants a quiet
+  // clock) runs alone. Reports keep the selection order whatever order the checks end in.
+  const slots: Array<CheckReport | undefined> = new Array(selected.length);
   let placingLeft = selected.filter((c) => c.placesOrders).length;
-  for (const def of selected) {
+  const running = new Set<string>();
+  const progress = (): void => {
+    current = running.size === 0 ? undefined : [...running].join(', ');
+    opts.onProgress?.({ done, total: selected.length, ...(current === undefined ? {} : { current }), requests: transport.count() });
+  };
+  let halted = false;
+
+  /** Run one check and file its report; false when the run must stop (Ctrl-C). */
+  async function runOne(def: CheckDefinition, index: number, parallel: number): Promise<void> {
     if (cutInDiscovery || transport.cutByDeadline() > 0) {
       const why = cutInDiscovery ? `not run: ${maxTimeNote} was reached before discovery ended` : `not run: ${maxTimeNote} was reached before this check`;
-      reports.push(skipReport(def, why));
+      slots[index] = skipReport(def, why);
       done++;
-      continue;
+      return;
     }
-    const cutBefore = transport.cutByDeadline();
-    current = def.id;
-    opts.onProgress?.({ done, total: selected.length, current, requests: transport.count() });
+    running.add(def.id);
+    progress();
     const t0 = performance.now();
     // Each check placing orders gets a fair share of what is left of --max-orders, so a
     // greedy early check cannot silently starve the MUST checks after it.
     const share = Number.isFinite(opts.maxOrders) && def.placesOrders ? Math.floor((opts.maxOrders - placed) / Math.max(1, placingLeft)) : Infinity;
     if (def.placesOrders) placingLeft--;
-    const startPlaced = placed;
-    const stats = { routes: new Set<string>(), sends: 0, conclusive: 0, firstInconclusive: undefined as string | undefined, business: 0, firstBusiness: undefined as string | undefined };
+    let mine = 0;
+    const stats = { routes: new Set<string>(), sends: 0, conclusive: 0, cut: 0, firstInconclusive: undefined as string | undefined, business: 0, firstBusiness: undefined as string | undefined };
     const judged: Sender = async (req, facts, rebuild) => {
       const route = facts?.route;
       const c = route === undefined ? undefined : controlOf(discovery, route);
@@ -273,10 +311,12 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       if (c?.state === 'not-offered' && route !== undefined) {
         r = notSent(req, facts, `the target does not offer ${routeKey(route)} (target description)`);
         if (def.establishes === routeKey(route)) delete r.inconclusive;
-      } else if (placed - startPlaced + ordersIn(route, req.body) > share || placed + ordersIn(route, req.body) > opts.maxOrders) {
+      } else if (mine + ordersIn(route, req.body) > share || placed + ordersIn(route, req.body) > opts.maxOrders) {
         r = notSent(req, facts, `this check's share of the order budget (--max-orders ${opts.maxOrders}) is spent`);
       } else {
         r = await send(req, facts, rebuild);
+        mine += placedBy(r.exchange.route, r.observation);
+        if (r.observation.verdict === 'not-sent' && r.observation.error === DEADLINE_REASON) stats.cut++;
         const why = whyInconclusive(discovery, def, route, r.observation);
         if (why !== undefined) r.inconclusive = why;
         // A refusal that is not the auth fingerprint, on a route shown to verify signatures: the signature was accepted.
@@ -297,22 +337,25 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     };
     let out: CheckOutcome;
     try {
-      out = await def.run({ ...ctx, send: judged, ordersPlaced: () => placed - startPlaced, ...(def.realEndpoint ? { requests: realFactory } : {}) });
+      out = await def.run({ ...ctx, parallel, send: judged, ordersPlaced: () => mine, ...(def.realEndpoint ? { requests: realFactory } : {}) });
       if (opts.signal?.aborted) throw new RunInterrupted();
     } catch (err) {
+      running.delete(def.id);
       if (err instanceof RunInterrupted || opts.signal?.aborted) {
+        halted = true;
         stopped = { reason: 'interrupted', notRun: selected.length - done };
-        break;
+        return;
       }
       const msg = err instanceof Error ? err.message : String(err);
       out = { status: 'fail', expected: 'the check to complete', actual: `the runner hit an internal error: ${msg}` };
     }
+    running.delete(def.id);
     // A check the deadline cut short has no verdict, unless it had already found a failure.
-    const cutHere = transport.cutByDeadline() - cutBefore;
-    if (cutHere > 0 && out.status !== 'fail') {
-      reports.push(skipReport(def, `cut short: ${maxTimeNote} was reached while this check ran (${cutHere} requests not sent or not finished)`, performance.now() - t0));
+    if (stats.cut > 0 && out.status !== 'fail') {
+      slots[index] = skipReport(def, `cut short: ${maxTimeNote} was reached while this check ran (${stats.cut} requests not sent or not finished)`, performance.now() - t0);
       done++;
-      continue;
+      progress();
+      return;
     }
     // A pass earned by no request that reached the rule is no pass (issue 9).
     if (out.status === 'pass' && stats.sends > 0 && stats.conclusive === 0) {
@@ -350,14 +393,39 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     if (stats.routes.size > 0) rep.routes = [...stats.routes].sort();
     if (rep.status === 'fail' && out.exchange) rep.reproduce = curlFor(opts.target.baseUrl, out.exchange);
     if (rep.status === 'fail' && opts.replayArgs !== undefined) rep.replay = `spotcheck ${commandLine(replayArgv(opts.seed, def.id, opts.replayArgs))}`;
-    reports.push(rep);
+    slots[index] = rep;
     done++;
+    progress();
     opts.onCheck?.(rep);
-    if (done < selected.length && opts.stopAfter?.(rep) === true) {
-      stopped = { reason: 'fail-fast', notRun: selected.length - done };
-      break;
+    if (!halted && done < selected.length && opts.stopAfter?.(rep) === true) {
+      halted = true;
+      stopped = { reason: 'fail-fast', notRun: 0 };
     }
   }
+
+  // Phases in selection order: a run of shared checks goes through the pool, an exclusive check alone, runLast ones at the end.
+  let next = 0;
+  while (next < selected.length && !halted) {
+    const first = selected[next] as CheckDefinition;
+    if (first.exclusive === true || width === 1) {
+      await runOne(first, next, first.exclusive === true ? 1 : width);
+      next++;
+      continue;
+    }
+    let end = next;
+    while (end < selected.length && (selected[end] as CheckDefinition).exclusive !== true && (selected[end] as CheckDefinition).runLast === first.runLast) end++;
+    let cursor = next;
+    const worker = async (): Promise<void> => {
+      while (cursor < end && !halted) {
+        const i = cursor++;
+        await runOne(selected[i] as CheckDefinition, i, width);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(width, end - next) }, worker));
+    next = end;
+  }
+  const reports = slots.filter((r): r is CheckReport => r !== undefined);
+  if (stopped !== undefined) stopped.notRun = selected.length - reports.length;
   current = undefined;
   opts.onProgress?.({ done, total: selected.length, requests: transport.count() });
 

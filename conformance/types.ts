@@ -77,6 +77,8 @@ export interface CheckContext {
   maxRttMs: number;
   /** Minimum spacing between requests, ms (the --rate limit; 0 when unlimited). */
   requestSpacingMs: number;
+  /** Requests this check may keep in flight at once across independent probes (1: one at a time, issue 13). */
+  parallel?: number;
   /** Orders this check has placed so far (its share of --max-orders is enforced per request). */
   ordersPlaced?: () => number;
   /** Requests of the run so far that timed out, and the first of them. */
@@ -96,6 +98,8 @@ export interface CheckDefinition {
   placesOrders?: boolean;
   /** Run after every other check (it judges the whole run). */
   runLast?: boolean;
+  /** Run alone, with nothing else in flight (time-window probes want a quiet clock and steady latency, issue 13). */
+  exclusive?: boolean;
   /**
    * The route (`batch/json`, `v1/query`, ...) whose acceptance this check establishes:
    * when the route has no positive control, this check fails once and the checks that

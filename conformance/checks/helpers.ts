@@ -107,6 +107,20 @@ export function firstFailure(...steps: Step[]): Step {
   return steps.find((s) => s?.status === 'fail') ?? steps.find((s) => s !== undefined && s.status !== 'pass');
 }
 
+/** Map `items` through `f` with at most `width` calls in flight; results in input order. */
+export async function inOrder<T, R>(items: readonly T[], width: number, f: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await f(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, worker));
+  return out;
+}
+
 /** Orders shrinking may place after a property's first failure. */
 export const SHRINK_ORDER_BUDGET = 200;
 
@@ -126,8 +140,38 @@ export async function property<T>(
   // Shrinking has an order budget of its own (issue 9): past it, candidates are not sent
   // and the smallest failure found so far is the counterexample.
   let placedAtFailure: number | undefined;
+  let tried: number | undefined;
+  /** Cases known to pass (from the parallel phase): the sequential replay skips them without sending. */
+  let skip = 0;
+  const width = ctx.parallel ?? 1;
+  if (width > 1) {
+    // Cases are independent: the seed's cases (boundary examples first) go out `width` at a time
+    // (issue 13). No new case starts after a failure; the first failing case in seed order, the
+    // same whatever the timing, is then found again by the sequential run below (fast-check
+    // draws the same cases from the same seed, the ones known to pass are skipped unsent) and
+    // shrunk one request at a time: the counterexample is the one a sequential run reports.
+    const values = [...(opts.examples ?? []), ...fc.sample(arb, { seed: ctx.seed, numRuns: Math.max(0, numRuns - (opts.examples?.length ?? 0)) })];
+    let failedAt = Infinity;
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < values.length && next < failedAt) {
+        const i = next++;
+        const step = await predicate(values[i] as T);
+        if (step !== undefined && step.status === 'fail' && i < failedAt) {
+          failedAt = i;
+          last = step;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(width, values.length) }, worker));
+    tried = Math.min(next, values.length);
+    if (failedAt === Infinity) return pass({ runs: tried });
+    skip = failedAt;
+  }
+  let seen = 0;
   const result = await fc.check(
     fc.asyncProperty(arb, async (v) => {
+      if (seen++ < skip) return true;
       if (placedAtFailure !== undefined && (ctx.ordersPlaced?.() ?? 0) - placedAtFailure >= SHRINK_ORDER_BUDGET) return true;
       const step = await predicate(v);
       if (step !== undefined && step.status === 'fail') {
@@ -139,7 +183,8 @@ export async function property<T>(
     }),
     { seed: ctx.seed, numRuns, ...(opts.examples ? { examples: opts.examples.map((e) => [e] as [T]) } : {}), endOnFailure: false },
   );
-  if (!result.failed) return pass({ runs: result.numRuns });
+  // (a failure found in parallel that does not repeat alone is still that failure)
+  if (!result.failed) return last !== undefined && tried !== undefined ? { ...last, runs: tried } : pass({ runs: result.numRuns });
   if (last === undefined) {
     const err = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance ?? 'unknown error');
     return fail('the property to hold', `the check itself failed: ${err}`);

@@ -11,7 +11,7 @@ import { describe, entryPlaced, isRecord, resultEntries } from '../observe.js';
 import type { SendResult } from '../transport.js';
 import { BATCH_PATH, ORDER_PATHS, routeKey, type Route } from '../requests.js';
 import { ALL_ROUTES, onRoute, perRoute, SINGLE_ROUTES } from './routes.js';
-import { expectAccepted, expectRefused, fail, firstFailure, inconclusive, outcome, property, send, type Step } from './helpers.js';
+import { expectAccepted, expectRefused, fail, firstFailure, inconclusive, inOrder, outcome, property, send, type Step } from './helpers.js';
 import { limitParams, oneOrder } from './orders.js';
 import type { Built, SignOptions } from '../requests.js';
 
@@ -189,13 +189,14 @@ export const robustChecks: CheckDefinition[] = [
         { name: 'a LIMIT order without price', edit: (o) => ({ ...without(o, 'price'), type: 'LIMIT', timeInForce: 'GTC' }) },
       ];
       // Few enough to be exhaustive (15 pairs x 7 routes): no pair is left to chance.
-      const steps: Step[] = [];
+      const probes: Array<[Route, Fault, Fault]> = [];
       for (const r of ALL_ROUTES) {
         for (const [i, a] of faults.entries()) {
-          for (const b of faults.slice(i + 1)) steps.push(await probePair(r, a, b));
+          for (const b of faults.slice(i + 1)) probes.push([r, a, b]);
         }
       }
-      return outcome(firstFailure(...steps));
+      // independent probes: ctx.parallel in flight (issue 13), steps in the order above
+      return outcome(firstFailure(...(await inOrder(probes, ctx.parallel ?? 1, ([r, a, b]) => probePair(r, a, b)))));
 
       async function probePair(r: Route, a: Fault, b: Fault): Promise<Step> {
         // A fresh timestamp when a fault fixes one: the stale fault's own value.

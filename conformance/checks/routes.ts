@@ -10,7 +10,7 @@ import type { CheckContext, CheckDefinition } from '../types.js';
 import { allRoutes } from '../discovery.js';
 import { routeKey, type Route } from '../requests.js';
 import { limitParams, oneOrder } from './orders.js';
-import { firstFailure, outcome, type Step } from './helpers.js';
+import { firstFailure, inOrder, outcome, type Step } from './helpers.js';
 
 /** Every route of the seed, by key. */
 export const ALL_ROUTES: readonly Route[] = allRoutes();
@@ -45,9 +45,8 @@ export function perRoute(
     ...rest,
     covers: list.map(routeKey),
     async run(ctx) {
-      const steps: Step[] = [];
-      for (const r of list) steps.push(await probe(ctx, r));
-      return outcome(firstFailure(...steps));
+      // Routes are independent: up to ctx.parallel probes in flight (issue 13); steps keep route order.
+      return outcome(firstFailure(...(await inOrder(list, ctx.parallel ?? 1, (r) => probe(ctx, r)))));
     },
   };
 }

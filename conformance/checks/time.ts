@@ -36,6 +36,7 @@ function timeCheck(id: string, ruleId: RuleId, title: string, plan: (margin: num
     ruleId,
     title,
     placesOrders: true,
+    exclusive: true,
     covers: ALL_ROUTES.map(routeKey),
     async run(ctx): Promise<CheckOutcome> {
       const m = probeMargin(ctx);
@@ -108,6 +109,7 @@ function widthCheck(id: string, ruleId: RuleId, recvWindow: number | undefined):
     ruleId,
     title: `the accepted window is ${w + MAX_LEAD_MS} ms wide (${recvWindow === undefined ? 'default recvWindow' : `recvWindow ${recvWindow}`} + the 1000 ms lead), measured by bisection without any clock`,
     placesOrders: true,
+    exclusive: true,
     covers: ['batch/json'],
     async run(ctx) {
       const found = await windowByBehaviour(ctx, recvWindow);
@@ -219,6 +221,7 @@ export const timeChecks: CheckDefinition[] = [
     covers: ['batch/json'],
     title: 'the measured clock offset and the lead and age the server actually tolerates',
     placesOrders: true,
+    exclusive: true,
     async run(ctx) {
       const m = probeMargin(ctx);
       if ('reason' in m) return skip(m.reason);

@@ -20,6 +20,15 @@ import { runConformance, selectChecks } from '../runner.js';
 import { targetArgv, type RunSettings } from '../reproduce.js';
 import type { CheckReport, Profile, RunReport, Target } from '../types.js';
 
+/** Default generated cases per property (issue 13: the mutant self-test catches every mutant with half the old 100). */
+export const DEFAULT_RUNS = 50;
+/** Default request ceiling for a remote target, per second (issue 13: a full verdict in about a minute). */
+export const REMOTE_RATE = 100;
+/** Default checks in flight for a remote target: round trips, not the CPU, bound the run (issue 13). */
+export const REMOTE_CONCURRENCY = 16;
+/** Default checks in flight on loopback (the embedded server shares this process and its cores). */
+export const LOOPBACK_CONCURRENCY = 2;
+
 export const RUN_HELP = `Usage: spotcheck run [options]
        spotcheck replay --seed S --only ID (--base-url URL | --config FILE | --embedded) [options]
        spotcheck replay --from-report FILE --only ID
@@ -56,16 +65,21 @@ Selection and reproducibility:
                          (repeatable, or comma-separated)
   --exclude PREFIX       leave out checks whose ID or rule ID starts with PREFIX
                          (repeatable, or comma-separated)
-  --fail-fast            stop after the first failure that fails the run
+  --fail-fast            stop after the first failure that fails the run (one
+                         check at a time unless --concurrency is given)
   --seed N               seed of every random choice (printed; default random)
-  --runs N               generated cases per property (default 100)
+  --runs N               generated cases per property (default ${DEFAULT_RUNS})
   --strict               SHOULD-level failures also make the exit code 1
   --list, --dry-run      print the checks that would run and send nothing
 
 Safety:
-  --rate N               requests per second (default 20 for a remote target;
-                         unlimited for the embedded server and any loopback
-                         target; 0 = unlimited)
+  --rate N               requests per second, a hard ceiling (default 100 for a
+                         remote target; unlimited for the embedded server and any
+                         loopback target; 0 = unlimited)
+  --concurrency N        checks (and route probes within a check) in flight at
+                         once (default 16 for a remote target, 2 for loopback;
+                         1 = one request at a time). Time-window checks always
+                         run alone
   --max-orders N         stop placing orders after N accepted, shared fairly between
                          checks (default 10000 for a target; unlimited for the
                          embedded server)
@@ -115,11 +129,12 @@ const options = {
   'fail-fast': { type: 'boolean', default: false },
   'report-ndjson': { type: 'string' },
   seed: { type: 'string' },
-  runs: { type: 'string', default: '100' },
+  runs: { type: 'string', default: String(DEFAULT_RUNS) },
   strict: { type: 'boolean', default: false },
   list: { type: 'boolean', default: false },
   'dry-run': { type: 'boolean', default: false },
   rate: { type: 'string' },
+  concurrency: { type: 'string' },
   'max-orders': { type: 'string' },
   timeout: { type: 'string', default: '10000' },
   'max-time': { type: 'string' },
@@ -249,6 +264,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     let server: RunningServer | undefined;
     let target: Target;
     let rate: number;
+    let concurrency: number;
     if (baseUrlArg === undefined) {
       server = await startServer({ port: 0 });
       target = {
@@ -261,6 +277,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
         noTradeKey: { apiKey: DEMO_READONLY_API_KEY, secret: DEMO_READONLY_SECRET },
       };
       rate = v.rate === undefined ? 0 : int('rate', v.rate, 0);
+      concurrency = v.concurrency === undefined ? (v['fail-fast'] ? 1 : LOOPBACK_CONCURRENCY) : int('concurrency', v.concurrency, 1);
       io.err(`spotcheck: started the embedded reference server at ${server.url}\n`);
     } else {
       let url: URL;
@@ -284,7 +301,9 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
       if (noTradeKey !== undefined && noTradeSecret !== undefined) target.noTradeKey = { apiKey: noTradeKey, secret: noTradeSecret };
       if (targetProfile.timePath !== undefined) target.timePath = targetProfile.timePath;
       // A loopback target is this machine: no reason to pace it (issue 12).
-      rate = v.rate === undefined ? (isLoopback(url) ? 0 : 20) : int('rate', v.rate, 0);
+      rate = v.rate === undefined ? (isLoopback(url) ? 0 : REMOTE_RATE) : int('rate', v.rate, 0);
+      // Over a network a run waits on round trips: several in flight (issue 13); on loopback the machine's cores are the limit.
+      concurrency = v.concurrency === undefined ? (v['fail-fast'] ? 1 : isLoopback(url) ? LOOPBACK_CONCURRENCY : REMOTE_CONCURRENCY) : int('concurrency', v.concurrency, 1);
       // The target must answer at all before anything else (exit 2 otherwise).
       try {
         await sendRaw(target.baseUrl, { method: 'POST', path: targetProfile.endpoints.v1.path, query: '', body: '', headers: {} }, { timeoutMs });
@@ -294,7 +313,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
       if (!isLoopback(url)) {
         io.err(
           `WARNING: ${url.host} is not this machine. spotcheck will send real signed orders for ${target.symbol} ` +
-            `(up to ${maxOrders} accepted), at most ${rate || 'unlimited'} requests per second.\n`,
+            `(up to ${maxOrders} accepted), at most ${rate || 'unlimited'} requests per second, ${concurrency} at a time.\n`,
         );
         if (!v.yes) {
           io.err('Starting in 5 seconds; press Ctrl-C to stop (pass --yes to skip this pause).\n');
@@ -327,6 +346,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
         seed,
         runs,
         rate,
+        concurrency,
         timeoutMs,
         only: mode === 'replay' ? [] : only,
         checks: pool,
