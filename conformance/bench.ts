@@ -1,12 +1,13 @@
 /**
  * Benchmark of a full default conformance run against the embedded reference server
- * (100 generated cases per property): run time, requests sent, requests per second,
+ * (the default case count per property): run time, requests sent, requests per second,
  * side by side with a baseline that sends the same number of pre-built signed batch
  * requests through the same transport (no generation, no checks), to show the
  * runner's own cost. Prints medians over several rounds.
  */
 import { DEMO_API_KEY, DEMO_SECRET, startServer } from '../src/server/index.js';
 import { runAgainstServer } from './selftest.js';
+import { DEFAULT_RUNS, LOOPBACK_CONCURRENCY } from './cli/run.js';
 import { createRequestFactory } from './requests.js';
 import { createTransport } from './transport.js';
 
@@ -41,7 +42,7 @@ export async function benchRunner(rounds = 3): Promise<void> {
   let failed = 0;
   for (let i = 0; i < rounds; i++) {
     const t0 = performance.now();
-    const r = await runAgainstServer({}, { seed: 1000 + i, runs: 100 });
+    const r = await runAgainstServer({}, { seed: 1000 + i, runs: DEFAULT_RUNS, concurrency: LOOPBACK_CONCURRENCY });
     runMs.push(performance.now() - t0);
     reqs.push(r.requests);
     failed += r.summary.failed;
@@ -50,7 +51,7 @@ export async function benchRunner(rounds = 3): Promise<void> {
   const run = median(runMs);
   const n = median(reqs);
   const base = median(baseMs);
-  console.log('== conformance runner: full default run (100 cases per property) against the embedded server');
+  console.log(`== conformance runner: full default run (${DEFAULT_RUNS} cases per property, concurrency ${LOOPBACK_CONCURRENCY}) against the embedded server`);
   console.log(`rounds ${rounds}; failures in the runs: ${failed}`);
   console.log(`run time        median ${(run / 1000).toFixed(2)} s  (all: ${runMs.map((x) => (x / 1000).toFixed(2)).join(', ')} s; target < 20 s)`);
   console.log(`requests        median ${n}`);
