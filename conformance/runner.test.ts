@@ -33,12 +33,12 @@ describe('the runner against clean servers', () => {
   });
 
   it('passes the reference server in the reference profile (every open point matches spec/decisions.md)', async () => {
-    const r = await runAgainstServer({}, { profile: 'reference', runs: 20 });
+    const r = await runAgainstServer({}, { profile: 'reference', runs: 8 });
     expect(r.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.actual ?? ''}`)).toEqual([]);
   });
 
   it('passes the core profile against a server answering rejections with HTTP 200 and a non-zero code', async () => {
-    const r = await runAgainstServer({ errorStyle: 'code-only' }, { runs: 20 });
+    const r = await runAgainstServer({ errorStyle: 'code-only' }, { runs: 8 });
     expect(r.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.actual ?? ''}`)).toEqual([]);
   });
 

@@ -3,7 +3,7 @@
  * like real deployments, each with the verdict it must get: no false failure, no pass
  * earned by a request that never reached its rule.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isSpotcheckError } from '../src/errors.js';
 import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/index.js';
 import { runConformance } from './runner.js';
@@ -11,26 +11,29 @@ import { resolveDescription, type TargetDescription } from './target/description
 import type { RunReport } from './types.js';
 import { startVariant, type RunningVariant, type VariantOptions } from './variants.js';
 
-let variant: RunningVariant | undefined;
-afterEach(async () => {
-  await variant?.close();
-  variant = undefined;
-});
+/** The variant each report was earned against (its counters stay readable after it closed). */
+const served = new WeakMap<RunReport, RunningVariant>();
 
 async function check(opts: VariantOptions, description: TargetDescription = {}, secret = DEMO_SECRET, runs = 4): Promise<RunReport> {
-  variant = await startVariant(opts, 7);
+  const variant = await startVariant(opts, 7);
   const profile = resolveDescription(description);
-  return runConformance({
-    target: { baseUrl: variant.url, apiKey: DEMO_API_KEY, secret, symbol: profile.symbol, otherSymbol: profile.otherSymbol, profile },
-    profile: 'core',
-    seed: 11,
-    // the variants test how verdicts are earned, not the depth of the properties
-    runs,
-    rate: 0,
-    timeoutMs: 5000,
-    only: [],
-    maxOrders: Infinity,
-  });
+  try {
+    const r = await runConformance({
+      target: { baseUrl: variant.url, apiKey: DEMO_API_KEY, secret, symbol: profile.symbol, otherSymbol: profile.otherSymbol, profile },
+      profile: 'core',
+      seed: 11,
+      // the variants test how verdicts are earned, not the depth of the properties
+      runs,
+      rate: 0,
+      timeoutMs: 5000,
+      only: [],
+      maxOrders: Infinity,
+    });
+    served.set(r, variant);
+    return r;
+  } finally {
+    await variant.close();
+  }
 }
 
 const ids = (r: RunReport, status: string) => r.checks.filter((c) => c.status === status).map((c) => c.id).sort();
@@ -47,7 +50,8 @@ function passedOnlyThrough(r: RunReport, id: string, excluded: readonly string[]
   for (const route of excluded) expect(c?.routes ?? [], `${id} @ ${route}`).not.toContain(route);
 }
 
-describe('verdicts against servers nobody on the team wrote (issue 9)', () => {
+// Each test owns its server: they run together, overlapping their clock waits (issue 13).
+describe.concurrent('verdicts against servers nobody on the team wrote (issue 9)', () => {
   it('a transparent proxy changes nothing: the reference verdict, every route controlled', async () => {
     const r = await check({});
     expect(ids(r, 'fail')).toEqual([]);
@@ -100,8 +104,8 @@ describe('verdicts against servers nobody on the team wrote (issue 9)', () => {
   it('random 429s with Retry-After: waited, re-signed, resent; no verdict changes', async () => {
     const r = await check({ rate429: 0.15, retryAfterSeconds: 0 });
     expect(ids(r, 'fail')).toEqual([]);
-    expect(variant?.throttled()).toBeGreaterThan(10);
-    expect(r.rateLimits?.responses).toBe(variant?.throttled());
+    expect(served.get(r)?.throttled()).toBeGreaterThan(10);
+    expect(r.rateLimits?.responses).toBe(served.get(r)?.throttled());
     expect(r.rateLimits?.retried).toBeGreaterThan(0);
   });
 
@@ -157,7 +161,7 @@ describe('verdicts against servers nobody on the team wrote (issue 9)', () => {
   it('a test-order path, described: v1 requests go there, only ORDER-V1-ENDPOINT uses the real endpoint; the reference verdict', async () => {
     const r = await check({ testOrderPath: '/api/v1/spot/order/test' }, { testOrderPath: '/api/v1/spot/order/test' });
     expect(ids(r, 'fail')).toEqual([]);
-    const counts = variant?.v1Requests();
+    const counts = served.get(r)?.v1Requests();
     expect(counts?.test).toBeGreaterThan(100);
     // ORDER-V1-ENDPOINT: a LIMIT and a MARKET order in each of the three placements; a few garbage probes (ROBUST-NO-5XX.garbage) place nothing.
     expect(counts?.real).toBeGreaterThanOrEqual(6);
