@@ -10,4 +10,4 @@ export { classify, codeValue, type BodyCut, type Observation, type ResponseLike,
 export { signatureMatches, verifyWith, type HmacHex, type HmacHexAsync } from './signing/hmac.js';
 export { webCryptoHmac, webCryptoVerify } from './signing/webcrypto.js';
 export { signParamsWith, signJsonBodyWith } from './signing/build.js';
-export { diagnose, diagnoseAsync, candidates as doctorCandidates, firstDifference, DOCTOR_CODES, DOCTOR_SENTENCES, type Diagnosis, type DoctorCode, type DoctorRequest, type FirstDifference } from './doctor/diagnose.js';
+export { diagnose, diagnoseAsync, candidates as doctorCandidates, firstDifference, DOCTOR_CODES, DOCTOR_SENTENCES, type Candidate as DoctorCandidate, type Diagnosis, type DoctorCode, type DoctorRequest, type FirstDifference } from './doctor/diagnose.js';

@@ -70,6 +70,8 @@ describe('serve --explain: signature rejections carry a diagnosis (§5.3)', () =
     ['SIGNED_BEFORE_ENCODING', order(`${Q}&newClientOrderId=a%20b`, '', `${Q}&newClientOrderId=a b`), `${Q}&newClientOrderId=a%20b`, `${Q}&newClientOrderId=a b`],
     ['ENCODING_MISMATCH', order(Q, B, `${Q}quantity=1&price=100&newClientOrderId=a%20b!`), Q + B, `${Q}quantity=1&price=100&newClientOrderId=a%20b!`],
     ['PARAMS_REORDERED', order(Q, B, B + Q), Q + B, B + Q],
+    // the clock read twice: signed 4 ms before the timestamp sent, no hint given
+    ['OTHER_TIMESTAMP', order(Q, B, Q.replace(String(NOW), String(NOW - 4)) + B), Q + B, Q.replace(String(NOW), String(NOW - 4)) + B],
   ];
 
   it.each(cases)('%s: in the 401 body and in one log line, the secret in neither', async (code, req, serverSigned, clientSigned) => {

@@ -5,8 +5,10 @@
  *
  * Detectable: the mistakes below, each one transformation of what the server received,
  * and any two of them combined (the first in `code`, the second in `also`).
- * Not detectable: a wrong secret, a timestamp value the client used but never sent
- * (unless the caller passes it in `otherTimestamps`), three or more mistakes -> UNKNOWN.
+ * A timestamp the client signed but never sent is found when the caller passes it in
+ * `otherTimestamps`, or without a hint when it is near the one sent (the clock read twice,
+ * up to 20 ms apart) or the same instant in seconds.
+ * Not detectable: a wrong secret, three or more mistakes -> UNKNOWN.
  */
 import { withoutSignature, parsePairs, encodeComponent, SIGNATURE_PARAM } from '../signing/query.js';
 import { signedBody, type BodyKind } from '../signing/total-params.js';
@@ -272,7 +274,8 @@ export type Candidate = [code: DoctorCode, text: string, also?: DoctorCode[]];
 /**
  * The candidate strings, lazily: every single mistake first (so a single mistake is always
  * named as itself), then every pair of `PAIRS`; duplicates and the server's own string
- * are left out. Bounded: fixed lists, times the `otherTimestamps` given.
+ * are left out, then (without hints) the timestamps near the one sent. Bounded: fixed lists,
+ * times the `otherTimestamps` given.
  */
 function* candidateStrings(req: DoctorRequest): Generator<Candidate> {
   const ctx: Ctx = { req, recoded: new Map() };
@@ -307,6 +310,30 @@ function* candidateStrings(req: DoctorRequest): Generator<Candidate> {
       }
     }
   }
+  // Last, a guess: without a hint, the timestamps near the one sent (bounded: 41 strings).
+  if (req.otherTimestamps === undefined) {
+    const sent = [...base.query, ...base.form].find((p) => p.startsWith('timestamp='))?.slice('timestamp='.length) ?? '';
+    for (const ts of nearTimestamps(sent)) {
+      const text = render({ ...base, query: replaceTimestamp(base.query, ts), form: replaceTimestamp(base.form, ts) });
+      if (!seen.has(text)) {
+        seen.add(text);
+        yield ['OTHER_TIMESTAMP', text];
+      }
+    }
+  }
+}
+
+/** How far apart a client's two readings of its clock are looked for, ms (OTHER_TIMESTAMP without a hint). */
+export const NEAR_TIMESTAMP_MS = 20;
+
+/** Timestamps a client may have signed instead of the one it sent: read again a few ms apart, or in seconds. */
+function nearTimestamps(sent: string): string[] {
+  if (!/^\d{13}$/.test(sent)) return [];
+  const t = Number(sent);
+  const out: string[] = [];
+  for (let d = 1; d <= NEAR_TIMESTAMP_MS; d++) out.push(String(t - d), String(t + d));
+  out.push(String(Math.floor(t / 1000)));
+  return out;
 }
 
 /** The fixed candidate strings (§5.3), single mistakes first, then pairs (with `also`). */
