@@ -64,6 +64,16 @@ export function validBatch(symbol: string, min = 1, max = LIMITS.maxBatchOrders,
   return fc.array(validOrder(symbol, values), { minLength: min, maxLength: max });
 }
 
+/**
+ * The boundary cases of a batch property, run before the random ones (issue 13): one
+ * batch of the smallest and one of the largest size the property covers, drawn from the
+ * run's seed, so the edges (a single order, the §4.1 limit of 20) are never left to chance.
+ */
+export function boundaryBatches(seed: number, symbol: string, min: number, max: number, values: OrderValues = {}): BatchOrderItem[][] {
+  const sizes = min === max ? [min] : [min, max];
+  return sizes.map((n) => fc.sample(validBatch(symbol, n, n, values), { seed, numRuns: 1 })[0] ?? []);
+}
+
 /** Makes client order ids unique within a run (a duplicate id is an open point, D-DUPLICATE-CLIENT-ID). */
 export function clientIdSource(seed: number): () => string {
   let n = 0;

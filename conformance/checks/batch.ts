@@ -7,7 +7,7 @@ import type { RuleId } from '../../src/core/rule-id.js';
 import { LIMITS } from '../../src/core/wire.js';
 import { validateBatch } from '../../src/validation/index.js';
 import type { CheckDefinition } from '../types.js';
-import { editableBatch, validBatch, validOrder, withClientIds } from '../generators.js';
+import { boundaryBatches, editableBatch, validBatch, validOrder, withClientIds } from '../generators.js';
 import { describe, isRecord, resultEntries } from '../observe.js';
 import { expectAccepted, expectRefused, expectRejected, fail, firstFailure, info, openPoint, outcome, property, send } from './helpers.js';
 import { oneOrder } from './orders.js';
@@ -57,7 +57,8 @@ export const batchChecks: CheckDefinition[] = [
         const batch = withClientIds(orders, ctx.clientId);
         if (!onlyRules(batch, ['BATCH-MAX-ORDERS'])) return undefined;
         return expectRejected(await send(ctx, ctx.requests.batch(batch)), `a batch of ${batch.length} valid orders`);
-      });
+        // 21, one past the §4.1 limit, and 40 first
+      }, { examples: boundaryBatches(ctx.seed, ctx.target.symbol, 21, 40, ctx.target.profile) });
     },
   },
   {

@@ -7,7 +7,7 @@ import { LIMITS } from '../../src/core/wire.js';
 import { charLength, parseDecimal, validateBatch } from '../../src/validation/index.js';
 import type { BatchOrderItem } from '../../src/types.js';
 import type { CheckDefinition } from '../types.js';
-import { editableBatch, firstValue, validBatch, withClientIds } from '../generators.js';
+import { boundaryBatches, editableBatch, firstValue, validBatch, withClientIds } from '../generators.js';
 import { describe, isRecord, resultEntries, type Observation } from '../observe.js';
 import { expectAccepted, fail, info, property, send, type Step } from './helpers.js';
 import type { Exchange } from '../transport.js';
@@ -35,7 +35,7 @@ function resultCheck(def: Omit<CheckDefinition, 'run'>, judge: Judge): CheckDefi
         const entries = resultEntries(r.observation);
         if (entries === undefined) return fail('a `result` array', describe(r.observation), r.exchange);
         return judge(sent, r.observation, entries, r.exchange, seen, ctx.clock.serverNow());
-      });
+      }, { examples: boundaryBatches(ctx.seed, ctx.target.symbol, 1, LIMITS.maxBatchOrders, ctx.target.profile) });
     },
   };
 }

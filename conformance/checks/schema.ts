@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { LIMITS } from '../../src/core/wire.js';
 import { validateBatch } from '../../src/validation/index.js';
 import type { CheckDefinition } from '../types.js';
-import { firstValue, validBatch, withClientIds } from '../generators.js';
+import { boundaryBatches, firstValue, validBatch, withClientIds } from '../generators.js';
 import { isRecord, resultEntries } from '../observe.js';
 import { schemaErrors } from '../schemas.js';
 import { expectAccepted, fail, info, property, send } from './helpers.js';
@@ -29,7 +29,7 @@ export const schemaChecks: CheckDefinition[] = [
         if (step) return step;
         const errors = await schemaErrors('batch-order-response', r.observation.json);
         return errors.length === 0 ? undefined : fail('a body valid against the batch 200 response schema', errors.slice(0, 5).join('; '), r.exchange);
-      });
+      }, { examples: boundaryBatches(ctx.seed, ctx.target.symbol, 1, LIMITS.maxBatchOrders, ctx.target.profile) });
     },
   },
   {

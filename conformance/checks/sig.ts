@@ -9,10 +9,10 @@ import type { RawRequest } from '../../src/client/http.js';
 import { validateBatch, validateOrder, type ApiVersion } from '../../src/validation/index.js';
 import type { Placement } from '../../src/signing/index.js';
 import type { CheckContext, CheckDefinition } from '../types.js';
-import { validBatch, validOrder, withClientIds } from '../generators.js';
+import { boundaryBatches, validBatch, validOrder, withClientIds } from '../generators.js';
 import { expectAccepted, expectRejected, expectSignatureAccepted, fail, firstFailure, property, send, skip } from './helpers.js';
 import { ALL_ROUTES, onRoute, perRoute, routes } from './routes.js';
-import { routeKey } from '../requests.js';
+import { routeKey, type Route } from '../requests.js';
 import type { CheckOutcome } from '../types.js';
 
 /** SIG-BODY-COVERED for a target that declares query-only batch signatures: one failure, nothing sent (issue 9). */
@@ -121,7 +121,8 @@ export const sigChecks: CheckDefinition[] = [
       return property(ctx, fc.tuple(fc.constantFrom(...ALL_ROUTES), fc.integer({ min: 0, max: 255 })), async ([r, bit]) => {
         const res = await send(ctx, onRoute(ctx, r, { signature: edits.flipBit(bit) }));
         return expectRejected(res, `${routeKey(r)} with signature bit ${bit} flipped`);
-      });
+        // the first and the last bit of the 256, first, on the batch and on the last route
+      }, { examples: [[ALL_ROUTES[0] as Route, 0] as [Route, number], [ALL_ROUTES[ALL_ROUTES.length - 1] as Route, 255] as [Route, number]] });
     },
   },
   perRoute({
@@ -208,7 +209,7 @@ export const sigChecks: CheckDefinition[] = [
         // What some client libraries do for this endpoint: sign timestamp/recvWindow only.
         const r = await send(ctx, ctx.requests.batch(withClientIds(orders, ctx.clientId), { signedString: (_tp, q) => q }));
         return expectRejected(r, 'a valid batch whose signature covers the query string only');
-      });
+      }, { examples: boundaryBatches(ctx.seed, ctx.target.symbol, 1, LIMITS.maxBatchOrders, ctx.target.profile) });
     },
   },
   {
