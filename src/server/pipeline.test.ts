@@ -3,7 +3,7 @@
  * pipelined on one raw TCP connection, then garbage: N answers in order, then the 400,
  * and exactly N*k orders in the store.
  */
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchOrdersRequest } from '../client/requests.js';
 import type { RawRequest } from '../client/http.js';
@@ -29,6 +29,14 @@ export function wire(r: RawRequest): string {
 
 /** Send bytes on one connection (all at once, or split into `pieces`); resolve with everything received once the server closes. */
 function exchange(port: number, payload: string, pieces = 1): Promise<string> {
+  return converse(port, (socket) => {
+    const size = Math.ceil(payload.length / pieces);
+    for (let i = 0; i < payload.length; i += size) socket.write(payload.slice(i, i + size), 'latin1');
+  });
+}
+
+/** Open a connection, let `talk` drive it, and resolve with everything received once the server closes. */
+function converse(port: number, talk: (socket: Socket) => void): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -42,10 +50,7 @@ function exchange(port: number, payload: string, pieces = 1): Promise<string> {
       clearTimeout(timer);
       resolve(Buffer.concat(chunks).toString('latin1'));
     });
-    socket.on('connect', () => {
-      const size = Math.ceil(payload.length / pieces);
-      for (let i = 0; i < payload.length; i += size) socket.write(payload.slice(i, i + size), 'latin1');
-    });
+    socket.on('connect', () => talk(socket));
   });
 }
 
@@ -88,23 +93,12 @@ describe('pipelining then garbage (issue 11)', () => {
     const before = server.orders.count();
     const requests = Array.from({ length: n }, () => batch(20));
     const oversized = `POST /api/v1/spot/batchOrders HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n`;
-    const text = await new Promise<string>((resolve, reject) => {
-      const socket = connect(server.port, '127.0.0.1');
-      const chunks: Buffer[] = [];
-      const timer = setTimeout(() => reject(new Error('no close within 5 s')), 5000);
-      socket.on('data', (c: Buffer) => chunks.push(c));
-      socket.on('error', () => undefined);
-      socket.on('close', () => {
-        clearTimeout(timer);
-        resolve(Buffer.concat(chunks).toString('latin1'));
-      });
-      socket.on('connect', () => {
-        // a busy client: it reads nothing for 500 ms; the oversized body follows its headers 150 ms late
-        socket.pause();
-        setTimeout(() => socket.resume(), 500);
-        socket.write(`${requests.map(wire).join('')}${oversized}${'x'.repeat(1000)}`, 'latin1');
-        setTimeout(() => socket.end('x'.repeat(99_000), 'latin1'), 150);
-      });
+    const text = await converse(server.port, (socket) => {
+      // a busy client: it reads nothing for 500 ms; the oversized body follows its headers 150 ms late
+      socket.pause();
+      setTimeout(() => socket.resume(), 500);
+      socket.write(`${requests.map(wire).join('')}${oversized}${'x'.repeat(1000)}`, 'latin1');
+      setTimeout(() => socket.end('x'.repeat(99_000), 'latin1'), 150);
     });
     const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
     expect(statuses).toEqual([...Array.from({ length: n }, () => 200), 413]);
