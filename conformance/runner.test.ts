@@ -32,6 +32,17 @@ describe('the runner against clean servers', () => {
     }
   });
 
+  it('sends each generated valid batch once for all the checks that judge it, each still earning its verdict (issue 13)', async () => {
+    const one = await runAgainstServer({}, { runs: 10, seed: 4, only: ['RESULT-TOP-CODE'] });
+    const three = await runAgainstServer({}, { runs: 10, seed: 4, only: ['RESULT-TOP-CODE', 'RESULT-SUCCESS-CODE-ZERO', 'SCHEMA-BATCH-RESPONSE'], concurrency: 3 });
+    expect(three.requests).toBe(one.requests);
+    expect(three.checks.map((c) => [c.id, c.status, c.routes])).toEqual([
+      ['RESULT-TOP-CODE', 'pass', ['batch/json']],
+      ['RESULT-SUCCESS-CODE-ZERO', 'pass', ['batch/json']],
+      ['SCHEMA-BATCH-RESPONSE', 'pass', ['batch/json']],
+    ]);
+  });
+
   it('passes the reference server in the reference profile (every open point matches spec/decisions.md)', async () => {
     const r = await runAgainstServer({}, { profile: 'reference', runs: 8 });
     expect(r.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.actual ?? ''}`)).toEqual([]);

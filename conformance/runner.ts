@@ -18,7 +18,7 @@ import { commandLine, replayArgv } from './reproduce.js';
 import { checks as allChecks } from './checks/index.js';
 import { clientIdSource } from './generators.js';
 import { NO_TRADE_SECRET_VAR } from './curl.js';
-import { createRequestFactory, routeKey, type Route } from './requests.js';
+import { createRequestFactory, routeKey, type Built, type Route } from './requests.js';
 import { createTransport, DEADLINE_REASON, type SendResult, type Sender } from './transport.js';
 import type { CheckContext, CheckDefinition, CheckOutcome, CheckReport, DiscoveryReport, Profile, RunReport, Target } from './types.js';
 
@@ -286,6 +286,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     opts.onProgress?.({ done, total: selected.length, ...(current === undefined ? {} : { current }), requests: transport.count() });
   };
   let halted = false;
+  const sharedProbes = new Map<string, Promise<{ result: SendResult; carry: unknown }>>();
 
   /** Run one check and file its report; false when the run must stop (Ctrl-C). */
   async function runOne(def: CheckDefinition, index: number, parallel: number): Promise<void> {
@@ -317,16 +318,27 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
         r = await send(req, facts, rebuild);
         mine += placedBy(r.exchange.route, r.observation);
         if (r.observation.verdict === 'not-sent' && r.observation.error === DEADLINE_REASON) stats.cut++;
-        const why = whyInconclusive(discovery, def, route, r.observation);
-        if (why !== undefined) r.inconclusive = why;
-        // A refusal that is not the auth fingerprint, on a route shown to verify signatures: the signature was accepted.
-        const verifies = c === undefined || c.state === 'accepted' || c.state === 'signature-ok';
-        if (verifies && r.observation.verdict === 'rejected' && authFingerprint(discovery, r.observation) === undefined && r.inconclusive === undefined) {
-          r.businessRefusal = describe(r.observation);
-          stats.business++;
-          stats.firstBusiness ??= r.businessRefusal;
-        }
+        review(r);
       }
+      return tally(r);
+    };
+    /** What an answer means for this check's rule (inconclusive, or a business refusal: the signature was accepted). */
+    const review = (r: SendResult): void => {
+      const route = r.exchange.route;
+      const c = route === undefined ? undefined : controlOf(discovery, route);
+      const why = whyInconclusive(discovery, def, route, r.observation);
+      if (why !== undefined) r.inconclusive = why;
+      // A refusal that is not the auth fingerprint, on a route shown to verify signatures: the signature was accepted.
+      const verifies = c === undefined || c.state === 'accepted' || c.state === 'signature-ok';
+      if (verifies && r.observation.verdict === 'rejected' && authFingerprint(discovery, r.observation) === undefined && r.inconclusive === undefined) {
+        r.businessRefusal = describe(r.observation);
+        stats.business++;
+        stats.firstBusiness ??= r.businessRefusal;
+      }
+    };
+    /** Count an answer toward this check's verdict. */
+    const tally = (r: SendResult): SendResult => {
+      const route = r.exchange.route;
       stats.sends++;
       if (r.inconclusive === undefined) {
         stats.conclusive++;
@@ -335,9 +347,26 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       else stats.firstInconclusive ??= r.inconclusive;
       return r;
     };
+    /** One exchange per key for the whole run (issue 13): the first check asking sends it, the others judge the same answer. */
+    const shared = async <T>(key: string, make: () => { built: Built; carry: T }): Promise<{ result: SendResult; carry: T }> => {
+      const first = sharedProbes.get(key) as Promise<{ result: SendResult; carry: T }> | undefined;
+      if (first !== undefined) {
+        const v = await first;
+        // a probe the first check could not send (its order budget, a route not offered) is this check's to try
+        if (v.result.observation.verdict !== 'not-sent') {
+          const own: SendResult = { observation: v.result.observation, exchange: v.result.exchange, ...(v.result.response === undefined ? {} : { response: v.result.response }) };
+          review(own);
+          return { result: tally(own), carry: v.carry };
+        }
+      }
+      const { built, carry } = make();
+      const p = judged(built.request, built.facts, built.rebuild).then((result) => ({ result, carry }));
+      if (first === undefined) sharedProbes.set(key, p);
+      return p;
+    };
     let out: CheckOutcome;
     try {
-      out = await def.run({ ...ctx, parallel, send: judged, ordersPlaced: () => mine, ...(def.realEndpoint ? { requests: realFactory } : {}) });
+      out = await def.run({ ...ctx, parallel, send: judged, shared, ordersPlaced: () => mine, ...(def.realEndpoint ? { requests: realFactory } : {}) });
       if (opts.signal?.aborted) throw new RunInterrupted();
     } catch (err) {
       running.delete(def.id);

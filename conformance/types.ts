@@ -4,13 +4,13 @@
  */
 import type { RuleFamily, RuleLevel } from '../src/rules.js';
 import type { RuleId } from '../src/core/rule-id.js';
-import type { Exchange, RateLimitStats, Sender } from './transport.js';
+import type { Exchange, RateLimitStats, SendResult, Sender } from './transport.js';
 import type { ControlState } from './discovery.js';
 import type { TargetProfile } from './target/description.js';
 import type { CoverageMatrix } from './coverage.js';
 
 import type { ClockEstimate } from './clock.js';
-import type { RequestFactory } from './requests.js';
+import type { Built, RequestFactory } from './requests.js';
 
 /** The discovery section of the report. */
 export interface DiscoveryReport {
@@ -77,6 +77,12 @@ export interface CheckContext {
   maxRttMs: number;
   /** Minimum spacing between requests, ms (the --rate limit; 0 when unlimited). */
   requestSpacingMs: number;
+  /**
+   * Send a probe once for the whole run (issue 13: no duplicate probes across checks): the
+   * first check asking for `key` sends what `make` builds, every other one judges the same
+   * answer (counted toward its own verdict) and gets the same `carry` (e.g. the orders sent).
+   */
+  shared?: <T>(key: string, make: () => { built: Built; carry: T }) => Promise<{ result: SendResult; carry: T }>;
   /** Requests this check may keep in flight at once across independent probes (1: one at a time, issue 13). */
   parallel?: number;
   /** Orders this check has placed so far (its share of --max-orders is enforced per request). */

@@ -7,6 +7,8 @@ import type { CheckContext, CheckOutcome } from '../types.js';
 import { describe, entryPlaced, isRecord, resultEntries, type Observation } from '../observe.js';
 import type { Exchange, SendResult } from '../transport.js';
 import type { Built } from '../requests.js';
+import type { BatchOrderItem } from '../../src/types.js';
+import { withClientIds } from '../generators.js';
 
 export const pass = (extra: Partial<CheckOutcome> = {}): CheckOutcome => ({ status: 'pass', ...extra });
 export const skip = (reason: string): CheckOutcome => ({ status: 'skip', reason });
@@ -34,6 +36,24 @@ export type Step = CheckOutcome | undefined;
 /** Send a built request (rebuilt with a fresh timestamp if a rate limit asks for a retry). */
 export function send(ctx: CheckContext, b: Built): Promise<SendResult> {
   return ctx.send(b.request, b.facts, b.rebuild);
+}
+
+/**
+ * Send a generated valid batch (client ids added), once per run for all the checks that
+ * judge the same batches (the RESULT and SCHEMA properties draw the same cases from the
+ * seed): the first sends it, the others judge the same answer (issue 13).
+ */
+export async function sendBatchOnce(ctx: CheckContext, orders: readonly BatchOrderItem[]): Promise<{ sent: Array<BatchOrderItem & { newClientOrderId: string }>; r: SendResult }> {
+  const make = () => {
+    const sent = withClientIds(orders, ctx.clientId);
+    return { built: ctx.requests.batch(sent), carry: sent };
+  };
+  if (ctx.shared === undefined) {
+    const { built, carry } = make();
+    return { sent: carry, r: await send(ctx, built) };
+  }
+  const { result, carry } = await ctx.shared(`valid-batch ${JSON.stringify(orders)}`, make);
+  return { sent: carry, r: result };
 }
 
 /** A 5xx or no answer is always a failure of the robustness rules, whatever the check expected. */

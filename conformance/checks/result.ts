@@ -9,7 +9,7 @@ import type { BatchOrderItem } from '../../src/types.js';
 import type { CheckDefinition } from '../types.js';
 import { boundaryBatches, editableBatch, firstValue, validBatch, withClientIds } from '../generators.js';
 import { describe, isRecord, resultEntries, type Observation } from '../observe.js';
-import { expectAccepted, fail, info, property, send, type Step } from './helpers.js';
+import { expectAccepted, fail, info, property, send, sendBatchOnce, type Step } from './helpers.js';
 import type { Exchange } from '../transport.js';
 
 type Sent = Array<BatchOrderItem & { newClientOrderId: string }>;
@@ -27,9 +27,8 @@ function resultCheck(def: Omit<CheckDefinition, 'run'>, judge: Judge): CheckDefi
     run(ctx) {
       const seen = new Set<string>();
       return property(ctx, validBatch(ctx.target.symbol, 1, LIMITS.maxBatchOrders, ctx.target.profile), async (orders) => {
-        const sent = withClientIds(orders, ctx.clientId);
-        if (validateBatch(sent).length > 0) return undefined;
-        const r = await send(ctx, ctx.requests.batch(sent));
+        if (validateBatch(withClientIds(orders, () => 'x')).length > 0) return undefined;
+        const { sent, r } = await sendBatchOnce(ctx, orders);
         const step = expectAccepted(r, `a valid batch of ${sent.length} orders`);
         if (step) return step;
         const entries = resultEntries(r.observation);
