@@ -8,6 +8,8 @@ export default defineConfig({
     // cores keep both cores busy (issue 13; vitest's default here would be 1 worker).
     maxWorkers: 4,
     isolate: false,
+    // concurrent tests of one file (the variant servers, the mutants) a few at a time: the time checks want a quiet machine
+    maxConcurrency: 3,
     testTimeout: 30000,
     hookTimeout: 30000,
   },
