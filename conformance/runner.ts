@@ -13,11 +13,10 @@ import { resolveDescription } from './target/description.js';
 import { coverageMatrix } from './coverage.js';
 import { limitParams, oneOrder } from './checks/orders.js';
 import { measureClock } from './clock.js';
-import { curlFor } from './curl.js';
+import { curlFor, NO_TRADE_SECRET_VAR } from './curl.js';
 import { commandLine, replayArgv } from './reproduce.js';
 import { checks as allChecks } from './checks/index.js';
 import { clientIdSource } from './generators.js';
-import { NO_TRADE_SECRET_VAR } from './curl.js';
 import { createRequestFactory, routeKey, type Built, type Route } from './requests.js';
 import { createTransport, DEADLINE_REASON, type SendResult, type Sender } from './transport.js';
 import type { CheckContext, CheckDefinition, CheckOutcome, CheckReport, DiscoveryReport, Profile, RunReport, Target } from './types.js';
@@ -57,8 +56,9 @@ export interface RunOptions {
   /** Aborted (Ctrl-C): the check under way is abandoned at its next request and the report covers the checks that ended. */
   signal?: AbortSignal;
   /**
-   * Checks in flight at once, and requests in flight within a check that probes several
-   * routes (default 1). Exclusive checks (the time window) always run alone (issue 13).
+   * Checks in flight at once, and requests in flight over the whole run (a global cap on
+   * the checks' route probes and property cases too; default 1). Exclusive checks (the
+   * time window) always run alone (issue 13).
    */
   concurrency?: number;
   /** Progress events for the console. */
@@ -288,7 +288,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   let halted = false;
   const sharedProbes = new Map<string, Promise<{ result: SendResult; carry: unknown }>>();
 
-  /** Run one check and file its report; false when the run must stop (Ctrl-C). */
+  /** Run one check and file its report in its slot; Ctrl-C or --fail-fast set `halted`. */
   async function runOne(def: CheckDefinition, index: number, parallel: number): Promise<void> {
     if (cutInDiscovery || transport.cutByDeadline() > 0) {
       const why = cutInDiscovery ? `not run: ${maxTimeNote} was reached before discovery ended` : `not run: ${maxTimeNote} was reached before this check`;
