@@ -5,13 +5,14 @@
  * old one-at-a-time defaults (cut at a deadline and projected). Prints requests, wall
  * time and ratios; medians over rounds.
  */
-import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET, startServer } from '../src/server/index.js';
+import { startServer } from '../src/server/index.js';
 import { startLatencyProxy } from '../src/testing/latency-proxy.js';
 import { DEFAULT_RUNS, LOOPBACK_CONCURRENCY, REMOTE_CONCURRENCY, REMOTE_RATE } from './cli/run.js';
 import { mutants } from './mutants.js';
 import { routeMutants } from './route-mutants.js';
 import { startVariant } from './variants.js';
-import { runConformance, type RunOptions } from './runner.js';
+import type { RunOptions } from './runner.js';
+import { runAgainstServer, runAgainstUrl } from './selftest.js';
 import type { RunReport } from './types.js';
 
 const median = (xs: number[]): number => {
@@ -21,22 +22,13 @@ const median = (xs: number[]): number => {
 };
 
 /** Run the full default verdict against a fresh reference server, directly or through a latency proxy. */
-export async function verdict(o: { rtt?: [number, number]; seed: number } & Partial<RunOptions>): Promise<{ ms: number; report: RunReport }> {
+export async function verdict(o: { rtt?: [number, number] } & Partial<RunOptions>): Promise<{ ms: number; report: RunReport }> {
+  const { rtt, ...run } = o;
   const server = await startServer({ port: 0 });
-  const proxy = o.rtt === undefined ? undefined : await startLatencyProxy({ targetPort: server.port, minRttMs: o.rtt[0], maxRttMs: o.rtt[1] });
+  const proxy = rtt === undefined ? undefined : await startLatencyProxy({ targetPort: server.port, minRttMs: rtt[0], maxRttMs: rtt[1] });
   try {
     const t0 = performance.now();
-    const { rtt: _rtt, ...run } = o;
-    const report = await runConformance({
-      target: { baseUrl: proxy?.url ?? server.url, apiKey: DEMO_API_KEY, secret: DEMO_SECRET, symbol: 'BTCUSDT', otherSymbol: 'ETHUSDT', noTradeKey: { apiKey: DEMO_READONLY_API_KEY, secret: DEMO_READONLY_SECRET } },
-      profile: 'core',
-      runs: DEFAULT_RUNS,
-      rate: 0,
-      timeoutMs: 10_000,
-      only: [],
-      maxOrders: 1_000_000,
-      ...run,
-    });
+    const report = await runAgainstUrl(proxy?.url ?? server.url, { runs: DEFAULT_RUNS, timeoutMs: 10_000, ...run });
     return { ms: performance.now() - t0, report };
   } finally {
     await proxy?.close();
@@ -82,27 +74,20 @@ export async function detection(runs: number, concurrency: number, seed = 7): Pr
   const missed: string[] = [];
   const all = [...mutants.map((m) => ({ name: m.name, family: m.family, options: m.options, start: undefined })), ...routeMutants.map((m) => ({ name: m.name, family: m.family, options: undefined, start: m.options }))];
   for (const m of all) {
-    const variant = m.start === undefined ? undefined : await startVariant(m.start, 3);
-    const server = variant === undefined ? await startServer({ port: 0, ...m.options }) : undefined;
-    try {
-      const report = await runConformance({
-        target: { baseUrl: variant?.url ?? server?.url ?? '', apiKey: DEMO_API_KEY, secret: DEMO_SECRET, symbol: 'BTCUSDT', otherSymbol: 'ETHUSDT', noTradeKey: { apiKey: DEMO_READONLY_API_KEY, secret: DEMO_READONLY_SECRET } },
-        profile: 'core',
-        seed,
-        runs,
-        rate: 0,
-        concurrency,
-        timeoutMs: 10_000,
-        only: [],
-        maxOrders: 1_000_000,
-      });
-      requests += report.requests;
-      if (report.checks.some((c) => c.status === 'fail' && c.level === 'MUST' && c.family === m.family)) caught++;
-      else missed.push(m.name);
-    } finally {
-      await variant?.close();
-      await server?.close();
+    const run = { seed, runs, concurrency, timeoutMs: 10_000 };
+    let report: RunReport;
+    if (m.start === undefined) report = await runAgainstServer(m.options ?? {}, run);
+    else {
+      const variant = await startVariant(m.start, 3);
+      try {
+        report = await runAgainstUrl(variant.url, run);
+      } finally {
+        await variant.close();
+      }
     }
+    requests += report.requests;
+    if (report.checks.some((c) => c.status === 'fail' && c.level === 'MUST' && c.family === m.family)) caught++;
+    else missed.push(m.name);
   }
   return { caught, total: all.length, requests, missed };
 }

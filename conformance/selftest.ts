@@ -10,25 +10,30 @@ import type { RunReport } from './types.js';
 export async function runAgainstServer(options: ServerOptions, run: Partial<Omit<RunOptions, 'target'>> = {}): Promise<RunReport> {
   const server = await startServer({ port: 0, ...options });
   try {
-    return await runConformance({
-      target: {
-        baseUrl: server.url,
-        apiKey: DEMO_API_KEY,
-        secret: DEMO_SECRET,
-        symbol: 'BTCUSDT',
-        otherSymbol: 'ETHUSDT',
-        noTradeKey: { apiKey: DEMO_READONLY_API_KEY, secret: DEMO_READONLY_SECRET },
-      },
-      profile: 'core',
-      seed: 1,
-      runs: 100,
-      rate: 0,
-      timeoutMs: 5000,
-      only: [],
-      maxOrders: 1_000_000,
-      ...run,
-    });
+    return await runAgainstUrl(server.url, run);
   } finally {
     await server.close();
   }
+}
+
+/** Run the checks with the demo keys against a server at `baseUrl` (the reference server, or a proxy or variant in front of it). */
+export function runAgainstUrl(baseUrl: string, run: Partial<Omit<RunOptions, 'target'>> = {}): Promise<RunReport> {
+  return runConformance({
+    target: {
+      baseUrl,
+      apiKey: DEMO_API_KEY,
+      secret: DEMO_SECRET,
+      symbol: 'BTCUSDT',
+      otherSymbol: 'ETHUSDT',
+      noTradeKey: { apiKey: DEMO_READONLY_API_KEY, secret: DEMO_READONLY_SECRET },
+    },
+    profile: 'core',
+    seed: 1,
+    runs: 100,
+    rate: 0,
+    timeoutMs: 5000,
+    only: [],
+    maxOrders: 1_000_000,
+    ...run,
+  });
 }

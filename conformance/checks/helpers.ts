@@ -9,6 +9,7 @@ import type { Exchange, SendResult } from '../transport.js';
 import type { Built } from '../requests.js';
 import type { BatchOrderItem } from '../../src/types.js';
 import { withClientIds } from '../generators.js';
+import { validateBatch } from '../../src/validation/index.js';
 
 export const pass = (extra: Partial<CheckOutcome> = {}): CheckOutcome => ({ status: 'pass', ...extra });
 export const skip = (reason: string): CheckOutcome => ({ status: 'skip', reason });
@@ -41,9 +42,11 @@ export function send(ctx: CheckContext, b: Built): Promise<SendResult> {
 /**
  * Send a generated valid batch (client ids added), once per run for all the checks that
  * judge the same batches (the RESULT and SCHEMA properties draw the same cases from the
- * seed): the first sends it, the others judge the same answer (issue 13).
+ * seed): the first sends it, the others judge the same answer (issue 13). Undefined, and
+ * nothing sent, for a generated batch the validators refuse (§4.1): it is no valid case.
  */
-export async function sendBatchOnce(ctx: CheckContext, orders: readonly BatchOrderItem[]): Promise<{ sent: Array<BatchOrderItem & { newClientOrderId: string }>; r: SendResult }> {
+export async function sendBatchOnce(ctx: CheckContext, orders: readonly BatchOrderItem[]): Promise<{ sent: Array<BatchOrderItem & { newClientOrderId: string }>; r: SendResult } | undefined> {
+  if (validateBatch(withClientIds(orders, () => 'x')).length > 0) return undefined;
   const make = () => {
     const sent = withClientIds(orders, ctx.clientId);
     return { built: ctx.requests.batch(sent), carry: sent };

@@ -30,7 +30,7 @@ async function probe(ctx: CheckContext, age: number, recvWindow?: number, route:
 
 type Probe = { age: number; recvWindow?: number; accept: boolean; what: string };
 
-/** Sends of a time probe whose answer contradicts the rule before it fails (jitter, not the server). */
+/** Sends of a time probe whose answer contradicts the §5.4 window rule before it fails (jitter, not the server). */
 const TIME_ATTEMPTS = 3;
 
 function timeCheck(id: string, ruleId: RuleId, title: string, plan: (margin: number, ctx: CheckContext) => Probe[] | string): CheckDefinition {
@@ -114,7 +114,7 @@ async function windowByBehaviour(ctx: CheckContext, recvWindow?: number): Promis
   return { lead: await edge(inside, inside + 70_000), past: await edge(inside, inside - 70_000), route: on };
 }
 
-/** Measurements of the window width before it fails. */
+/** Measurements of the window width (§5.4 item 3: recvWindow + 1000 ms) before it fails. */
 const WIDTH_ATTEMPTS = 3;
 
 function widthCheck(id: string, ruleId: RuleId, recvWindow: number | undefined): CheckDefinition {

@@ -263,6 +263,15 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
   async function execute(): Promise<number> {
     let server: RunningServer | undefined;
     let target: Target;
+    /**
+     * --rate and --concurrency as given, or the defaults for where the target is: a loopback
+     * target is this machine, no reason to pace it (issue 12); over a network a run waits on
+     * round trips, so several go at once (issue 13); --fail-fast goes one check at a time.
+     */
+    const pace = (remote: boolean): { rate: number; concurrency: number } => ({
+      rate: v.rate === undefined ? (remote ? REMOTE_RATE : 0) : int('rate', v.rate, 0),
+      concurrency: v.concurrency === undefined ? (v['fail-fast'] ? 1 : remote ? REMOTE_CONCURRENCY : LOOPBACK_CONCURRENCY) : int('concurrency', v.concurrency, 1),
+    });
     let rate: number;
     let concurrency: number;
     if (baseUrlArg === undefined) {
@@ -276,8 +285,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
         profile: targetProfile,
         noTradeKey: { apiKey: DEMO_READONLY_API_KEY, secret: DEMO_READONLY_SECRET },
       };
-      rate = v.rate === undefined ? 0 : int('rate', v.rate, 0);
-      concurrency = v.concurrency === undefined ? (v['fail-fast'] ? 1 : LOOPBACK_CONCURRENCY) : int('concurrency', v.concurrency, 1);
+      ({ rate, concurrency } = pace(false));
       io.err(`spotcheck: started the embedded reference server at ${server.url}\n`);
     } else {
       let url: URL;
@@ -300,10 +308,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
       }
       if (noTradeKey !== undefined && noTradeSecret !== undefined) target.noTradeKey = { apiKey: noTradeKey, secret: noTradeSecret };
       if (targetProfile.timePath !== undefined) target.timePath = targetProfile.timePath;
-      // A loopback target is this machine: no reason to pace it (issue 12).
-      rate = v.rate === undefined ? (isLoopback(url) ? 0 : REMOTE_RATE) : int('rate', v.rate, 0);
-      // Over a network a run waits on round trips: several in flight (issue 13); on loopback the machine's cores are the limit.
-      concurrency = v.concurrency === undefined ? (v['fail-fast'] ? 1 : isLoopback(url) ? LOOPBACK_CONCURRENCY : REMOTE_CONCURRENCY) : int('concurrency', v.concurrency, 1);
+      ({ rate, concurrency } = pace(!isLoopback(url)));
       // The target must answer at all before anything else (exit 2 otherwise).
       try {
         await sendRaw(target.baseUrl, { method: 'POST', path: targetProfile.endpoints.v1.path, query: '', body: '', headers: {} }, { timeoutMs });

@@ -2,6 +2,7 @@
  * Console output of a run: an h2spec-like tree grouped by family, a Failures
  * section (Requirement / Expected / Actual / reproduction), and the summary line.
  */
+import { NO_TRADE_SECRET_VAR } from '../curl.js';
 import type { CheckReport, RunReport } from '../types.js';
 
 const FAMILIES = ['AUTH', 'SIG', 'TIME', 'BATCH', 'ORDER', 'RESULT', 'SCHEMA', 'ROBUST'] as const;
@@ -106,7 +107,7 @@ export function renderConsole(r: RunReport, style: ConsoleStyle): string {
       out.push(`   Rule: ${style.rulesUrl ?? RULES_PAGE}#${f.ruleId}`);
       out.push(`   Replay: ${f.replay ?? `spotcheck replay --seed ${r.seed} --only ${f.id}`}`);
       if (f.reproduce !== undefined) {
-        const vars = f.reproduce.includes('$SPOTCHECK_NO_TRADE_SECRET') ? 'SPOTCHECK_SECRET and SPOTCHECK_NO_TRADE_SECRET' : 'SPOTCHECK_SECRET';
+        const vars = f.reproduce.includes(`$${NO_TRADE_SECRET_VAR}`) ? `SPOTCHECK_SECRET and ${NO_TRADE_SECRET_VAR}` : 'SPOTCHECK_SECRET';
         out.push(`   Reproduce with (export ${vars} first):`, indent(f.reproduce, 5));
       }
     });
