@@ -1,9 +1,10 @@
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendRaw } from '../client/http.js';
 import { startServer, type RunningServer } from '../server/server.js';
 import { startLatencyProxy, type LatencyProxy } from './latency-proxy.js';
 
-describe('latency proxy (issue 13 benchmark)', () => {
+describe('latency proxy (network benchmark)', () => {
   let server: RunningServer;
   let proxy: LatencyProxy;
   beforeAll(async () => {
@@ -35,5 +36,38 @@ describe('latency proxy (issue 13 benchmark)', () => {
     const viaProxy = await sendRaw(proxy.url, req, { timeoutMs: 5000 });
     expect(viaProxy.status).toBe(direct.status);
     expect(viaProxy.text).toBe(direct.text);
+  });
+
+  it('never reorders a stream: many small writes with the loop busy arrive byte for byte in order', async () => {
+    // One timer per chunk reordered the stream whenever the loop's cached time lagged the wall clock:
+    // a chunked order body arrived scrambled and the reference server rightly answered 400.
+    let got = Buffer.alloc(0);
+    let ended!: () => void;
+    const done = new Promise<void>((r) => (ended = r));
+    const sink = createServer((s) => {
+      s.on('data', (c: Buffer) => (got = Buffer.concat([got, c])));
+      s.on('end', () => {
+        s.end();
+        ended();
+      });
+    });
+    await new Promise<void>((r) => sink.listen(0, '127.0.0.1', () => r()));
+    const p = await startLatencyProxy({ targetPort: (sink.address() as AddressInfo).port, minRttMs: 50, maxRttMs: 150 });
+    const c = connect(p.port, '127.0.0.1');
+    c.setNoDelay(true);
+    await new Promise((r) => c.once('connect', r));
+    const sent: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      sent.push(`<${i}>`);
+      c.write(`<${i}>`);
+      if (i % 3 === 0) await new Promise((r) => setImmediate(r));
+      const t = Date.now();
+      while (Date.now() - t < 1); // a busy loop: Date.now() runs ahead of the loop's cached time
+    }
+    c.end();
+    await done;
+    await p.close();
+    sink.close();
+    expect(got.toString()).toBe(sent.join(''));
   });
 });

@@ -1,6 +1,6 @@
 /**
  * A loopback TCP proxy that delays every chunk, in both directions, to stand in for a
- * network with round trips of `minRttMs`..`maxRttMs` (issue 13; not published). Each
+ * network with round trips of `minRttMs`..`maxRttMs` (not published). Each
  * chunk waits half a round trip drawn per chunk, never overtaking the chunk before it.
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
@@ -27,19 +27,41 @@ export interface LatencyProxy {
   close(): Promise<void>;
 }
 
-/** Forward `from` to `to`, each chunk after half a round trip, in order. */
+/**
+ * Forward `from` to `to`, each chunk after half a round trip, in order. One queue per
+ * direction drained by one timer: a chunk is written only after every chunk before it
+ * (separate timers per chunk can fire out of order when the loop's cached time lags the
+ * wall clock, which reorders the stream's bytes: not a network, a corrupter).
+ */
 function delayed(from: Socket, to: Socket, o: LatencyProxyOptions, random: () => number): void {
+  const queue: Array<{ at: number; chunk: Buffer | null }> = [];
   let last = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const drain = (): void => {
+    timer = undefined;
+    const now = Date.now();
+    while (queue.length > 0 && (queue[0] as { at: number }).at <= now) {
+      const { chunk } = queue.shift() as { at: number; chunk: Buffer | null };
+      if (to.destroyed) continue;
+      if (chunk === null) to.end();
+      else to.write(chunk);
+    }
+    arm();
+  };
+  const arm = (): void => {
+    const head = queue[0];
+    if (timer !== undefined || head === undefined) return;
+    timer = setTimeout(drain, Math.max(0, head.at - Date.now()));
+  };
   from.on('data', (chunk: Buffer) => {
     const oneWay = (o.minRttMs + random() * (o.maxRttMs - o.minRttMs)) / 2;
-    const at = Math.max(Date.now() + oneWay, last);
-    last = at;
-    setTimeout(() => {
-      if (!to.destroyed) to.write(chunk);
-    }, at - Date.now());
+    last = Math.max(Date.now() + oneWay, last);
+    queue.push({ at: last, chunk });
+    arm();
   });
   from.on('end', () => {
-    setTimeout(() => to.end(), Math.max(0, last - Date.now()));
+    queue.push({ at: last, chunk: null });
+    arm();
   });
 }
 
