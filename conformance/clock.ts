@@ -5,6 +5,7 @@
  * names one (`--time-path`), a time endpoint answering `{"serverTime": ms}`.
  */
 import type { RawRequest } from '../src/client/http.js';
+import { SpotcheckError } from '../src/errors.js';
 import type { Sender } from './transport.js';
 
 /** What is known of `serverTime - localTime`. */
@@ -99,15 +100,26 @@ export async function measureClock(opts: MeasureOptions): Promise<ClockEstimate>
   const sleep = opts.sleep ?? defaultSleep;
   if (opts.timePath !== undefined) {
     const bounds: OffsetBound[] = [];
+    let last = 'no answer';
     for (let i = 0; i < 5; i++) {
-      const { response } = await opts.send({ method: 'GET', path: opts.timePath, query: '', body: '', headers: {} });
+      const { response, observation } = await opts.send({ method: 'GET', path: opts.timePath, query: '', body: '', headers: {} });
       const t = (response?.json as { serverTime?: unknown } | undefined)?.serverTime;
       const ms = typeof t === 'number' ? t : typeof t === 'string' && /^\d+$/.test(t) ? Number(t) : undefined;
-      if (response && ms !== undefined) bounds.push(timeEndpointBound(ms, response.sentAt, response.receivedAt));
+      if (response && ms !== undefined) {
+        bounds.push(timeEndpointBound(ms, response.sentAt, response.receivedAt));
+        continue;
+      }
+      last = response === undefined ? `no answer (${observation.error ?? 'network error'})` : `HTTP ${response.status} ${response.text.slice(0, 120)}`;
+      // an answer without serverTime is the wrong path, not bad luck: say so at once (a lost request is retried)
+      if (response !== undefined) break;
     }
     const b = intersect(bounds);
     if (b) return estimateFrom(b, 'time-endpoint');
-    // fall through to the Date header
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `the time path ${opts.timePath} (--time-path, or timePath in --config) did not answer {"serverTime": ms}: got ${last}. ` +
+        'Give the path of the server-time endpoint, or leave --time-path out to measure the clock from the HTTP Date header.',
+    );
   }
   const n = opts.samples ?? 12;
   const spacing = Math.ceil((opts.spreadMs ?? 1100) / n);

@@ -70,6 +70,11 @@ function matches(c: CheckDefinition, prefixes: readonly string[]): boolean {
   return prefixes.some((p) => c.id === p || c.id.startsWith(p) || c.ruleId.startsWith(p));
 }
 
+/** The prefixes that match no check of the list (a typo in `--only` or `--exclude`). */
+export function unmatched(list: readonly CheckDefinition[], prefixes: readonly string[]): string[] {
+  return prefixes.filter((p) => !list.some((c) => matches(c, [p])));
+}
+
 /** The checks an `--only` list selects less those an `--exclude` list names, `runLast` ones at the end. */
 export function selectChecks(list: readonly CheckDefinition[], only: readonly string[], exclude: readonly string[] = []): CheckDefinition[] {
   const picked = (only.length === 0 ? [...list] : list.filter((c) => matches(c, only))).filter((c) => !matches(c, exclude));

@@ -189,7 +189,11 @@ export interface RunReport {
   coverage?: CoverageMatrix;
   /** The run's target settings as `spotcheck` arguments (`--base-url URL ...` or `--embedded`, profile, runs; never credentials), for replay lines. */
   replayArgs?: string[];
-  /** Set when the run ended early: Ctrl-C (`interrupted`) or `--fail-fast`; `notRun` checks were not reported. */
-  stopped?: { reason: 'interrupted' | 'fail-fast'; notRun: number };
+  /**
+   * Set when the run ended early: Ctrl-C (`interrupted`), `--fail-fast`, or before any check: the
+   * target did not answer (`unreachable`), discovery found no valid request accepted (`discovery`),
+   * an error (`error`); `message` says what, `notRun` checks were not reported.
+   */
+  stopped?: { reason: 'interrupted' | 'fail-fast' | 'discovery' | 'unreachable' | 'error'; notRun: number; message?: string };
   checks: CheckReport[];
 }

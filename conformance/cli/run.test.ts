@@ -22,6 +22,9 @@ function capture(env: NodeJS.ProcessEnv = {}): Io & { stdout: () => string; stde
 }
 
 const cli = (argv: string[], io: Io) => main(argv, io, conformanceCommands);
+let compiled: ReturnType<Ajv2020['compile']> | undefined;
+/** The report schema's validator. */
+const reportSchema = () => (compiled ??= new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(new URL('../report/report.schema.json', import.meta.url), 'utf8')) as object));
 
 describe('spotcheck run (command line)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'spotcheck-run-'));
@@ -282,6 +285,116 @@ describe('spotcheck run (command line)', () => {
     expect(io.stderr()).toMatch(/no valid request was accepted anywhere[\s\S]*the secret is wrong/);
     expect(io.stdout()).not.toMatch(/passed/);
     expect(io.stderr() + io.stdout()).not.toContain('not-the-secret');
+  });
+
+  it('a run stopped in discovery still writes every report: JSON saying why, JUnit with one failed discovery case, NDJSON start and end', async () => {
+    const json = join(dir, 'disc.json');
+    const junit = join(dir, 'disc.xml');
+    const events = join(dir, 'disc.ndjson');
+    const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: 'not-the-secret' });
+    expect(await cli(['run', '--base-url', broken.url, '--runs', '5', '--seed', '8', '--report-json', json, '--junit', junit, '--report-ndjson', events], io)).toBe(2);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { stopped?: { reason: string; message?: string; notRun: number }; checks: unknown[]; discovery?: unknown; seed: number };
+    expect(reportSchema()(report), JSON.stringify(reportSchema().errors)).toBe(true);
+    expect(report.stopped?.reason).toBe('discovery');
+    expect(report.stopped?.message).toMatch(/the secret is wrong/);
+    expect(report.stopped?.notRun).toBeGreaterThan(50);
+    expect(report.discovery).toBeDefined();
+    expect(report.checks).toEqual([]);
+    const xml = readFileSync(junit, 'utf8');
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const suites = new XMLParser({ ignoreAttributes: false }).parse(xml) as { testsuites: { '@_tests': string; '@_failures': string; testsuite: { testcase: { '@_name': string; failure: { '#text': string } } } } };
+    expect(suites.testsuites).toMatchObject({ '@_tests': '1', '@_failures': '1' });
+    expect(suites.testsuites.testsuite.testcase['@_name']).toBe('discovery');
+    expect(suites.testsuites.testsuite.testcase.failure['#text']).toMatch(/the secret is wrong/);
+    const lines = readFileSync(events, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { event: string; stopped?: { reason: string } });
+    expect(lines.map((e) => e.event)).toEqual(['start', 'end']);
+    expect(lines[1]?.stopped?.reason).toBe('discovery');
+    expect(xml + readFileSync(json, 'utf8') + readFileSync(events, 'utf8')).not.toContain('not-the-secret');
+  });
+
+  it('an unreachable target writes its reports too (stopped: unreachable, one failed discovery case)', async () => {
+    const json = join(dir, 'unreach.json');
+    const junit = join(dir, 'unreach.xml');
+    const io = capture({ SPOTCHECK_API_KEY: 'k', SPOTCHECK_SECRET: 's' });
+    expect(await cli(['run', '--base-url', 'http://127.0.0.1:9', '--timeout', '1000', '--report-json', json, '--junit', junit], io)).toBe(2);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { stopped?: { reason: string } };
+    expect(reportSchema()(report), JSON.stringify(reportSchema().errors)).toBe(true);
+    expect(report.stopped?.reason).toBe('unreachable');
+    expect(readFileSync(junit, 'utf8')).toMatch(/<testcase classname="spotcheck.discovery" name="discovery"[^>]*>\s*<failure /);
+  });
+
+  it('Ctrl-C during discovery leaves valid reports holding no check, and NDJSON its end event', async () => {
+    // a target that answers slowly: the run is still measuring the clock / in discovery when interrupted
+    const slow = createServer((_req, res) => setTimeout(() => res.end('{}'), 300));
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    const json = join(dir, 'int-disc.json');
+    const junit = join(dir, 'int-disc.xml');
+    const events = join(dir, 'int-disc.ndjson');
+    try {
+      const io = capture({ SPOTCHECK_API_KEY: 'k', SPOTCHECK_SECRET: 's' });
+      const running = cli(['run', '--base-url', url, '--report-json', json, '--junit', junit, '--report-ndjson', events], io);
+      for (let i = 0; i < 100 && !(existsSync(events) && readFileSync(events, 'utf8').includes('"event":"start"')); i++) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 500));
+      process.emit('SIGINT');
+      expect(await running).toBe(130);
+      const report = JSON.parse(readFileSync(json, 'utf8')) as { stopped?: { reason: string }; checks: unknown[] };
+      expect(reportSchema()(report), JSON.stringify(reportSchema().errors)).toBe(true);
+      expect(report).toMatchObject({ stopped: { reason: 'interrupted' }, checks: [] });
+      expect(XMLValidator.validate(readFileSync(junit, 'utf8'))).toBe(true);
+      const last = JSON.parse(readFileSync(events, 'utf8').trimEnd().split('\n').at(-1) ?? '{}') as { event: string };
+      expect(last).toMatchObject({ event: 'end', stopped: { reason: 'interrupted' } });
+      expect(process.listenerCount('SIGINT')).toBe(0);
+    } finally {
+      slow.closeAllConnections();
+      slow.close();
+    }
+  });
+
+  it('a report path that cannot be made is a usage error with the fix, within a second (no spinning on /proc)', async () => {
+    for (const flag of ['--report-json', '--junit', '--report-ndjson']) {
+      const io = capture();
+      const t0 = Date.now();
+      expect(await cli(['run', '--embedded', flag, '/proc/nope/x.out'], io), flag).toBe(2);
+      expect(Date.now() - t0, flag).toBeLessThan(1000);
+      expect(io.stderr()).toMatch(new RegExp(`^spotcheck: ${flag}: cannot write /proc/nope/x.out: E[A-Z]+.*; give a path in a folder you can write`));
+    }
+  });
+
+  it('an --exclude (or --only) prefix that matches no check is a usage error naming it', async () => {
+    for (const argv of [['--exclude', 'NOPE'], ['--exclude', 'SIG,NOPE'], ['--only', 'SIG,NOPE']]) {
+      const io = capture();
+      expect(await cli(['run', '--list', ...argv], io), argv.join(' ')).toBe(2);
+      expect(io.stderr()).toMatch(/^spotcheck: --(exclude|only) NOPE: no check ID or rule ID starts with it; run with --list/);
+    }
+  });
+
+  it('a --time-path that does not answer {"serverTime"} is an error with the fix, not a silent fall-back to the Date header', async () => {
+    const server = await startServer({ port: 0 });
+    try {
+      const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
+      const t0 = Date.now();
+      expect(await cli(['run', '--base-url', server.url, '--time-path', '/nope', '--only', 'AUTH-APIKEY'], io)).toBe(2);
+      expect(Date.now() - t0).toBeLessThan(3000);
+      expect(io.stderr()).toMatch(/the time path \/nope .* did not answer \{"serverTime": ms\}: got HTTP 404.*leave --time-path out/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--list shows the level of each check', async () => {
+    const io = capture();
+    expect(await cli(['run', '--list', '--only', 'SIG-BODY-COVERED,TIME-WINDOW-LEAD'], io)).toBe(0);
+    expect(io.stdout()).toMatch(/^SIG-BODY-COVERED +MUST +\[SIG-BODY-COVERED\]/m);
+    expect(io.stdout()).toMatch(/^\S+ +(MUST|SHOULD|INFO) +\[TIME-WINDOW-LEAD\]/m);
+  });
+
+  it('progress lines without a terminal only count up', async () => {
+    const io = capture();
+    expect(await cli(['run', '--only', 'AUTH,SIG-CASE', '--runs', '3'], io)).toBe(0);
+    const done = [...io.stderr().matchAll(/^progress: (\d+)\/(\d+) checks done/gm)].map((m) => Number(m[1]));
+    expect(done.length).toBeGreaterThan(1);
+    for (let i = 1; i < done.length; i++) expect(done[i]).toBeGreaterThan(done[i - 1] as number);
   });
 
   it('knows loopback hosts', () => {

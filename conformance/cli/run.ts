@@ -5,8 +5,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { kitPath } from '../../src/paths.js';
+import { rule } from '../../src/rules.js';
 import { credential, parse, type Io } from '../../src/cli/args.js';
-import { SpotcheckError } from '../../src/errors.js';
+import { isSpotcheckError, SpotcheckError } from '../../src/errors.js';
 import { API_KEY_HEADER, sendRaw } from '../../src/client/http.js';
 import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET, startServer, type RunningServer } from '../../src/server/index.js';
 import { checks } from '../checks/index.js';
@@ -14,11 +15,12 @@ import { renderConsole, RULES_PAGE } from '../report/console.js';
 import { renderJunit } from '../report/junit.js';
 import { applyBaseline, gateFails, loadBaseline, markCheck } from '../report/baseline.js';
 import { assertWritable, openNdjson, writeReportFile } from '../report/files.js';
+import { earlyReport, type EarlyStop } from '../report/stopped.js';
 import { loadDescription, resolveDescription, type TargetDescription } from '../target/description.js';
 import { coverageMatrix, renderMatrix } from '../coverage.js';
-import { runConformance, selectChecks } from '../runner.js';
+import { runConformance, selectChecks, unmatched } from '../runner.js';
 import { targetArgv, type RunSettings } from '../reproduce.js';
-import type { CheckReport, Profile, RunReport, Target } from '../types.js';
+import type { CheckReport, DiscoveryReport, Profile, RunReport, Target } from '../types.js';
 
 /** Default generated cases per property (issue 13: the mutant self-test catches every mutant with half the old 100). */
 export const DEFAULT_RUNS = 50;
@@ -154,6 +156,22 @@ function int(name: string, v: string, min: number): number {
   return Number(v);
 }
 
+/** Wait `ms`, or reject as soon as `signal` aborts (Ctrl-C during the pause before a remote run). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new Error('interrupted'));
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 /** Whether a URL points at this machine (loopback). */
 export function isLoopback(url: URL): boolean {
   const h = url.hostname.replace(/^\[|\]$/g, '');
@@ -237,6 +255,11 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
   // replay reruns exactly the named checks; run takes prefixes.
   const pool = mode === 'replay' ? checks.filter((c) => only.includes(c.id)) : checks;
   const exclude = (v.exclude ?? []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter((x) => x !== '');
+  // A prefix that matches no check is a typo: a usage error, whether it selects or leaves out.
+  for (const [flag, list] of [['--only', mode === 'replay' ? [] : only], ['--exclude', exclude]] as const) {
+    const typos = unmatched(checks, list);
+    if (typos.length > 0) throw new SpotcheckError('ERR_USAGE', `${flag} ${typos.join(',')}: no check ID or rule ID starts with ${typos.length === 1 ? 'it' : 'them'}; run with --list to see the IDs`);
+  }
   const selected = selectChecks(pool, mode === 'replay' ? [] : only, exclude);
   if (selected.length === 0) {
     throw new SpotcheckError('ERR_USAGE', `${only.length > 0 ? `--only ${only.join(',')}` : 'the selection'}${exclude.length > 0 ? ` less --exclude ${exclude.join(',')}` : ''} selects no check; run with --list to see the IDs`);
@@ -245,10 +268,13 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
   const baseline = v.baseline === undefined ? undefined : loadBaseline(v.baseline, new Set(checks.map((c) => c.id)));
 
   if (v.list || v['dry-run']) {
-    for (const c of selected) io.out(`${c.id}  [${c.ruleId}]  ${c.title}${c.covers === undefined ? '' : `  (${c.covers.join(' ')})`}\n`);
+    // The level each check is judged at; under --profile reference an INFO point pinned by spec/decisions.md fails as MUST.
+    for (const c of selected) io.out(`${c.id}  ${(c.level ?? rule(c.ruleId).level).padEnd(6)}  [${c.ruleId}]  ${c.title}${c.covers === undefined ? '' : `  (${c.covers.join(' ')})`}\n`);
     io.out(`${selected.length} checks; nothing was sent\n\nCoverage (rule x route):\n${renderMatrix(coverageMatrix(checks))}`);
     return 0;
   }
+
+  const replayArgs = v.embedded && v.config !== undefined ? [...targetArgv(settings), '--embedded'] : targetArgv(settings);
 
   // Every report path is checked before the first request (issue 12), the NDJSON stream opened.
   if (v['report-json'] !== undefined) assertWritable('report-json', v['report-json']);
@@ -262,88 +288,128 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
 
   async function execute(): Promise<number> {
     let server: RunningServer | undefined;
-    let target: Target;
-    /**
-     * --rate and --concurrency as given, or the defaults for where the target is: a loopback
-     * target is this machine, no reason to pace it (issue 12); over a network a run waits on
-     * round trips, so several go at once (issue 13); --fail-fast goes one check at a time.
-     */
-    const pace = (remote: boolean): { rate: number; concurrency: number } => ({
-      rate: v.rate === undefined ? (remote ? REMOTE_RATE : 0) : int('rate', v.rate, 0),
-      concurrency: v.concurrency === undefined ? (v['fail-fast'] ? 1 : remote ? REMOTE_CONCURRENCY : LOOPBACK_CONCURRENCY) : int('concurrency', v.concurrency, 1),
-    });
-    let rate: number;
-    let concurrency: number;
-    if (baseUrlArg === undefined) {
-      server = await startServer({ port: 0 });
-      target = {
-        baseUrl: server.url,
-        apiKey: DEMO_API_KEY,
-        secret: DEMO_SECRET,
-        symbol: targetProfile.symbol,
-        otherSymbol: targetProfile.otherSymbol,
-        profile: targetProfile,
-        noTradeKey: { apiKey: DEMO_READONLY_API_KEY, secret: DEMO_READONLY_SECRET },
-      };
-      ({ rate, concurrency } = pace(false));
-      io.err(`spotcheck: started the embedded reference server at ${server.url}\n`);
-    } else {
-      let url: URL;
-      try {
-        url = new URL(baseUrlArg);
-      } catch {
-        throw new SpotcheckError('ERR_USAGE', `--base-url is not a URL: '${baseUrlArg}'`);
-      }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SpotcheckError('ERR_USAGE', '--base-url must be http:// or https://');
-      const apiKey = credential(v['api-key'], 'SPOTCHECK_API_KEY', io.env);
-      const secret = credential(v.secret, 'SPOTCHECK_SECRET', io.env);
-      if (apiKey === undefined || secret === undefined) {
-        throw new SpotcheckError('ERR_USAGE', 'a target needs credentials: --api-key and --secret, or SPOTCHECK_API_KEY and SPOTCHECK_SECRET');
-      }
-      target = { baseUrl: baseUrlArg, apiKey, secret, symbol: targetProfile.symbol, otherSymbol: targetProfile.otherSymbol, profile: targetProfile };
-      const noTradeKey = credential(v['no-trade-api-key'], 'SPOTCHECK_NO_TRADE_API_KEY', io.env);
-      const noTradeSecret = credential(v['no-trade-secret'], 'SPOTCHECK_NO_TRADE_SECRET', io.env);
-      if ((noTradeKey === undefined) !== (noTradeSecret === undefined)) {
-        throw new SpotcheckError('ERR_USAGE', 'a key without TRADE needs both its key and its secret (--no-trade-api-key and --no-trade-secret, or SPOTCHECK_NO_TRADE_API_KEY and SPOTCHECK_NO_TRADE_SECRET)');
-      }
-      if (noTradeKey !== undefined && noTradeSecret !== undefined) target.noTradeKey = { apiKey: noTradeKey, secret: noTradeSecret };
-      if (targetProfile.timePath !== undefined) target.timePath = targetProfile.timePath;
-      ({ rate, concurrency } = pace(!isLoopback(url)));
-      // The target must answer at all before anything else (exit 2 otherwise).
-      try {
-        await sendRaw(target.baseUrl, { method: 'POST', path: targetProfile.endpoints.v1.path, query: '', body: '', headers: {} }, { timeoutMs });
-      } catch (err) {
-        throw new SpotcheckError('ERR_NETWORK', err instanceof Error ? err.message : String(err));
-      }
-      if (!isLoopback(url)) {
-        io.err(
-          `WARNING: ${url.host} is not this machine. spotcheck will send real signed orders for ${target.symbol} ` +
-            `(up to ${maxOrders} accepted), at most ${rate || 'unlimited'} requests per second, ${concurrency} at a time.\n`,
-        );
-        if (!v.yes) {
-          io.err('Starting in 5 seconds; press Ctrl-C to stop (pass --yes to skip this pause).\n');
-          await new Promise((r) => setTimeout(r, 5000));
-        }
-      }
-    }
-
-    const tty = process.stderr.isTTY === true;
-    let lastFamily = '';
-    let report: RunReport;
-    // Ctrl-C: the check under way is abandoned, the reports cover the checks that ended; a second Ctrl-C quits at once.
+    let target: Target | undefined;
+    let started = false;
+    const startedAt = Date.now();
+    /** The run starts (its NDJSON `start` written): from then on whatever ends it writes every requested report. */
+    const start = (): void => {
+      started = true;
+      ndjson?.start({ target: target?.baseUrl ?? '', profile, seed, runs, checks: selected.length });
+    };
+    // Ctrl-C at any moment (the first request, discovery, the pause, the checks): the check under way is
+    // abandoned, the reports cover the checks that ended; a second Ctrl-C quits at once.
     const interrupt = new AbortController();
-    const onSigint = () => {
+    const onSigint = (): void => {
       if (interrupt.signal.aborted) process.exit(130);
       interrupt.abort();
       io.err('\nspotcheck: interrupted; writing the reports of the checks that ended (Ctrl-C again to quit now)\n');
     };
     process.on('SIGINT', onSigint);
+    /** Every requested report of a run that ended before any check did: `stopped` says why (JUnit: one failed discovery case). */
+    const writeEarly = (reason: EarlyStop, message: string, discovery?: DiscoveryReport): void => {
+      const report = earlyReport({ target: target?.baseUrl ?? '', profile, seed, runs, startedAt, selected: selected.length, reason, message, replayArgs, ...(discovery === undefined ? {} : { discovery }) });
+      ndjson?.end({ summary: report.summary, durationMs: report.durationMs, requests: 0, ...(report.stopped === undefined ? {} : { stopped: report.stopped }) });
+      if (v['report-json'] !== undefined) writeReportFile('report-json', v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
+      if (v.junit !== undefined) writeReportFile('junit', v.junit, renderJunit(report));
+    };
+    try {
+      /**
+       * --rate and --concurrency as given, or the defaults for where the target is: a loopback
+       * target is this machine, no reason to pace it (issue 12); over a network a run waits on
+       * round trips, so several go at once (issue 13); --fail-fast goes one check at a time.
+       */
+      const pace = (remote: boolean): { rate: number; concurrency: number } => ({
+        rate: v.rate === undefined ? (remote ? REMOTE_RATE : 0) : int('rate', v.rate, 0),
+        concurrency: v.concurrency === undefined ? (v['fail-fast'] ? 1 : remote ? REMOTE_CONCURRENCY : LOOPBACK_CONCURRENCY) : int('concurrency', v.concurrency, 1),
+      });
+      let rate: number;
+      let concurrency: number;
+      if (baseUrlArg === undefined) {
+        server = await startServer({ port: 0 });
+        target = {
+          baseUrl: server.url,
+          apiKey: DEMO_API_KEY,
+          secret: DEMO_SECRET,
+          symbol: targetProfile.symbol,
+          otherSymbol: targetProfile.otherSymbol,
+          profile: targetProfile,
+          noTradeKey: { apiKey: DEMO_READONLY_API_KEY, secret: DEMO_READONLY_SECRET },
+        };
+        ({ rate, concurrency } = pace(false));
+        io.err(`spotcheck: started the embedded reference server at ${server.url}\n`);
+        start();
+      } else {
+        let url: URL;
+        try {
+          url = new URL(baseUrlArg);
+        } catch {
+          throw new SpotcheckError('ERR_USAGE', `--base-url is not a URL: '${baseUrlArg}'`);
+        }
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SpotcheckError('ERR_USAGE', '--base-url must be http:// or https://');
+        const apiKey = credential(v['api-key'], 'SPOTCHECK_API_KEY', io.env);
+        const secret = credential(v.secret, 'SPOTCHECK_SECRET', io.env);
+        if (apiKey === undefined || secret === undefined) {
+          throw new SpotcheckError('ERR_USAGE', 'a target needs credentials: --api-key and --secret, or SPOTCHECK_API_KEY and SPOTCHECK_SECRET');
+        }
+        target = { baseUrl: baseUrlArg, apiKey, secret, symbol: targetProfile.symbol, otherSymbol: targetProfile.otherSymbol, profile: targetProfile };
+        const noTradeKey = credential(v['no-trade-api-key'], 'SPOTCHECK_NO_TRADE_API_KEY', io.env);
+        const noTradeSecret = credential(v['no-trade-secret'], 'SPOTCHECK_NO_TRADE_SECRET', io.env);
+        if ((noTradeKey === undefined) !== (noTradeSecret === undefined)) {
+          throw new SpotcheckError('ERR_USAGE', 'a key without TRADE needs both its key and its secret (--no-trade-api-key and --no-trade-secret, or SPOTCHECK_NO_TRADE_API_KEY and SPOTCHECK_NO_TRADE_SECRET)');
+        }
+        if (noTradeKey !== undefined && noTradeSecret !== undefined) target.noTradeKey = { apiKey: noTradeKey, secret: noTradeSecret };
+        if (targetProfile.timePath !== undefined) target.timePath = targetProfile.timePath;
+        ({ rate, concurrency } = pace(!isLoopback(url)));
+        // The run starts here: from now on whatever ends it, every requested report is written.
+        start();
+        // The target must answer at all before anything else (exit 2 otherwise).
+        try {
+          await sendRaw(target.baseUrl, { method: 'POST', path: targetProfile.endpoints.v1.path, query: '', body: '', headers: {} }, { timeoutMs });
+        } catch (err) {
+          throw new SpotcheckError('ERR_NETWORK', err instanceof Error ? err.message : String(err));
+        }
+        if (!isLoopback(url)) {
+          io.err(
+            `WARNING: ${url.host} is not this machine. spotcheck will send real signed orders for ${target.symbol} ` +
+              `(up to ${maxOrders} accepted), at most ${rate || 'unlimited'} requests per second, ${concurrency} at a time.\n`,
+          );
+          if (!v.yes) {
+            io.err('Starting in 5 seconds; press Ctrl-C to stop (pass --yes to skip this pause).\n');
+            await pause(5000, interrupt.signal);
+          }
+        }
+      }
+      return await runChecks(target, rate, concurrency, interrupt.signal);
+    } catch (err) {
+      if (interrupt.signal.aborted) {
+        if (!started) start();
+        writeEarly('interrupted', 'interrupted (Ctrl-C) before the first check ended');
+        io.err('spotcheck: interrupted before the first check ended: the reports say so and hold no check\n');
+        return 130;
+      }
+      // a usage error before the run started has nothing to report; anything after the start writes them all
+      if (started) {
+        const code = isSpotcheckError(err) ? err.code : undefined;
+        const discovery = isSpotcheckError(err) ? (err.details as { discovery?: DiscoveryReport } | undefined)?.discovery : undefined;
+        writeEarly(code === 'ERR_TARGET' ? 'discovery' : code === 'ERR_NETWORK' ? 'unreachable' : 'error', err instanceof Error ? err.message : String(err), discovery);
+      }
+      throw err;
+    } finally {
+      process.off('SIGINT', onSigint);
+      await server?.close();
+    }
+  }
+
+  /** Run the checks on a target that answers; write the reports. */
+  async function runChecks(target: Target, rate: number, concurrency: number, signal: AbortSignal): Promise<number> {
+    const tty = process.stderr.isTTY === true;
+    let nextLine = 0;
+    let report: RunReport;
     const gate = (c: CheckReport) => c.status === 'fail' && (c.level === 'MUST' || (v.strict && c.level === 'SHOULD')) && markCheck(c, baseline ?? []).baseline === undefined;
-    ndjson?.start({ target: target.baseUrl, profile, seed, runs, checks: selected.length });
     try {
       report = await runConformance({
         exclude,
-        signal: interrupt.signal,
+        signal,
         onCheck: (c) => ndjson?.check(markCheck(c, baseline ?? [])),
         ...(v['fail-fast'] ? { stopAfter: gate } : {}),
         target,
@@ -357,29 +423,23 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
         checks: pool,
         maxOrders,
         ...(maxTimeMs === undefined ? {} : { maxTimeMs }),
-        replayArgs: v.embedded && v.config !== undefined ? [...targetArgv(settings), '--embedded'] : targetArgv(settings),
+        replayArgs,
         onProgress: (p) => {
-          if (p.current === undefined) return;
           if (tty) {
-            io.err(`\r\x1b[K[${p.done + 1}/${p.total}] ${p.current}  (${p.requests} requests)`);
-          } else {
-            const fam = p.current.split('-')[0] ?? '';
-            if (fam !== lastFamily) {
-              lastFamily = fam;
-              io.err(`running ${fam} checks [${p.done + 1}/${p.total}], ${p.requests} requests so far\n`);
-            }
+            if (p.current !== undefined) io.err(`\r\x1b[K[${p.done + 1}/${p.total}] ${p.current}  (${p.requests} requests)`);
+            return;
+          }
+          // Without a terminal: a line each time another tenth of the checks has ended (checks run
+          // several at a time, so the families in flight interleave; the count only grows).
+          const step = Math.max(1, Math.ceil(p.total / 10));
+          if (p.done >= nextLine && p.done < p.total) {
+            nextLine = (Math.floor(p.done / step) + 1) * step;
+            io.err(`progress: ${p.done}/${p.total} checks done, ${p.requests} requests so far${p.current === undefined ? '' : ` (running ${p.current.split(', ')[0] ?? ''}${p.current.includes(', ') ? ', ...' : ''})`}\n`);
           }
         },
       });
-    } catch (err) {
-      if (!interrupt.signal.aborted) throw err;
-      ndjson?.end({ stopped: { reason: 'interrupted', notRun: selected.length } });
-      io.err('spotcheck: interrupted before the first check ended: no report written\n');
-      return 130;
     } finally {
-      process.off('SIGINT', onSigint);
       if (tty) io.err('\r\x1b[K');
-      await server?.close();
     }
 
     if (baseline !== undefined) report = applyBaseline(report, baseline);

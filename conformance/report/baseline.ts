@@ -48,8 +48,8 @@ export function loadBaseline(file: string, known: ReadonlySet<string>): Baseline
 }
 
 /**
- * The report with the baseline applied: listed failures marked `expected-failure` and
- * left out of `mustFailures`; listed checks that passed marked `stale`. Checks not run,
+ * The report with the baseline applied: listed failures marked `expected-failure`,
+ * counted in `baselined` and left out of `failed` and `mustFailures`; listed checks that passed marked `stale`. Checks not run,
  * skipped, info or inconclusive are left alone (they prove nothing either way).
  */
 export function applyBaseline(report: RunReport, entries: readonly BaselineEntry[]): RunReport {
@@ -57,7 +57,9 @@ export function applyBaseline(report: RunReport, entries: readonly BaselineEntry
   const baselined = checks.filter((c) => c.baseline?.state === 'expected-failure').length;
   const stale = checks.filter((c) => c.baseline?.state === 'stale').length;
   const mustFailures = checks.filter((c) => c.status === 'fail' && c.level === 'MUST' && c.baseline === undefined).length;
-  return { ...report, checks, summary: { ...report.summary, mustFailures, baselined, stale } };
+  // a baselined failure is counted apart, never in `failed` (which would sit beside exit 0)
+  const failed = checks.filter((c) => c.status === 'fail' && c.baseline === undefined).length;
+  return { ...report, checks, summary: { ...report.summary, failed, mustFailures, baselined, stale } };
 }
 
 /** One check with its baseline state, if the baseline lists it and its status says something. */

@@ -1,22 +1,37 @@
 /**
- * Report files (issue 12): checked writable before the first request, the NDJSON
+ * Report files: checked writable before the first request, the NDJSON
  * event stream written line by line as checks end, so a crash or Ctrl-C keeps
  * what was done.
  */
 import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { SpotcheckError } from '../../src/errors.js';
 import type { CheckReport, RunReport } from '../types.js';
 
 function cannot(flag: string, path: string, err: unknown): SpotcheckError {
-  const code = (err as NodeJS.ErrnoException).code ?? String(err);
-  return new SpotcheckError('ERR_USAGE', `--${flag}: cannot write ${path}: ${code}`);
+  const e = err as NodeJS.ErrnoException;
+  const code = e.code ?? String(err);
+  const where = e.path !== undefined && resolve(e.path) !== resolve(path) ? ` (at ${e.path})` : '';
+  return new SpotcheckError('ERR_USAGE', `--${flag}: cannot write ${path}: ${code}${where}; give a path in a folder you can write, e.g. --${flag} reports/${flag === 'junit' ? 'junit.xml' : flag === 'report-ndjson' ? 'events.ndjson' : 'report.json'}`);
+}
+
+/**
+ * Create the folders above `path` one level at a time: the first that cannot be made
+ * fails at once (a recursive mkdir under /proc spins forever on Node 20 instead).
+ */
+function makeParents(path: string): void {
+  const missing: string[] = [];
+  for (let dir = dirname(resolve(path)); !existsSync(dir); dir = dirname(dir)) {
+    missing.unshift(dir);
+    if (dirname(dir) === dir) break;
+  }
+  for (const dir of missing) mkdirSync(dir);
 }
 
 /** Make sure `path` can be written, without clobbering it: a usage error now rather than after the run. */
 export function assertWritable(flag: string, path: string): void {
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeParents(path);
     if (existsSync(path)) {
       if (statSync(path).isDirectory()) throw Object.assign(new Error('a directory'), { code: 'EISDIR' });
       accessSync(path, constants.W_OK);
@@ -32,7 +47,7 @@ export function assertWritable(flag: string, path: string): void {
 /** Write a whole report file. */
 export function writeReportFile(flag: string, path: string, text: string): void {
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeParents(path);
     writeFileSync(path, text);
   } catch (err) {
     throw cannot(flag, path, err);
@@ -51,7 +66,7 @@ export interface NdjsonSink {
 export function openNdjson(path: string): NdjsonSink {
   let fd: number;
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeParents(path);
     fd = openSync(path, 'w');
   } catch (err) {
     throw cannot('report-ndjson', path, err);

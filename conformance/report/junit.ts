@@ -3,6 +3,7 @@
  * gates (design notes: `--junit FILE`).
  */
 import type { CheckReport, RunReport } from '../types.js';
+import { stopCase } from './stopped.js';
 
 /** Escape text for XML attribute and element content; drops characters XML 1.0 forbids. */
 export function xmlEscape(s: string): string {
@@ -18,6 +19,21 @@ export function xmlEscape(s: string): string {
 export function renderJunit(r: RunReport): string {
   const fams = [...new Set(r.checks.map((c) => c.family))];
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  // A run stopped before its checks (unreachable, discovery found nothing accepted): one failed case says why.
+  const stop = r.stopped === undefined || r.checks.length > 0 ? undefined : stopCase(r.stopped);
+  if (stop !== undefined) {
+    const msg = xmlEscape(stop.message);
+    lines.push(
+      `<testsuites name="spotcheck" tests="1" failures="1" skipped="0" time="${(r.durationMs / 1000).toFixed(3)}">`,
+      `  <testsuite name="discovery" tests="1" failures="1" skipped="0" time="${(r.durationMs / 1000).toFixed(3)}">`,
+      `    <testcase classname="spotcheck.discovery" name="${stop.name}" time="${(r.durationMs / 1000).toFixed(3)}">`,
+      `      <failure message="${xmlEscape(stop.message.split('\n')[0] ?? '')}" type="DISCOVERY">${msg}</failure>`,
+      '    </testcase>',
+      '  </testsuite>',
+      '</testsuites>',
+    );
+    return `${lines.join('\n')}\n`;
+  }
   // A baselined failure is a skipped testcase (accepted for now); a stale baseline entry a failed one.
   const failing = (c: CheckReport) => (c.status === 'fail' && c.baseline === undefined) || c.baseline?.state === 'stale';
   const skipping = (c: CheckReport) => c.status === 'skip' || c.status === 'inconclusive' || c.baseline?.state === 'expected-failure';
