@@ -1,10 +1,10 @@
 /**
- * The composite GitHub Action (action.yml, issue 12) run locally: its bash steps
+ * The composite GitHub Action (action.yml) run locally: its bash steps
  * against the reference server on loopback, started here. The install step (npm ci in
  * the action's checkout) is left out because this checkout is installed and built
  * already (`npm ci` builds); `node src/testing/action-e2e.mjs` runs it too, on a copy.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
@@ -44,10 +44,18 @@ describe('action.yml', () => {
       await faulty.close();
     });
 
-    const run = async (url: string, args: string) => {
+    const github = { GITHUB_JOB: 'conformance', GITHUB_ACTION: '__owner_spotcheck', GITHUB_RUN_ATTEMPT: '1' };
+    const run = async (url: string, args: string, more: { env?: NodeJS.ProcessEnv; jobIndex?: number; inputs?: Record<string, string>; skip?: string[] } = {}) => {
       if (!built) throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the tests');
       const workdir = mkdtempSync(join(tmpdir(), 'spotcheck-action-'));
-      const r = await runActionLocally({ actionPath: ROOT, workdir, inputs: { 'base-url': url, 'api-key': DEMO_API_KEY, secret: DEMO_SECRET, args }, skip: ['install'] });
+      const r = await runActionLocally({
+        actionPath: ROOT,
+        workdir,
+        inputs: { 'base-url': url, 'api-key': DEMO_API_KEY, secret: DEMO_SECRET, args, ...more.inputs },
+        skip: ['install', ...(more.skip ?? [])],
+        env: { ...process.env, ...github, ...more.env },
+        ...(more.jobIndex === undefined ? {} : { jobIndex: more.jobIndex }),
+      });
       return { ...r, workdir };
     };
 
@@ -55,7 +63,10 @@ describe('action.yml', () => {
       const r = await run(clean.url, '--seed 1 --runs 5 --only AUTH,SIG-CASE');
       expect(r.code, r.log).toBe(0);
       expect(r.outputs['exit-code']).toBe('0');
-      const dir = join(r.artifacts, 'spotcheck-report');
+      // the job's Node (this one, 20.19 or later) is used as it is: setup-node does not run
+      expect(r.steps.some((st) => st.startsWith('actions/setup-node'))).toBe(false);
+      expect(r.outputs['artifact-name']).toBe('spotcheck-report-conformance-0-__owner_spotcheck-1');
+      const dir = join(r.artifacts, r.outputs['artifact-name'] ?? '');
       const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { target: string; summary: { mustFailures: number } };
       expect(report.target).toBe(clean.url);
       expect(XMLValidator.validate(readFileSync(join(dir, 'junit.xml'), 'utf8'))).toBe(true);
@@ -68,8 +79,28 @@ describe('action.yml', () => {
       expect(r.code, r.log).toBe(1);
       expect(r.outputs['exit-code']).toBe('1');
       expect(r.steps.at(-1)).toMatch(/upload-artifact/);
-      const report = JSON.parse(readFileSync(join(r.artifacts, 'spotcheck-report', 'report.json'), 'utf8')) as { summary: { mustFailures: number } };
+      const report = JSON.parse(readFileSync(join(r.artifacts, r.outputs['artifact-name'] ?? '', 'report.json'), 'utf8')) as { summary: { mustFailures: number } };
       expect(report.summary.mustFailures).toBeGreaterThan(0);
+    }, 120_000);
+
+    it('names each use\'s artifact apart (two steps of a job, two matrix jobs), or as the artifact-name input says', async () => {
+      const names = await Promise.all([
+        run(clean.url, '--list', { env: { GITHUB_ACTION: '__owner_spotcheck' } }),
+        run(clean.url, '--list', { env: { GITHUB_ACTION: '__owner_spotcheck_2' } }),
+        run(clean.url, '--list', { jobIndex: 1 }),
+        run(clean.url, '--list', { inputs: { 'artifact-name': 'reports:venue/a' } }),
+      ]).then((rs) => rs.map((r) => r.outputs['artifact-name']));
+      expect(new Set(names).size).toBe(4);
+      expect(names[3]).toBe('reports-venue-a');
+    }, 120_000);
+
+    it('sets up Node only when the job has none of 20.19 or later', async () => {
+      const bin = mkdtempSync(join(tmpdir(), 'spotcheck-old-node-'));
+      writeFileSync(join(bin, 'node'), '#!/bin/sh\necho v18.20.0\n', { mode: 0o755 });
+      // with an old Node first on the PATH the setup-node step runs (the local runner records it; the check itself is not run)
+      const r = await run(clean.url, '', { env: { PATH: `${bin}:${process.env.PATH ?? ''}` }, skip: ['run'] });
+      expect(r.log).toContain('found Node v18.20.0');
+      expect(r.steps).toContain('actions/setup-node@v4');
     }, 120_000);
   });
 });

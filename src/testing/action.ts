@@ -1,8 +1,8 @@
 /**
  * Runs the repository's composite GitHub Action (action.yml) on this machine, for its
- * test (issue 12): the `run:` steps execute with bash as the runner would (inputs and
- * `github.action_path` substituted, GITHUB_OUTPUT a file), `uses:` steps are stood in
- * for (setup-node: the Node running this; upload-artifact: the files copied to an
+ * test: the `run:` steps execute with bash as the runner would (inputs and
+ * `github.action_path`, `strategy.job-index` substituted, GITHUB_OUTPUT a file, `if:`
+ * conditions evaluated), `uses:` steps are stood in for (setup-node: recorded as run, the Node running this stays; upload-artifact: the files copied to an
  * artifacts directory, as the real action would upload them).
  */
 import { spawn } from 'node:child_process';
@@ -59,22 +59,44 @@ function bash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ st
   });
 }
 
-/** Substitute `${{ inputs.x }}`, `${{ github.action_path }}` and `${{ steps.id.outputs.x }}`. */
-function expand(text: string, ctx: { inputs: Record<string, string>; actionPath: string; stepOutputs: Record<string, Record<string, string>> }): string {
-  return text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_m, expr: string) => {
-    let m: RegExpMatchArray | null;
-    if ((m = /^inputs\.([\w-]+)$/.exec(expr))) return ctx.inputs[m[1] ?? ''] ?? '';
-    if (expr === 'github.action_path') return ctx.actionPath;
-    if ((m = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expr))) return ctx.stepOutputs[m[1] ?? '']?.[m[2] ?? ''] ?? '';
-    throw new Error(`action.yml: expression not supported by the local runner: ${expr}`);
-  });
+/** What expressions see. */
+interface Ctx {
+  inputs: Record<string, string>;
+  actionPath: string;
+  stepOutputs: Record<string, Record<string, string>>;
+  jobIndex: string;
+}
+
+/** The value of one expression the local runner knows. */
+function value(expr: string, ctx: Ctx): string {
+  let m: RegExpMatchArray | null;
+  if ((m = /^inputs\.([\w-]+)$/.exec(expr))) return ctx.inputs[m[1] ?? ''] ?? '';
+  if (expr === 'github.action_path') return ctx.actionPath;
+  if (expr === 'strategy.job-index') return ctx.jobIndex;
+  if ((m = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expr))) return ctx.stepOutputs[m[1] ?? '']?.[m[2] ?? ''] ?? '';
+  throw new Error(`action.yml: expression not supported by the local runner: ${expr}`);
+}
+
+/** A step's `if:`: `always()`, or `<expression> == '<text>'` / `!=`, as the runner evaluates them. */
+function condition(text: string, ctx: Ctx, failed: boolean): boolean {
+  const expr = text.replace(/^\$\{\{\s*|\s*\}\}$/g, '').trim();
+  if (/^always\(\)$/.test(expr)) return true;
+  const m = /^([\w.-]+)\s*(==|!=)\s*'([^']*)'$/.exec(expr);
+  if (m === null) throw new Error(`action.yml: condition not supported by the local runner: ${text}`);
+  if (failed) return false;
+  return (value(m[1] ?? '', ctx) === m[3]) === (m[2] === '==');
+}
+
+/** Substitute `${{ inputs.x }}`, `${{ github.action_path }}`, `${{ strategy.job-index }}` and `${{ steps.id.outputs.x }}`. */
+function expand(text: string, ctx: Ctx): string {
+  return text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_m, expr: string) => value(expr, ctx));
 }
 
 /**
  * Run the action with `inputs` from `workdir` (the caller's workspace). `skip` names
  * step ids not to run (e.g. `install` when the checkout is already installed).
  */
-export async function runActionLocally(opts: { actionPath: string; workdir: string; inputs: Record<string, string>; skip?: readonly string[]; env?: NodeJS.ProcessEnv }): Promise<LocalRun> {
+export async function runActionLocally(opts: { actionPath: string; workdir: string; inputs: Record<string, string>; skip?: readonly string[]; env?: NodeJS.ProcessEnv; jobIndex?: number }): Promise<LocalRun> {
   const action = readAction(join(opts.actionPath, 'action.yml'));
   if (action.runs.using !== 'composite') throw new Error('action.yml is not a composite action');
   const inputs: Record<string, string> = {};
@@ -83,13 +105,13 @@ export async function runActionLocally(opts: { actionPath: string; workdir: stri
     if (v === undefined && spec.required === true) throw new Error(`action input ${k} is required`);
     inputs[k] = v ?? '';
   }
-  const ctx = { inputs, actionPath: opts.actionPath, stepOutputs: {} as Record<string, Record<string, string>> };
+  const ctx: Ctx = { inputs, actionPath: opts.actionPath, stepOutputs: {}, jobIndex: String(opts.jobIndex ?? 0) };
   const artifacts = mkdtempSync(join(tmpdir(), 'spotcheck-artifacts-'));
   const out: LocalRun = { code: 0, steps: [], outputs: {}, artifacts, log: '' };
   for (const step of action.runs.steps) {
     const name = step.id ?? step.name ?? step.uses ?? 'step';
-    const always = step.if !== undefined && /always\(\)/.test(step.if);
-    if ((out.code !== 0 && !always) || (step.id !== undefined && opts.skip?.includes(step.id))) continue;
+    const runs = step.if === undefined ? out.code === 0 : condition(step.if, ctx, out.code !== 0);
+    if (!runs || (step.id !== undefined && opts.skip?.includes(step.id))) continue;
     out.steps.push(name);
     const w = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, expand(String(v), ctx)]));
     if (step.uses !== undefined) {
