@@ -18,6 +18,8 @@ export interface RunSettings {
   symbol?: string;
   otherSymbol?: string;
   timePath?: string;
+  /** `--ca FILE`: the certificates an HTTPS target is trusted with. */
+  ca?: string;
   profile: Profile;
   runs: number;
 }
@@ -31,6 +33,7 @@ const TARGET_FLAGS: ReadonlyArray<[keyof RunSettings, string]> = [
   ['symbol', '--symbol'],
   ['otherSymbol', '--other-symbol'],
   ['timePath', '--time-path'],
+  ['ca', '--ca'],
 ];
 
 /** The argv naming the run's target (or `--embedded`), profile and runs; never a credential. */

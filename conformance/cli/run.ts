@@ -3,6 +3,7 @@
  * embedded reference server (no target given) or any server URL.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import type { Dispatcher } from 'undici';
 import { pathToFileURL } from 'node:url';
 import { kitPath } from '../../src/paths.js';
 import { rule } from '../../src/rules.js';
@@ -16,6 +17,7 @@ import { renderJunit } from '../report/junit.js';
 import { applyBaseline, gateFails, loadBaseline, markCheck } from '../report/baseline.js';
 import { assertWritable, openNdjson, writeReportFile } from '../report/files.js';
 import { earlyReport, type EarlyStop } from '../report/stopped.js';
+import { caAgent, tlsAdvice } from './tls.js';
 import { loadDescription, resolveDescription, type TargetDescription } from '../target/description.js';
 import { coverageMatrix, renderMatrix } from '../coverage.js';
 import { runConformance, selectChecks, unmatched } from '../runner.js';
@@ -60,6 +62,9 @@ Target:
   --path-prefix PATH     prepended to every endpoint path (e.g. /gateway)
   --embedded             check the embedded reference server (the default of run;
                          replay needs it said)
+  --ca FILE              PEM certificate(s) to trust besides Node's default CAs, for
+                         an HTTPS target with a private CA or a self-signed
+                         certificate (NODE_EXTRA_CA_CERTS=FILE does the same)
 
 Selection and reproducibility:
   --profile P            core (default, lenient) or reference (pins spec/decisions.md)
@@ -125,6 +130,7 @@ const options = {
   'no-trade-api-key': { type: 'string' },
   'no-trade-secret': { type: 'string' },
   'time-path': { type: 'string' },
+  ca: { type: 'string' },
   profile: { type: 'string', default: 'core' },
   only: { type: 'string', multiple: true },
   exclude: { type: 'string', multiple: true },
@@ -249,6 +255,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     ['symbol', v.symbol],
     ['otherSymbol', v['other-symbol']],
     ['timePath', v['time-path']],
+    ['ca', v.ca],
   ];
   for (const [k, val] of given) if (val !== undefined) Object.assign(settings, { [k]: val });
   const maxOrders = v['max-orders'] !== undefined ? int('max-orders', v['max-orders'], 0) : baseUrlArg === undefined ? Infinity : 10000;
@@ -291,6 +298,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     let target: Target | undefined;
     let started = false;
     const startedAt = Date.now();
+    const dispatcher = v.ca === undefined ? undefined : caAgent(v.ca);
     /** The run starts (its NDJSON `start` written): from then on whatever ends it writes every requested report. */
     const start = (): void => {
       started = true;
@@ -364,9 +372,10 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
         start();
         // The target must answer at all before anything else (exit 2 otherwise).
         try {
-          await sendRaw(target.baseUrl, { method: 'POST', path: targetProfile.endpoints.v1.path, query: '', body: '', headers: {} }, { timeoutMs });
+          await sendRaw(target.baseUrl, { method: 'POST', path: targetProfile.endpoints.v1.path, query: '', body: '', headers: {} }, { timeoutMs, ...(dispatcher === undefined ? {} : { dispatcher }) });
         } catch (err) {
-          throw new SpotcheckError('ERR_NETWORK', err instanceof Error ? err.message : String(err));
+          const advice = tlsAdvice(isSpotcheckError(err) ? (err.details as { code?: string } | undefined)?.code : undefined);
+          throw new SpotcheckError('ERR_NETWORK', `${err instanceof Error ? err.message : String(err)}${advice === undefined ? '' : `\n${advice}`}`);
         }
         if (!isLoopback(url)) {
           io.err(
@@ -379,7 +388,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
           }
         }
       }
-      return await runChecks(target, rate, concurrency, interrupt.signal);
+      return await runChecks(target, rate, concurrency, interrupt.signal, dispatcher);
     } catch (err) {
       if (interrupt.signal.aborted) {
         if (!started) start();
@@ -397,11 +406,12 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     } finally {
       process.off('SIGINT', onSigint);
       await server?.close();
+      await dispatcher?.close();
     }
   }
 
   /** Run the checks on a target that answers; write the reports. */
-  async function runChecks(target: Target, rate: number, concurrency: number, signal: AbortSignal): Promise<number> {
+  async function runChecks(target: Target, rate: number, concurrency: number, signal: AbortSignal, dispatcher: Dispatcher | undefined): Promise<number> {
     const tty = process.stderr.isTTY === true;
     let nextLine = 0;
     let report: RunReport;
@@ -410,6 +420,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
       report = await runConformance({
         exclude,
         signal,
+        ...(dispatcher === undefined ? {} : { dispatcher }),
         onCheck: (c) => ndjson?.check(markCheck(c, baseline ?? [])),
         ...(v['fail-fast'] ? { stopAfter: gate } : {}),
         target,

@@ -1,0 +1,85 @@
+/**
+ * An HTTPS target with a self-signed certificate (generated here with openssl), as a
+ * loopback TLS front to the reference server: refused with the way to trust it named,
+ * then checked with `--ca FILE`.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer, type Server } from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Io } from '../../src/cli/args.js';
+import { main } from '../../src/cli/main.js';
+import { DEMO_API_KEY, DEMO_SECRET, startServer, type RunningServer } from '../../src/server/index.js';
+import { conformanceCommands } from './commands.js';
+import { tlsAdvice } from './tls.js';
+
+function capture(env: NodeJS.ProcessEnv): Io & { stdout: () => string; stderr: () => string } {
+  let out = '';
+  let err = '';
+  return { out: (s) => void (out += s), err: (s) => void (err += s), env, stdout: () => out, stderr: () => err };
+}
+const cli = (argv: string[], io: Io) => main(argv, io, conformanceCommands);
+
+describe('HTTPS target with a self-signed certificate', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'spotcheck-tls-'));
+  const cert = join(dir, 'cert.pem');
+  const key = join(dir, 'key.pem');
+  let server: RunningServer;
+  let front: Server;
+  let url: string;
+  beforeAll(async () => {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-days', '2'], { stdio: 'ignore' });
+    server = await startServer({ port: 0 });
+    // a TLS front passing the bytes to the reference server
+    front = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (tls) => {
+      const plain = connect(server.port, '127.0.0.1');
+      tls.pipe(plain).pipe(tls);
+      tls.on('error', () => plain.destroy());
+      plain.on('error', () => tls.destroy());
+    });
+    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+    url = `https://127.0.0.1:${(front.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    front.close();
+    await server.close();
+  });
+  const env = { SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET };
+
+  it('untrusted: exit 2 naming the certificate failure and both ways to trust it', async () => {
+    const io = capture(env);
+    expect(await cli(['run', '--base-url', url, '--only', 'AUTH-APIKEY', '--runs', '2'], io)).toBe(2);
+    expect(io.stderr()).toMatch(/DEPTH_ZERO_SELF_SIGNED_CERT/);
+    expect(io.stderr()).toMatch(/--ca FILE/);
+    expect(io.stderr()).toMatch(/NODE_EXTRA_CA_CERTS=FILE/);
+    expect(io.stderr()).not.toMatch(/\n\s+at /);
+  });
+
+  it('--ca FILE: the same target is checked and passes; the replay line carries --ca', async () => {
+    const io = capture(env);
+    const json = join(dir, 'r.json');
+    expect(await cli(['run', '--base-url', url, '--ca', cert, '--only', 'AUTH-APIKEY,SIG-CASE', '--runs', '2', '--report-json', json], io), io.stderr()).toBe(0);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { summary: { passed: number }; replayArgs: string[] };
+    expect(report.summary.passed).toBeGreaterThan(0);
+    expect(report.replayArgs).toEqual(expect.arrayContaining(['--ca', cert]));
+  });
+
+  it('--ca with a file that holds no certificate, or none at all: usage errors', async () => {
+    const notPem = join(dir, 'not.pem');
+    writeFileSync(notPem, 'hello');
+    for (const file of [notPem, join(dir, 'missing.pem')]) {
+      const io = capture(env);
+      expect(await cli(['run', '--base-url', url, '--ca', file], io)).toBe(2);
+      expect(io.stderr()).toMatch(/^spotcheck: --ca: /);
+    }
+  });
+
+  it('advice per failure code; none for other errors', () => {
+    expect(tlsAdvice('UNABLE_TO_VERIFY_LEAF_SIGNATURE')).toMatch(/--ca FILE/);
+    expect(tlsAdvice('ERR_TLS_CERT_ALTNAME_INVALID')).toMatch(/host name/);
+    expect(tlsAdvice('ECONNREFUSED')).toBeUndefined();
+  });
+});
