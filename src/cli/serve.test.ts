@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
+import { kitPath } from '../paths.js';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +12,7 @@ import { ApiError, isSpotcheckError } from '../errors.js';
 import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_SECRET } from '../server/credentials.js';
 import type { Io } from './args.js';
 import { main } from './main.js';
-import { serveCommand, waitForSignal } from './serve.js';
+import { serveCommand, waitForParentExit, waitForSignal } from './serve.js';
 
 /** An Io that records output and resolves `ready` with the URL once the listening line is printed. */
 function recordingIo(env: NodeJS.ProcessEnv = {}): { io: Io; out: string[]; err: string[]; ready: Promise<string> } {
@@ -148,4 +151,51 @@ describe('waitForSignal', () => {
     expect(await p).toBe('SIGTERM');
     expect(target.listenerCount('SIGINT') + target.listenerCount('SIGTERM')).toBe(0);
   });
+
+  it('ends with its parent: a changed parent id (re-parented orphan) or a closed IPC channel', async () => {
+    const proc = Object.assign(new EventEmitter(), { ppid: 4242, channel: undefined });
+    const w = waitForParentExit(10, proc);
+    let ended: string | undefined;
+    void w.done.then((why) => (ended = why));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(ended).toBeUndefined();
+    proc.ppid = 1;
+    expect(await w.done).toBe('parent process ended');
+    const ipc = Object.assign(new EventEmitter(), { ppid: 4242, channel: {} });
+    const v = waitForParentExit(10_000, ipc);
+    ipc.emit('disconnect');
+    expect(await v.done).toMatch(/IPC channel closed/);
+    v.cancel();
+  });
+
+  it('`serve` started by a wrapper (as npx does) exits when the wrapper is killed by its pid', async () => {
+    const bin = kitPath('dist', 'conformance', 'cli', 'bin.js');
+    if (!existsSync(bin)) throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the tests');
+    // the wrapper starts serve and prints its pid, then waits; SIGKILL leaves it no chance to pass anything on
+    const wrapperCode = `const c = require('node:child_process').spawn(process.execPath, [${JSON.stringify(bin)}, 'serve'], { stdio: ['ignore', 'pipe', 'ignore'] });
+c.stdout.on('data', (d) => { if (String(d).includes('listening on')) console.log(c.pid); });
+setInterval(() => {}, 1000);`;
+    const wrapper = spawn(process.execPath, ['-e', wrapperCode], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const pid = await new Promise<number>((resolve, reject) => {
+      wrapper.stdout.on('data', (d: Buffer) => resolve(Number(String(d).trim())));
+      wrapper.on('exit', () => reject(new Error('the wrapper ended early')));
+    });
+    const alive = (): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive()).toBe(true);
+    wrapper.kill('SIGKILL');
+    let ms = 0;
+    while (alive() && ms < 10_000) {
+      await new Promise((r) => setTimeout(r, 100));
+      ms += 100;
+    }
+    if (alive()) process.kill(pid, 'SIGKILL');
+    expect(ms, 'serve outlived its parent').toBeLessThan(10_000);
+  }, 30_000);
 });

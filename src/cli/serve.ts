@@ -1,5 +1,6 @@
 /**
- * `spotcheck serve`: run the reference server until SIGINT or SIGTERM. Prints the
+ * `spotcheck serve`: run the reference server until SIGINT, SIGTERM or SIGHUP, or until
+ * the process that started it ends. Prints the
  * URL and the accepted API key once it answers; never prints a secret other than
  * the documented demo ones.
  */
@@ -16,7 +17,8 @@ export const SERVE_HELP = `Usage: spotcheck serve [--port P] [--host H] [--api-k
 
 Starts the reference server (POST ${ENDPOINTS.batchOrders.path}, ${ENDPOINTS['order-v1'].path},
 ${ENDPOINTS['order-v1.1'].path}) and prints its URL and the API key it accepts. Stops on
-SIGINT (Ctrl-C) or SIGTERM.
+SIGINT (Ctrl-C), SIGTERM or SIGHUP, and when the process that started it ends (e.g. the
+npx wrapper of \`npx spotcheck serve\` killed by its pid).
 
 Options:
   --port P      TCP port (default 0: a free port, printed)
@@ -54,6 +56,50 @@ export function waitForSignal(signals: readonly string[] = ['SIGINT', 'SIGTERM']
   });
 }
 
+/** What {@link waitForParentExit} reads of the process (`process` itself by default). */
+export interface ParentSide {
+  readonly ppid: number;
+  readonly channel?: unknown;
+  once(event: 'disconnect', listener: () => void): unknown;
+  off(event: 'disconnect', listener: () => void): unknown;
+}
+
+/**
+ * Resolves when the process that started this one is gone: its parent id changes (the
+ * orphan is re-parented), or the IPC channel to it closes. `npx spotcheck serve` killed by
+ * its pid kills the npx wrapper only; without this the server would run on, orphaned.
+ */
+export function waitForParentExit(pollMs = 500, proc: ParentSide = process): { done: Promise<string>; cancel: () => void } {
+  const parent = proc.ppid;
+  let timer: NodeJS.Timeout | undefined;
+  let onDisconnect: (() => void) | undefined;
+  const cancel = (): void => {
+    if (timer !== undefined) clearInterval(timer);
+    if (onDisconnect !== undefined) proc.off('disconnect', onDisconnect);
+  };
+  const done = new Promise<string>((resolve) => {
+    const gone = (why: string): void => {
+      cancel();
+      resolve(why);
+    };
+    timer = setInterval(() => {
+      if (proc.ppid !== parent) gone('parent process ended');
+    }, pollMs);
+    timer.unref();
+    if (proc.channel !== undefined && proc.channel !== null) {
+      onDisconnect = () => gone('parent process ended (IPC channel closed)');
+      proc.once('disconnect', onDisconnect);
+    }
+  });
+  return { done, cancel };
+}
+
+/** The default end of `serve`: SIGINT, SIGTERM, SIGHUP (its terminal closed), or its parent process ending. */
+export function waitForStop(): Promise<string> {
+  const parent = waitForParentExit();
+  return Promise.race([waitForSignal(['SIGINT', 'SIGTERM', 'SIGHUP']), parent.done]).finally(parent.cancel);
+}
+
 function parsePort(text: string | undefined): number {
   if (text === undefined) return 0;
   const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : NaN;
@@ -88,7 +134,7 @@ function describeKeys(creds: ReadonlyArray<Credential>): string {
 }
 
 /** Run `serve` until `stop` resolves (default: SIGINT or SIGTERM); exit code 0 after a clean stop. */
-export async function serveCommand(argv: string[], io: Io, stop: () => Promise<string> = waitForSignal): Promise<number> {
+export async function serveCommand(argv: string[], io: Io, stop: () => Promise<string> = waitForStop): Promise<number> {
   const { values } = parse(
     {
       args: argv,
