@@ -30,4 +30,24 @@ describe('npm pack', () => {
     expect(Object.keys(pkg.exports).sort()).toEqual(['.', './package.json', './vectors']);
     expect(pkg.exports['./vectors']).toEqual({ types: './dist/vectors/load.d.ts', import: './dist/vectors/load.js' });
   });
+
+  it('packs self-contained text: no README, spec, schema or vectors file points at ../shared (absent in an install)', () => {
+    if (!built) throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the tests');
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const files = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]?.files.map((f) => f.path) ?? [];
+    const text = files.filter((f) => /\.(md|json|ya?ml)$/.test(f) && !f.startsWith('dist/'));
+    expect(text).toEqual(expect.arrayContaining(['README.md', 'spec/rules.json', 'spec/decisions.md', 'conformance/report/report.schema.json']));
+    expect(text.filter((f) => readFileSync(join(ROOT, f), 'utf8').includes('../shared'))).toEqual([]);
+  }, 60_000);
+
+  it('the API docs document only modules an import can reach (the package exports)', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { import?: string }> };
+    const typedoc = JSON.parse(readFileSync(join(ROOT, 'docs', 'typedoc.json'), 'utf8')) as { entryPoints: string[] };
+    // each entry point's compiled file is what some export resolves to
+    const exported = new Set(Object.values(pkg.exports).map((e) => e.import).filter((f): f is string => f !== undefined));
+    for (const entry of typedoc.entryPoints) {
+      const compiled = `./dist/${entry.replace(/^\.\.\//, '').replace(/\.ts$/, '.js')}`;
+      expect(exported, entry).toContain(compiled);
+    }
+  });
 });

@@ -55,8 +55,8 @@ function seedSections(text: string): Map<string, string> {
   return out;
 }
 
-/** The seed lives beside the checkout (`rules.json` "seed", relative to the package root); a plain clone has none. */
-const SEED_PATH = join(ROOT, catalog.seed);
+/** The seed lives beside the checkout (`rules.json` "seed", in ../shared/seed from the package root); a plain clone has none. */
+const SEED_PATH = join(ROOT, '..', 'shared', 'seed', catalog.seed);
 const seedPresent = existsSync(SEED_PATH);
 const sections = seedPresent ? seedSections(readFileSync(SEED_PATH, 'utf8')) : new Map<string, string>();
 
@@ -158,7 +158,7 @@ if (seedPresent) {
 } else {
   describe('spec/rules.json against the seed', () => {
     it('did not run: the seed is not beside this checkout', () => {
-      console.warn(`spotcheck: the seed-quote checks of spec/rules.json DID NOT RUN: no seed at ${catalog.seed} (relative to the package root). They run wherever ../shared is present, as in CI.`);
+      console.warn(`spotcheck: the seed-quote checks of spec/rules.json DID NOT RUN: no seed at ../shared/seed/${catalog.seed} (relative to the package root). They run wherever ../shared is present, as in CI.`);
       expect(existsSync(SEED_PATH)).toBe(false);
     });
   });

@@ -9,6 +9,7 @@
  * import { loadSigningVectors } from 'spotcheck/vectors';
  * for (const v of loadSigningVectors().tests) { ... }
  * ```
+ * @module spotcheck/vectors
  */
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';

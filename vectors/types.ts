@@ -132,4 +132,5 @@ export interface DoctorVector extends VectorBase {
   also?: string[];
 }
 
+/** vectors/doctor.json: signature doctor cases. */
 export type DoctorVectorFile = VectorFile<DoctorVector>;

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -13,7 +14,7 @@ import type { Io } from '../../src/cli/args.js';
 import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET, startServer, type RunningServer } from '../../src/server/index.js';
 import { conformanceCommands } from './commands.js';
 import { mutants } from '../mutants.js';
-import { isLoopback } from './run.js';
+import { isLoopback, ruleLinker } from './run.js';
 
 function capture(env: NodeJS.ProcessEnv = {}): Io & { stdout: () => string; stderr: () => string } {
   let out = '';
@@ -51,7 +52,10 @@ describe('spotcheck run (command line)', () => {
     expect(out).toContain('Actual:');
     expect(out).toContain('$SPOTCHECK_SECRET');
     expect(out).toContain('spotcheck replay --seed 3 --only SIG-BODY-COVERED');
-    expect(out).toMatch(/Rule: \S*documents\/Rule_catalog\.html#SIG-BODY-COVERED/);
+    // the rule link opens wherever the kit is: a file of this checkout (the built site, or the shipped catalog)
+    const link = /Rule: (?:SIG-BODY-COVERED in )?(file:\/\/\S+?)(?:#SIG-BODY-COVERED)? \(/.exec(out)?.[1];
+    expect(link, out).toBeDefined();
+    expect(existsSync(fileURLToPath(link ?? ''))).toBe(true);
     expect(out).toMatch(/^\d+ passed, \d+ failed, \d+ info, \d+ skipped$/m);
     expect(out + io.stderr() + readFileSync(json, 'utf8') + readFileSync(junit, 'utf8')).not.toContain(DEMO_SECRET);
     const report = JSON.parse(readFileSync(json, 'utf8')) as { seed: number; summary: { failed: number }; checks: Array<{ id: string; status: string }> };
@@ -395,6 +399,13 @@ describe('spotcheck run (command line)', () => {
     const done = [...io.stderr().matchAll(/^progress: (\d+)\/(\d+) checks done/gm)].map((m) => Number(m[1]));
     expect(done.length).toBeGreaterThan(1);
     for (let i = 1; i < done.length; i++) expect(done[i]).toBeGreaterThan(done[i - 1] as number);
+  });
+
+  it('rule links: the --docs-url site, else a file shipped with the kit, saying which', () => {
+    expect(ruleLinker('https://docs.example.test/spotcheck/')('SIG-CASE')).toBe('https://docs.example.test/spotcheck/documents/Rule_catalog.html#SIG-CASE');
+    const local = ruleLinker(undefined)('SIG-CASE');
+    expect(local).toMatch(/^(file:\/\/\S+#SIG-CASE \(the docs site built in this clone|SIG-CASE in file:\/\/\S+\/spec\/rules\.json \(the rule catalog shipped with the kit)/);
+    expect(existsSync(fileURLToPath(/file:\/\/[^\s#]+/.exec(local)?.[0] ?? ''))).toBe(true);
   });
 
   it('knows loopback hosts', () => {

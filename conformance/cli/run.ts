@@ -108,7 +108,8 @@ Reports:
                          listed failures do not fail the run (reported as
                          baselined); a listed check that passes does (stale entry)
   --docs-url URL         base URL of the docs site, for rule links in failures
-                         (default: the locally built site, when there is one)
+                         (default: the site built in this clone by npm run docs,
+                         else the rule catalog file shipped in the package)
   --no-color             plain console output
   -h, --help             this text
 
@@ -185,11 +186,23 @@ export function isLoopback(url: URL): boolean {
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
-/** Where failures link their rule: the given docs site, else the locally built one. */
-function rulesLink(docsUrl: string | undefined): { rulesUrl?: string } {
-  if (docsUrl !== undefined) return { rulesUrl: `${docsUrl.replace(/\/+$/, '')}/${RULES_PAGE}` };
+/**
+ * Where failures link their rule, and the line says which place it is: the docs site at
+ * --docs-url, else the site built in this clone (`npm run docs`), else the rule catalog
+ * shipped in the package (spec/rules.json), so an installed kit's link always opens.
+ */
+export function ruleLinker(docsUrl: string | undefined): (ruleId: string) => string {
+  if (docsUrl !== undefined) {
+    const page = `${docsUrl.replace(/\/+$/, '')}/${RULES_PAGE}`;
+    return (id) => `${page}#${id}`;
+  }
   const local = kitPath('site', ...RULES_PAGE.split('/'));
-  return existsSync(local) ? { rulesUrl: pathToFileURL(local).href } : {};
+  if (existsSync(local)) {
+    const page = pathToFileURL(local).href;
+    return (id) => `${page}#${id} (the docs site built in this clone; --docs-url URL links a published one)`;
+  }
+  const catalog = pathToFileURL(kitPath('spec', 'rules.json')).href;
+  return (id) => `${id} in ${catalog} (the rule catalog shipped with the kit; --docs-url URL links your published docs site, \`npm run docs\` in a clone builds one)`;
 }
 
 /** The arguments a `--report-json` file gives a replay: its target settings and seed. */
@@ -455,7 +468,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     }
 
     if (baseline !== undefined) report = applyBaseline(report, baseline);
-    io.out(renderConsole(report, { color: !v['no-color'] && process.stdout.isTTY === true, ...rulesLink(v['docs-url']) }));
+    io.out(renderConsole(report, { color: !v['no-color'] && process.stdout.isTTY === true, ruleLink: ruleLinker(v['docs-url']) }));
     if (report.stopped !== undefined) {
       const why = report.stopped.reason === 'interrupted' ? 'interrupted (Ctrl-C)' : 'stopped at the first failure (--fail-fast)';
       io.out(`PARTIAL: ${why}; ${report.stopped.notRun} of ${selected.length} checks not run or not finished\n`);

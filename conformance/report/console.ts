@@ -14,6 +14,8 @@ export interface ConsoleStyle {
   color: boolean;
   /** URL of the rule catalog page of the docs site; each rule's anchor is its ID. Default: the page's path in the site. */
   rulesUrl?: string;
+  /** The whole `Rule:` line after the label, per rule ID (overrides `rulesUrl`): where the rule can be read and what that place is. */
+  ruleLink?: (ruleId: string) => string;
 }
 
 const paint = (on: boolean, code: string, s: string) => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
@@ -104,7 +106,7 @@ export function renderConsole(r: RunReport, style: ConsoleStyle): string {
       if (f.expected !== undefined) out.push(`   Expected: ${f.expected}`);
       if (f.actual !== undefined) out.push(`   Actual:   ${f.actual}`);
       if (f.counterexample !== undefined) out.push(`   Counterexample (after ${f.runs ?? '?'} runs, shrunk): ${f.counterexample.slice(0, 400)}`);
-      out.push(`   Rule: ${style.rulesUrl ?? RULES_PAGE}#${f.ruleId}`);
+      out.push(`   Rule: ${style.ruleLink?.(f.ruleId) ?? `${style.rulesUrl ?? RULES_PAGE}#${f.ruleId}`}`);
       out.push(`   Replay: ${f.replay ?? `spotcheck replay --seed ${r.seed} --only ${f.id}`}`);
       if (f.reproduce !== undefined) {
         const vars = f.reproduce.includes(`$${NO_TRADE_SECRET_VAR}`) ? `SPOTCHECK_SECRET and ${NO_TRADE_SECRET_VAR}` : 'SPOTCHECK_SECRET';

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { kitPath } from '../../src/paths.js';
 import { describe, expect, it } from 'vitest';
 import { isSpotcheckError } from '../../src/errors.js';
 import { API_KEY_HEADER } from '../../src/client/http.js';
@@ -8,7 +9,7 @@ import { BATCH_ORDERS_PATH, ORDER_PATHS } from '../../src/client/requests.js';
 import { descriptionIssues, loadDescription, resolveDescription } from './description.js';
 import { gridValue, toGrid } from './decimal-grid.js';
 import { stripJsonComments } from './jsonc.js';
-import { initCommand, targetTemplate } from './init.js';
+import { initCommand, schemaRef, targetTemplate } from './init.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'spotcheck-target-'));
 const captured = () => {
@@ -75,11 +76,23 @@ describe('target description', () => {
     const file = join(dir, 't.jsonc');
     const c = captured();
     expect(initCommand([file], c.io)).toBe(0);
-    expect(readFileSync(file, 'utf8')).toBe(targetTemplate());
+    expect(readFileSync(file, 'utf8')).toBe(targetTemplate(schemaRef(file)));
     expect(resolveDescription(loadDescription(file)).deviations).toEqual([]);
     expect(() => initCommand([file], c.io)).toThrow(/exists/);
     expect(initCommand([file, '--force'], c.io)).toBe(0);
     expect(c.text()).toContain(`--config ${file}`);
+  });
+
+  it("init's $schema resolves to the kit's schema file from where the description is written (a clone, an install)", () => {
+    const dir = tmp();
+    for (const file of [join(dir, 't.jsonc'), kitPath('spotcheck.target.jsonc'), join(dir, 'ci', 'target.jsonc')]) {
+      const ref = schemaRef(file);
+      expect(ref, file).toMatch(/^\.{1,2}\//);
+      expect(resolve(dirname(file), ref)).toBe(kitPath('conformance', 'target', 'target.schema.json'));
+    }
+    // the kit's own clone: the path inside the checkout; the default of the template: the installed package's
+    expect(schemaRef(kitPath('spotcheck.target.jsonc'))).toBe('./conformance/target/target.schema.json');
+    expect(targetTemplate()).toContain('"$schema": "./node_modules/spotcheck/conformance/target/target.schema.json"');
   });
 });
 

@@ -3,6 +3,8 @@
  * defaults, for a user to adapt to their deployment and pass with `--config FILE`.
  */
 import { existsSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { kitPath } from '../../src/paths.js';
 import { parse, type Io } from '../../src/cli/args.js';
 import { SpotcheckError } from '../../src/errors.js';
 import { API_KEY_HEADER } from '../../src/client/http.js';
@@ -17,13 +19,26 @@ seed's defaults. Edit what differs on your deployment, then run
 Every field is optional; flags such as --base-url and --symbol override the file.
 `;
 
+/** Default `$schema` of a template: where an installed kit keeps its schema, seen from the project root. */
+const INSTALLED_SCHEMA = './node_modules/spotcheck/conformance/target/target.schema.json';
+
+/**
+ * The `$schema` reference for a description written at `file`: the kit's own schema file,
+ * relative to the description's folder, so it resolves in the kit's clone
+ * (`./conformance/target/...`) and in a project that installed it (`./node_modules/spotcheck/...`).
+ */
+export function schemaRef(file: string): string {
+  const rel = relative(dirname(resolve(file)), kitPath('conformance', 'target', 'target.schema.json')).split(sep).join('/');
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
+
 /** The commented template; every value is the seed's default. */
-export function targetTemplate(): string {
+export function targetTemplate(schema = INSTALLED_SCHEMA): string {
   return `// spotcheck target description: how your deployment differs from the seed.
 // Every field is optional; delete what you do not need. Values shown are the seed's.
 // Credentials never go here: use SPOTCHECK_API_KEY / SPOTCHECK_SECRET.
 {
-  "$schema": "./node_modules/spotcheck/conformance/target/target.schema.json",
+  "$schema": "${schema}",
 
   // Server to check (the --base-url flag wins over this).
   // "baseUrl": "https://api.example.test",
@@ -88,7 +103,7 @@ export function initCommand(argv: string[], io: Io): number {
   const file = positionals[0] ?? 'spotcheck.target.jsonc';
   if (existsSync(file) && !values.force) throw new SpotcheckError('ERR_USAGE', `init: ${file} exists; pass --force to overwrite it`);
   try {
-    writeFileSync(file, targetTemplate());
+    writeFileSync(file, targetTemplate(schemaRef(file)));
   } catch (err) {
     throw new SpotcheckError('ERR_USAGE', `init: cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
