@@ -12,7 +12,7 @@ import { main } from '../../src/cli/main.js';
 import type { Io } from '../../src/cli/args.js';
 import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET, startServer, type RunningServer } from '../../src/server/index.js';
 import { conformanceCommands } from './commands.js';
-import { mutants } from '../mutants.js';
+import { mutants } from '../../harness/mutants.js';
 import { isLoopback } from './run.js';
 
 function capture(env: NodeJS.ProcessEnv = {}): Io & { stdout: () => string; stderr: () => string } {

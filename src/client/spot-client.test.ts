@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, isSpotcheckError, SpotcheckError } from '../errors.js';
 import { DEMO_CREDENTIALS } from '../server/credentials.js';
 import { startServer, type RunningServer } from '../server/server.js';
-import { settableClock } from '../testing/server.js';
+import { settableClock } from '../../harness/testing/server.js';
 import { expectObject, SpotClient } from './spot-client.js';
 
 const NOW = 1_750_000_000_000;

@@ -5,7 +5,7 @@ import { signJsonBody, signParams, type Params, type Placement } from '../signin
 import { sign } from '../signing/hmac.js';
 import { DEMO_CREDENTIALS } from './credentials.js';
 import { startServer, type RunningServer } from './server.js';
-import { caller, settableClock, type Caller } from '../testing/server.js';
+import { caller, settableClock, type Caller } from '../../harness/testing/server.js';
 
 const NOW = 1_750_000_000_000;
 const [TRADE, READONLY] = DEMO_CREDENTIALS as [(typeof DEMO_CREDENTIALS)[0], (typeof DEMO_CREDENTIALS)[0]];

@@ -5,7 +5,7 @@ import { signJsonBody } from '../signing/build.js';
 import type { BatchOrderResponse, BatchResultEntry } from '../types.js';
 import { DEMO_CREDENTIALS } from './credentials.js';
 import { startServer, type RunningServer } from './server.js';
-import { caller, settableClock, specSchema, type Caller } from '../testing/server.js';
+import { caller, settableClock, specSchema, type Caller } from '../../harness/testing/server.js';
 
 const NOW = 1_750_000_000_000;
 const TRADE = DEMO_CREDENTIALS[0] as (typeof DEMO_CREDENTIALS)[0];

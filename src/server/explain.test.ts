@@ -7,7 +7,7 @@ import { API_KEY_HEADER, sendRaw, type RawRequest, type RawResponse } from '../c
 import { sign } from '../signing/hmac.js';
 import { DEMO_CREDENTIALS } from './credentials.js';
 import { startServer, type RunningServer } from './server.js';
-import { settableClock } from '../testing/server.js';
+import { settableClock } from '../../harness/testing/server.js';
 
 const NOW = 1_750_000_000_000;
 const [TRADE] = DEMO_CREDENTIALS as [(typeof DEMO_CREDENTIALS)[0]];

@@ -4,7 +4,7 @@ import { orderRequest } from '../client/requests.js';
 import type { ApiVersion } from '../validation/order.js';
 import { DEMO_CREDENTIALS } from './credentials.js';
 import { startServer, type RunningServer } from './server.js';
-import { caller, settableClock, specSchema, type Caller } from '../testing/server.js';
+import { caller, settableClock, specSchema, type Caller } from '../../harness/testing/server.js';
 
 const NOW = 1_750_000_000_000;
 const TRADE = DEMO_CREDENTIALS[0] as (typeof DEMO_CREDENTIALS)[0];

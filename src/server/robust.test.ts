@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { Readable } from 'node:stream';
-import { assertSeeded } from '../testing/seeds.js';
+import { assertSeeded } from '../../harness/testing/seeds.js';
 import fc from 'fast-check';
 import { Pool, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { encodeComponent } from '../signing/query.js';
 import { signingSteps } from '../signing/total-params.js';
 import { DEMO_CREDENTIALS } from './credentials.js';
 import { startServer, type RunningServer } from './server.js';
-import { caller, settableClock } from '../testing/server.js';
+import { caller, settableClock } from '../../harness/testing/server.js';
 
 const NOW = 1_750_000_000_000;
 const [TRADE, READONLY] = DEMO_CREDENTIALS as [(typeof DEMO_CREDENTIALS)[0], (typeof DEMO_CREDENTIALS)[0]];

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/index.js';
-import { runConformance } from './runner.js';
+import { runConformance } from '../conformance/runner.js';
 import { routeMutants } from './route-mutants.js';
 import { startVariant } from './variants.js';
 

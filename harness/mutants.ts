@@ -8,7 +8,7 @@ import { checkTimeWindow, MAX_LEAD_MS } from '../src/time.js';
 import { defaultPolicy, type ServerOptions, type OutgoingResponse } from '../src/server/index.js';
 import type { RuleFamily } from '../src/rules.js';
 import type { RuleId } from '../src/core/rule-id.js';
-import { isRecord } from './observe.js';
+import { isRecord } from '../conformance/observe.js';
 
 export interface Mutant {
   name: string;

@@ -3,8 +3,8 @@
  * and the benchmark.
  */
 import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET, startServer, type ServerOptions } from '../src/server/index.js';
-import { runConformance, type RunOptions } from './runner.js';
-import type { RunReport } from './types.js';
+import { runConformance, type RunOptions } from '../conformance/runner.js';
+import type { RunReport } from '../conformance/types.js';
 
 /** Start a reference server with `options`, run the checks against it, stop it. */
 export async function runAgainstServer(options: ServerOptions, run: Partial<Omit<RunOptions, 'target'>> = {}): Promise<RunReport> {
