@@ -7,7 +7,7 @@ import { rules } from '../src/rules.js';
 import { selectChecks } from './runner.js';
 import { DEFAULT_RUNS, LOOPBACK_CONCURRENCY } from './cli/run.js';
 import { mutants } from '../harness/mutants.js';
-import { defaultPolicy } from '../src/server/index.js';
+import { defaultPolicy } from '../src/server/policy.js';
 
 const reportSchema = JSON.parse(readFileSync(new URL('./report/report.schema.json', import.meta.url), 'utf8')) as object;
 const validateReport = new Ajv2020({ allErrors: true, strict: false }).compile(reportSchema);

@@ -4,8 +4,8 @@
  * earned by a request that never reached its rule.
  */
 import { describe, expect, it } from 'vitest';
-import { isSpotcheckError } from '../src/errors.js';
-import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/index.js';
+import { isSpotcheckError } from '../src/core/errors.js';
+import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
 import { runConformance } from '../conformance/runner.js';
 import { resolveDescription, type TargetDescription } from '../conformance/target/description.js';
 import type { RunReport } from '../conformance/types.js';

@@ -4,7 +4,7 @@
  * against one plain verify of the same request (§5.3).
  */
 import { candidates, diagnose } from '../../src/core/doctor/diagnose.js';
-import { sign, verify } from '../../src/signing/index.js';
+import { sign, verify } from '../../src/signing/hmac.js';
 import { compare, formatRate, table, type CompareOptions, type Throughput } from './measure.js';
 
 const SECRET = 'bench-doctor-secret';

@@ -5,7 +5,7 @@
  * old one-at-a-time defaults (cut at a deadline and projected). Prints requests, wall
  * time and ratios; medians over rounds.
  */
-import { startServer } from '../../src/server/index.js';
+import { startServer } from '../../src/server/server.js';
 import { startLatencyProxy } from '../testing/latency-proxy.js';
 import { DEFAULT_RUNS, LOOPBACK_CONCURRENCY, REMOTE_CONCURRENCY, REMOTE_RATE } from '../../conformance/cli/run.js';
 import { mutants } from '../mutants.js';

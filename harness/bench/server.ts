@@ -19,7 +19,7 @@ import { Pool } from 'undici';
 import { batchOrdersRequest } from '../../src/client/requests.js';
 import { DEMO_API_KEY, DEMO_SECRET } from '../../src/server/credentials.js';
 import { startServer } from '../../src/server/server.js';
-import type { BatchOrderItem } from '../../src/types.js';
+import type { BatchOrderItem } from '../../src/core/types.js';
 import { median, table } from './measure.js';
 
 const CHILD_ENV = 'SPOTCHECK_BENCH_LOAD_CHILD';

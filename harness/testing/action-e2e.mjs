@@ -17,7 +17,7 @@ console.log(`action checkout: ${checkout}`);
 
 // The local runner and the servers come from this checkout's build (npm ci has built it).
 const { runActionLocally } = await import(join(root, 'dist/harness/testing/action.js'));
-const { startServer, DEMO_API_KEY, DEMO_SECRET } = await import(join(root, 'dist/src/server/index.js'));
+const { startServer, DEMO_API_KEY, DEMO_SECRET } = await import(join(root, 'dist/src/index.js'));
 const { mutants } = await import(join(root, 'dist/harness/mutants.js'));
 
 const clean = await startServer({ port: 0 });

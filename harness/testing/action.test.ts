@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kitPath } from '../../src/paths.js';
-import { defaultPolicy, DEMO_API_KEY, DEMO_SECRET, startServer, type RunningServer } from '../../src/server/index.js';
+import { defaultPolicy } from '../../src/server/policy.js';
+import { DEMO_API_KEY, DEMO_SECRET } from '../../src/server/credentials.js';
+import { startServer, type RunningServer } from '../../src/server/server.js';
 import { readAction, runActionLocally } from './action.js';
 
 const ROOT = kitPath();

@@ -5,7 +5,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isSpotcheckError } from '../errors.js';
+import { isSpotcheckError } from '../core/errors.js';
 import { sendRaw, type RawRequest } from './http.js';
 
 let server: Server | undefined;
