@@ -6,10 +6,10 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { kitPath } from '../../src/paths.js';
 import { parse, type Io } from '../../src/cli/args.js';
-import { SpotcheckError } from '../../src/errors.js';
-import { API_KEY_HEADER } from '../../src/client/http.js';
+import { SpotcheckError } from '../../src/core/errors.js';
+import { API_KEY_HEADER } from '../../src/core/wire.js';
 import { BATCH_ORDERS_PATH, ORDER_PATHS } from '../../src/client/requests.js';
-import { MAX_RECV_WINDOW } from '../../src/validation/index.js';
+import { MAX_RECV_WINDOW } from '../../src/core/validation/time-params.js';
 
 export const INIT_HELP = `Usage: spotcheck init [FILE] [--force]
 

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { mutants } from './mutants.js';
+import { runAgainstServer } from './selftest.js';
+
+/** Fewer cases per property than a default run: every mutant is caught well before. */
+const RUNS = 25;
+// Each mutant runs its own family's checks (the claim under test: a MUST check of that family
+// catches it); full runs of every mutant at the default case count are `npm run bench:network -- mutants`.
+
+describe.concurrent('the runner catches every mutant server (one deliberate fault each)', () => {
+  it('has at least 20 distinct mutants covering every family', () => {
+    expect(mutants.length).toBeGreaterThanOrEqual(20);
+    expect(new Set(mutants.map((m) => m.name)).size).toBe(mutants.length);
+    expect(new Set(mutants.map((m) => m.family))).toEqual(new Set(['AUTH', 'SIG', 'TIME', 'BATCH', 'ORDER', 'RESULT', 'SCHEMA', 'ROBUST']));
+  });
+
+  it('a failed entry answered with "code":"0" fails BATCH-PER-ORDER-RULES: the string reads as 0, placed', async () => {
+    const m = mutants.find((x) => x.name.includes('"code":"0"'));
+    expect(m).toBeDefined();
+    const report = await runAgainstServer(m?.options ?? {}, { runs: RUNS, seed: 7, only: ['BATCH-PER-ORDER-RULES'] });
+    const c = report.checks.find((x) => x.id === 'BATCH-PER-ORDER-RULES');
+    expect(c?.status).toBe('fail');
+    expect(c?.actual).toContain('"code":"0"');
+  });
+
+  for (const m of mutants) {
+    it(`catches: ${m.name} (${m.family})`, async () => {
+      const report = await runAgainstServer(m.options, { runs: RUNS, seed: 7, only: [`${m.family}-`] });
+      const failed = report.checks.filter((c) => c.status === 'fail');
+      expect(report.summary.mustFailures, failed.map((c) => c.id).join(', ')).toBeGreaterThan(0);
+      expect(failed.filter((c) => c.level === 'MUST').map((c) => c.family)).toContain(m.family);
+      for (const f of failed) expect(f.expected, f.id).toBeTruthy();
+    });
+  }
+});
