@@ -5,7 +5,7 @@
  * names one (`--time-path`), a time endpoint answering `{"serverTime": ms}`.
  */
 import type { RawRequest } from '../src/client/http.js';
-import { SpotcheckError } from '../src/errors.js';
+import { SpotcheckError } from '../src/core/errors.js';
 import type { Sender } from './transport.js';
 
 /** What is known of `serverTime - localTime`. */

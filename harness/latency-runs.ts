@@ -4,7 +4,7 @@
  * which checks failed in the others. `node latency-runs.js ROUNDS CONCURRENCY [SEED0]`.
  */
 import { DEFAULT_RUNS, REMOTE_RATE } from '../conformance/cli/run.js';
-import { verdict } from '../conformance/bench.network.js';
+import { verdict } from './bench/network.js';
 
 const rounds = Number(process.argv[2] ?? 20);
 const concurrency = Number(process.argv[3] ?? 16);

@@ -12,7 +12,8 @@ import { createServer, type Server } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Io } from '../../src/cli/args.js';
 import { main } from '../../src/cli/main.js';
-import { DEMO_API_KEY, DEMO_SECRET, startServer, type RunningServer } from '../../src/server/index.js';
+import { DEMO_API_KEY, DEMO_SECRET } from '../../src/server/credentials.js';
+import { startServer, type RunningServer } from '../../src/server/server.js';
 import { conformanceCommands } from './commands.js';
 import { tlsAdvice } from './tls.js';
 

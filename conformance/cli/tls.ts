@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { Agent } from 'undici';
-import { SpotcheckError } from '../../src/errors.js';
+import { SpotcheckError } from '../../src/core/errors.js';
 
 /** Node's TLS verification codes that mean "this certificate is not trusted here" (node:tls, OpenSSL X509_V_ERR_* names). */
 const UNTRUSTED = new Set([
