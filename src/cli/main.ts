@@ -15,6 +15,7 @@ Commands:
   run      run the conformance suite (no target: the embedded reference server)
   replay   rerun one check with a given seed
   init     write a commented target description (--config FILE for run)
+  load     signed load with verdicts (load init: an Artillery project; load report FILE)
   serve    start the reference server
   sign     print each step of a request signature
 
