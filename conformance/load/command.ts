@@ -6,7 +6,7 @@
  * failure (or nothing accepted); 2: usage error or the target refused a valid request at rest.
  */
 import { readFileSync } from 'node:fs';
-import { Pool } from 'undici';
+import { Client } from 'undici';
 import { credential, parse, type Io } from '../../src/cli/args.js';
 import { SpotcheckError } from '../../src/core/errors.js';
 import { sign } from '../../src/signing/hmac.js';
@@ -173,7 +173,7 @@ export async function loadCommand(argv: string[], io: Io): Promise<number> {
   let report: LoadReport;
   try {
     const { origin, prefix } = splitBase(baseUrl);
-    const probePool = new Pool(origin, { connections: 1 });
+    const probePool = new Client(origin);
     let found;
     try {
       // Discovery's client ids are `d` then a counter, the engine's `l` then one: never the same.

@@ -4,11 +4,10 @@
  * a wrong signature and one with a stale timestamp, whose answers become the target's
  * fingerprints for the load verdict (§5.3, §5.4).
  */
-import type { Pool } from 'undici';
 import { SpotcheckError } from '../../src/core/errors.js';
 import { codeValue } from '../../src/core/response.js';
 import { buildLoadRequest, ordersPerRequest, type LoadBuildOptions } from './build.js';
-import { dispatch, type Answer } from './engine.js';
+import { dispatch, type Answer, type Dispatcher } from './engine.js';
 import type { LoadRoute, MixEntry } from './mix.js';
 import { countExchange, emptyTally, type Fingerprints, type RefusalShape } from './verdict.js';
 
@@ -46,7 +45,7 @@ const add = (list: RefusalShape[], s: RefusalShape): void => {
  * Probe each route of `mix` through `pool`.
  * @throws SpotcheckError `ERR_TARGET` when a valid request is refused (or unanswered) at rest.
  */
-export async function discover(pool: Pool, prefix: string, build: LoadBuildOptions, mix: readonly MixEntry[], nextId: () => string, timeoutMs: number): Promise<Discovery> {
+export async function discover(pool: Dispatcher, prefix: string, build: LoadBuildOptions, mix: readonly MixEntry[], nextId: () => string, timeoutMs: number): Promise<Discovery> {
   const fingerprints: Fingerprints = { signature: [], time: [] };
   const out: Discovery = { fingerprints, requests: 0, ordersPlaced: 0, acceptedWrongSignature: [], notes: [] };
   for (const { route } of mix) {
@@ -56,7 +55,7 @@ export async function discover(pool: Pool, prefix: string, build: LoadBuildOptio
     const t = emptyTally();
     const outcome = countExchange(
       t,
-      { timestamp: valid.timestamp, recvWindow: valid.recvWindow, clientIds: valid.clientIds, receivedAt: a.receivedAt, batch: route === 'batch', ...(a.status === undefined ? {} : { status: a.status }), ...(a.body === undefined ? {} : { body: a.body }), ...(a.error === undefined ? {} : { error: a.error }) },
+      { timestamp: valid.timestamp, recvWindow: valid.recvWindow, clientIds: valid.clientIds, receivedAt: a.receivedAt, batch: route === 'batch', status: a.status, body: a.body, error: a.error },
       { signature: [], time: [] },
     );
     out.ordersPlaced += t.ordersPlaced;

@@ -5,7 +5,7 @@
  * connection sends again when answered) or open model (`rate` arrivals per second; an
  * arrival that finds every connection busy waits unsigned, and the wait is reported).
  */
-import { Pool } from 'undici';
+import { Client } from 'undici';
 import type { WireRequest } from '../../src/core/request.js';
 import { buildLoadRequest, clientIdSource, ordersPerRequest, type LoadBuildOptions, type LoadRequest } from './build.js';
 import { routeDealer, type LoadRoute, type MixEntry } from './mix.js';
@@ -72,54 +72,65 @@ export interface EngineResult {
 
 /** Result of sending one request. */
 export interface Answer {
-  status?: number;
-  body?: string;
-  error?: string;
+  status: number | undefined;
+  body: string | undefined;
+  error: string | undefined;
   /** Wall clock when the request went on a connection, ms. */
-  writtenAt?: number;
+  writtenAt: number | undefined;
   /** Wall clock at the answer's end (or the error), ms. */
   receivedAt: number;
   /** Monotonic latency from going on a connection to the answer's end, ms. */
   latencyMs: number;
 }
 
-/** Send one request through `pool` and collect its answer (never rejects). */
-export function dispatch(pool: Pool, prefix: string, req: WireRequest, timeoutMs: number): Promise<Answer> {
+/** Anything undici can dispatch through (a Client of one connection, a Pool). */
+export type Dispatcher = Pick<Client, 'dispatch'>;
+
+/** Collects one answer: a handler object rather than closures, one per request. */
+class AnswerHandler {
+  status: number | undefined;
+  writtenAt: number | undefined;
+  t0 = performance.now();
+  chunks: Buffer[] = [];
+  constructor(private readonly resolve: (a: Answer) => void) {}
+  onRequestStart(): void {
+    this.writtenAt = Date.now();
+    this.t0 = performance.now();
+  }
+  onResponseStart(_c: unknown, statusCode: number): void {
+    this.status = statusCode;
+  }
+  onResponseData(_c: unknown, chunk: Buffer): void {
+    this.chunks.push(chunk);
+  }
+  onResponseEnd(): void {
+    const body = this.chunks.length === 1 ? (this.chunks[0] as Buffer).toString('utf8') : Buffer.concat(this.chunks).toString('utf8');
+    this.resolve({ status: this.status, body, error: this.status === undefined ? 'no status' : undefined, writtenAt: this.writtenAt, receivedAt: Date.now(), latencyMs: performance.now() - this.t0 });
+  }
+  onResponseError(_c: unknown, err: Error): void {
+    this.resolve({ status: undefined, body: undefined, error: err.message, writtenAt: this.writtenAt, receivedAt: Date.now(), latencyMs: performance.now() - this.t0 });
+  }
+}
+
+/** Send one request through `d` and collect its answer (never rejects). */
+export function dispatch(d: Dispatcher, prefix: string, req: WireRequest, timeoutMs: number): Promise<Answer> {
   return new Promise((resolve) => {
-    let status: number | undefined;
-    let writtenAt: number | undefined;
-    let t0 = performance.now();
-    const chunks: Buffer[] = [];
-    const done = (a: Omit<Answer, 'receivedAt' | 'latencyMs' | 'writtenAt'>): void =>
-      resolve({ ...a, ...(writtenAt === undefined ? {} : { writtenAt }), receivedAt: Date.now(), latencyMs: performance.now() - t0 });
-    pool.dispatch(
-      {
-        method: req.method as 'POST',
-        path: `${prefix}${req.path}${req.query === '' ? '' : `?${req.query}`}`,
-        headers: req.headers,
-        body: req.body === '' ? null : req.body,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      },
-      {
-        onRequestStart() {
-          writtenAt = Date.now();
-          t0 = performance.now();
+    const handler = new AnswerHandler(resolve);
+    try {
+      d.dispatch(
+        {
+          method: req.method as 'POST',
+          path: `${prefix}${req.path}${req.query === '' ? '' : `?${req.query}`}`,
+          headers: req.headers,
+          body: req.body === '' ? null : req.body,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
         },
-        onResponseStart(_c, statusCode) {
-          status = statusCode;
-        },
-        onResponseData(_c, chunk) {
-          chunks.push(chunk);
-        },
-        onResponseEnd() {
-          done(status === undefined ? { error: 'no status' } : { status, body: Buffer.concat(chunks).toString('utf8') });
-        },
-        onResponseError(_c, err) {
-          done({ error: err.message });
-        },
-      },
-    );
+        handler as unknown as Parameters<Client['dispatch']>[1],
+      );
+    } catch (err) {
+      handler.onResponseError(undefined, err instanceof Error ? err : new Error(String(err)));
+    }
   });
 }
 
@@ -151,7 +162,9 @@ const newBucket = (): Bucket => ({ requests: 0, accepted: 0, failures: 0, shed: 
 /** Run the load; resolves when the duration is over and every request in flight has its answer. */
 export async function runLoad(o: EngineOptions): Promise<EngineResult> {
   const { origin, prefix } = splitBase(o.baseUrl);
-  const pool = new Pool(origin, { connections: o.connections, pipelining: 1 });
+  // One client per connection: the closed model's worker i owns connection i, the open model takes a free one.
+  const clients = Array.from({ length: o.connections }, () => new Client(origin, { pipelining: 1 }));
+  const free = clients.map((_, i) => i);
   const deal = routeDealer(o.mix);
   const nextId = clientIdSource(`${o.idPrefix}l`);
   const tallies: Partial<Record<LoadRoute, RouteTally>> = {};
@@ -172,7 +185,7 @@ export async function runLoad(o: EngineOptions): Promise<EngineResult> {
   o.signal?.addEventListener('abort', () => (stopped ??= 'interrupted'), { once: true });
 
   /** Build (sign now) and send one request of the next route; false when the order budget is spent. */
-  const sendOne = async (): Promise<boolean> => {
+  const sendOne = async (client: Dispatcher): Promise<boolean> => {
     const route = deal();
     const n = ordersPerRequest(route, o.build.batchSize);
     if (placed + inFlightOrders + n > o.maxOrders) {
@@ -182,24 +195,14 @@ export async function runLoad(o: EngineOptions): Promise<EngineResult> {
     inFlightOrders += n;
     inFlight++;
     const lr: LoadRequest = buildLoadRequest(o.build, route, Date.now(), nextId);
-    const a = await dispatch(pool, prefix, lr.request, o.timeoutMs);
+    const a = await dispatch(client, prefix, lr.request, o.timeoutMs);
     inFlight--;
     inFlightOrders -= n;
     const t = (tallies[route] ??= emptyTally());
     const before = t.ordersPlaced;
     const outcome: Outcome = countExchange(
       t,
-      {
-        timestamp: lr.timestamp,
-        recvWindow: lr.recvWindow,
-        clientIds: lr.clientIds,
-        ...(a.writtenAt === undefined ? {} : { writtenAt: a.writtenAt }),
-        receivedAt: a.receivedAt,
-        batch: route === 'batch',
-        ...(a.status === undefined ? {} : { status: a.status }),
-        ...(a.body === undefined ? {} : { body: a.body }),
-        ...(a.error === undefined ? {} : { error: a.error }),
-      },
+      { timestamp: lr.timestamp, recvWindow: lr.recvWindow, clientIds: lr.clientIds, writtenAt: a.writtenAt, receivedAt: a.receivedAt, batch: route === 'batch', status: a.status, body: a.body, error: a.error },
       o.fingerprints,
     );
     placed += t.ordersPlaced - before;
@@ -229,16 +232,16 @@ export async function runLoad(o: EngineOptions): Promise<EngineResult> {
 
   try {
     if (o.rate === undefined) {
-      const worker = async (): Promise<void> => {
-        while (!over() && (await sendOne()));
+      const worker = async (client: Client): Promise<void> => {
+        while (!over() && (await sendOne(client)));
       };
-      await Promise.all(Array.from({ length: o.connections }, worker));
+      await Promise.all(clients.map(worker));
     } else {
       await openModel(o.rate);
     }
   } finally {
     clearInterval(progress);
-    await pool.close().catch(() => undefined);
+    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
   }
 
   /** Arrivals at `rate` per second; each waits (unsigned) for a free connection, the queue capped at one second of arrivals. */
@@ -248,10 +251,12 @@ export async function runLoad(o: EngineOptions): Promise<EngineResult> {
     let due = 0;
     const running = new Set<Promise<void>>();
     const launch = (): void => {
-      while (inFlight < o.connections && waiting.length > 0 && !over()) {
+      while (free.length > 0 && waiting.length > 0 && !over()) {
         const arrived = waiting.shift() as number;
         arrivalWaits.push(performance.now() - arrived);
-        const p: Promise<void> = sendOne().then(() => {
+        const i = free.pop() as number;
+        const p: Promise<void> = sendOne(clients[i] as Client).then(() => {
+          free.push(i);
           running.delete(p);
           launch();
         });

@@ -102,15 +102,15 @@ export interface Exchange {
   /** newClientOrderId of each order sent, in order. */
   clientIds: readonly string[];
   /** When the request went on the wire, ms (client clock); unknown: taken as the timestamp. */
-  writtenAt?: number;
+  writtenAt?: number | undefined;
   /** When the answer (or the error) arrived, ms. */
   receivedAt: number;
   /** Batch (a `result` array is expected) or single order. */
   batch: boolean;
-  status?: number;
-  body?: string;
+  status?: number | undefined;
+  body?: string | undefined;
   /** Set when no answer came. */
-  error?: string;
+  error?: string | undefined;
 }
 
 /** What an exchange came to, for the time series. */
