@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { Io } from '../../src/cli/args.js';
 import { kitPath } from '../../src/paths.js';
-import { DEMO_API_KEY, DEMO_SECRET } from '../../src/server/index.js';
+import { DEMO_API_KEY, DEMO_SECRET } from '../../src/server/credentials.js';
 import { conformanceCommands } from '../cli/commands.js';
 import { startBrokenServer, type BrokenServer } from '../../harness/load/broken-server.mjs';
 import { FAIL_COUNTERS } from './counters.js';
@@ -103,7 +103,7 @@ describe('spotcheck load (command line)', () => {
 describe('spotcheck load init and report', () => {
   beforeAll(() => {
     // The processor bundle is a build output; make it when this checkout has not been built.
-    if (!existsSync(kitPath(...PROCESSOR_BUNDLE))) execFileSync(process.execPath, [kitPath('harness', 'build-processor.mjs')]);
+    if (!existsSync(kitPath(...PROCESSOR_BUNDLE))) execFileSync(process.execPath, [kitPath('harness', 'tools', 'build-processor.mjs')]);
   });
 
   it('writes the Artillery project: phases, a shared pool, one scenario per route, ensure on every correctness total', async () => {
