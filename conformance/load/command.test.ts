@@ -80,6 +80,7 @@ describe('spotcheck load (command line)', () => {
       expect(r.discovery?.fingerprints).toEqual({ signature: [{ status: 401, code: 40101 }], time: [{ status: 400, code: 40102 }] });
       expect(r.stopped).toBe('max-orders');
       expect(r.ordersPlaced + (r.discovery?.ordersPlaced ?? 0)).toBeLessThanOrEqual(300);
+      expect(readFileSync(out, 'utf8')).not.toContain(DEMO_SECRET);
     });
 
     it('exits 2 before any load when a valid request is refused at rest (wrong secret), the secret not printed', async () => {
