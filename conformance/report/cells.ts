@@ -7,7 +7,7 @@
 import type { CheckReport, CheckStatus, RunReport } from '../types.js';
 
 /** What a run found on one rule x route cell. */
-export type CellStatus = CheckStatus | 'not-offered' | 'not-applicable' | 'explained' | 'not-run';
+export type CellStatus = CheckStatus | 'unanswered' | 'not-offered' | 'not-applicable' | 'explained' | 'not-run';
 
 /** One cell of a run's matrix. */
 export interface ReportCell {
@@ -28,7 +28,7 @@ export interface ReportCells {
 }
 
 /** Worst first: the status a cell takes when several checks judge it. */
-const SEVERITY: readonly CellStatus[] = ['fail', 'inconclusive', 'skip', 'info', 'pass'];
+const SEVERITY: readonly CellStatus[] = ['fail', 'unanswered', 'inconclusive', 'skip', 'info', 'pass'];
 
 /** The status of several verdicts on one cell: the worst. */
 export function worst(statuses: readonly CellStatus[]): CellStatus | undefined {
@@ -36,16 +36,22 @@ export function worst(statuses: readonly CellStatus[]): CellStatus | undefined {
   return statuses[0];
 }
 
-/** A check's per-route verdicts when it reports them (`cells: [{route, status, reason?}]`). */
-function ownCell(c: CheckReport, route: string): { status: CheckStatus; reason?: string } | undefined {
+/** A check's own verdict on a route, when it reports per-route cells (`cells: [{route, verdict, reason?}]`, conformance/verdict.ts). */
+function ownCell(c: CheckReport, route: string): { status: CellStatus; reason?: string } | undefined {
   const cells = (c as { cells?: unknown }).cells;
   if (!Array.isArray(cells)) return undefined;
-  const hit = cells.find((x): x is { route: string; status: CheckStatus; reason?: string } => typeof x === 'object' && x !== null && (x as { route?: unknown }).route === route);
-  return hit;
+  for (const x of cells as unknown[]) {
+    if (typeof x !== 'object' || x === null) continue;
+    const cell = x as { route?: unknown; verdict?: unknown; status?: unknown; reason?: unknown };
+    const status = cell.verdict ?? cell.status;
+    if (cell.route !== route || typeof status !== 'string') continue;
+    return { status: status as CellStatus, ...(typeof cell.reason === 'string' ? { reason: cell.reason } : {}) };
+  }
+  return undefined;
 }
 
 /** A check's verdict on one route: its own cell, else its status (a pass only where it reached the route with a deciding answer). */
-export function checkCell(c: CheckReport, route: string): { status: CheckStatus; reason?: string } {
+export function checkCell(c: CheckReport, route: string): { status: CellStatus; reason?: string } {
   const own = ownCell(c, route);
   if (own !== undefined) return own;
   if (c.status === 'pass' && c.routes !== undefined && !c.routes.includes(route)) return { status: 'inconclusive', reason: `${c.id} passed without a deciding answer on ${route}` };

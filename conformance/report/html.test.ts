@@ -103,7 +103,7 @@ describe('reportCells', () => {
   });
   it('prefers per-route verdicts a check reports itself', () => {
     const r = sampleReport();
-    Object.assign(r.checks[1] as object, { cells: [{ route: 'v1/query', status: 'fail', reason: 'accepted unsigned' }] });
+    Object.assign(r.checks[1] as object, { cells: [{ route: 'v1/query', verdict: 'fail', reason: 'accepted unsigned', requests: 1 }] });
     const c = reportCells(r).cells.find((x) => x.rule === 'SIG-REQUIRED' && x.route === 'v1/query');
     expect(c).toMatchObject({ status: 'fail', note: 'accepted unsigned' });
   });

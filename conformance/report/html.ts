@@ -19,6 +19,7 @@ export const CELL_LOOK: Record<CellStatus, { mark: string; words: string }> = {
   pass: { mark: '✔', words: 'pass' },
   fail: { mark: '✖', words: 'fail' },
   inconclusive: { mark: '?', words: 'inconclusive' },
+  unanswered: { mark: '⌛', words: 'no answer' },
   info: { mark: 'i', words: 'info (open point, not a verdict)' },
   skip: { mark: '–', words: 'skipped' },
   'not-offered': { mark: '∅', words: 'not offered by the target' },
@@ -51,7 +52,7 @@ td.num{text-align:right;font-variant-numeric:tabular-nums}
 .grid td{padding:0;text-align:center;width:34px;height:22px}
 .grid td a,.grid td span{display:block;width:100%;height:100%;line-height:22px;text-decoration:none;color:inherit;font-weight:700}
 .s-pass{background:var(--pass-bg);color:var(--pass)}.s-fail{background:var(--fail-bg);color:var(--fail)}.s-inconclusive{background:var(--inc-bg);color:var(--inc)}
-.s-info{background:var(--info-bg);color:var(--info)}.s-skip{background:var(--skip-bg);color:var(--skip)}
+.s-info{background:var(--info-bg);color:var(--info)}.s-unanswered{background:#ffe0b2;color:#8a4b00}.s-skip{background:var(--skip-bg);color:var(--skip)}
 .s-not-offered{background:repeating-linear-gradient(45deg,#eee,#eee 4px,#ddd 4px,#ddd 8px);color:#555}
 .s-not-applicable{background:var(--na)}.s-explained{background:#ececec;color:#777}.s-not-run{background:#fff;color:#999}
 .legend{display:flex;gap:10px;flex-wrap:wrap;margin:6px 0;font-size:12px}.legend span{padding:1px 8px;border-radius:4px}
