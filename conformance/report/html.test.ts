@@ -12,6 +12,7 @@ import { conformanceCommands } from '../cli/commands.js';
 import type { CheckReport, RunReport } from '../types.js';
 import { reportCells } from './cells.js';
 import { checkAnchor, renderHtml } from './html.js';
+import { secretSpellings } from './secret-spellings.js';
 
 const check = (over: Partial<CheckReport> & Pick<CheckReport, 'id' | 'ruleId' | 'status'>): CheckReport => ({
   family: over.ruleId.split('-')[0] as CheckReport['family'],
@@ -24,7 +25,7 @@ const check = (over: Partial<CheckReport> & Pick<CheckReport, 'id' | 'ruleId' | 
 });
 
 /** A small report: one failure with every part, a route not offered, a pass that never reached a route, time probes. */
-export function sampleReport(): RunReport {
+function sampleReport(): RunReport {
   const checks: CheckReport[] = [
     check({
       id: 'TIME-WINDOW-LEAD',
@@ -152,12 +153,6 @@ describe('renderHtml', () => {
     expect(lat).toMatch(/accepted<\/td><td class="num">2</);
   });
 });
-
-/** The secret in every spelling a careless writer could leak it in. */
-export function secretSpellings(secret: string): string[] {
-  const b = Buffer.from(secret, 'utf8');
-  return [secret, b.toString('hex'), b.toString('hex').toUpperCase(), b.toString('base64'), b.toString('base64url'), encodeURIComponent(secret)];
-}
 
 describe('spotcheck run --report-html against a faulty server with its own credentials', () => {
   const secret = `html-${randomBytes(12).toString('hex')}`;

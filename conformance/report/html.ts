@@ -50,6 +50,7 @@ td.num{text-align:right;font-variant-numeric:tabular-nums}
 .grid{font-size:12px}.grid th.rule{white-space:nowrap;font-weight:500;font-family:ui-monospace,"DejaVu Sans Mono",monospace}
 .grid th.route{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;padding:6px 2px;font-family:ui-monospace,"DejaVu Sans Mono",monospace}
 .grid td{padding:0;text-align:center;width:34px;height:22px}
+.matrix td{width:90px}.matrix th.target{white-space:nowrap;padding:4px 8px}.matrix td.level{width:auto;font-size:11px;color:var(--muted);padding:0 6px}.matrix tr.family th{background:#eef2f7;text-align:left}
 .grid td a,.grid td span{display:block;width:100%;height:100%;line-height:22px;text-decoration:none;color:inherit;font-weight:700}
 .s-pass{background:var(--pass-bg);color:var(--pass)}.s-fail{background:var(--fail-bg);color:var(--fail)}.s-inconclusive{background:var(--inc-bg);color:var(--inc)}
 .s-info{background:var(--info-bg);color:var(--info)}.s-unanswered{background:#ffe0b2;color:#8a4b00}.s-skip{background:var(--skip-bg);color:var(--skip)}
