@@ -19,7 +19,7 @@ export const CELL_LOOK: Record<CellStatus, { mark: string; words: string }> = {
   pass: { mark: '✔', words: 'pass' },
   fail: { mark: '✖', words: 'fail' },
   inconclusive: { mark: '?', words: 'inconclusive' },
-  unanswered: { mark: '⌛', words: 'no answer' },
+  unanswered: { mark: '…', words: 'no answer' },
   info: { mark: 'i', words: 'info (open point, not a verdict)' },
   skip: { mark: '–', words: 'skipped' },
   'not-offered': { mark: '∅', words: 'not offered by the target' },
@@ -174,7 +174,7 @@ function failureBlock(c: CheckReport): string {
 <h3><a href="#${esc(checkAnchor(c.id))}">${esc(c.id)}</a> <span class="status s-fail">${esc(c.level)} fail</span>${c.baseline === undefined ? '' : ` <span class="status s-skip">baseline: ${esc(c.baseline.state)}</span>`}</h3>
 <p>${esc(c.title)}</p>
 <blockquote>§${esc(c.section)} ${esc(c.requirement)}</blockquote>
-<dl>${row('Expected', c.expected)}${row('Actual', c.actual)}${row('Counterexample', c.counterexample, true)}${c.runs === undefined ? '' : row('Runs', String(c.runs))}${row('Replay', c.replay, true)}${row('curl', c.reproduce, true)}${(c.notes ?? []).map((n) => row('Note', n)).join('')}</dl>
+<dl>${row('Expected', c.expected)}${row('Actual', c.actual)}${row('Counterexample', c.counterexample, true)}${c.runs === undefined ? '' : row('Runs', String(c.runs))}${row('Replay', c.replay, true)}${c.reproduce === undefined ? '<dt>curl</dt><dd class="muted">none: this verdict comes from a series of requests, not one (the Replay line reruns them)</dd>' : row('curl', c.reproduce, true)}${(c.notes ?? []).map((n) => row('Note', n)).join('')}</dl>
 </div>`;
 }
 
