@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kitPath } from '../../src/paths.js';
-import { DEMO_SECRET } from '../../src/server/index.js';
+import { DEMO_SECRET } from '../../src/server/credentials.js';
 import type { RunReport } from '../types.js';
 import type { MatrixData } from './matrix.js';
 import { secretSpellings } from './secret-spellings.js';

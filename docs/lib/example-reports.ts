@@ -7,10 +7,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_API_KEY, DEMO_SECRET, startServer, type RunningServer } from '../../src/server/index.js';
+import { DEMO_API_KEY, DEMO_SECRET } from '../../src/server/credentials.js';
+import { startServer, type RunningServer } from '../../src/server/server.js';
 import { matrixCommand } from '../../conformance/cli/matrix.js';
-import { mutants } from '../../conformance/mutants.js';
-import { startVariant } from '../../conformance/variants.js';
+import { mutants } from '../../harness/mutants.js';
+import { startVariant } from '../../harness/variants.js';
 
 /** Where the example is written beside the generated pages, and its two pages the guide links to. */
 export const EXAMPLE_DIR = 'reports';
