@@ -64,7 +64,8 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:6px 0}
 pre{background:#f6f8fa;border:1px solid var(--line);border-radius:4px;padding:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-all;font:12px/1.4 ui-monospace,"DejaVu Sans Mono",monospace;margin:4px 0}
 code{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px}
 .status{font-weight:700;border-radius:4px;padding:0 6px;white-space:nowrap}
-tr:target,.failure:target{outline:3px solid #f0b400}
+tr:target,.failure:target,td:target{outline:3px solid #f0b400}
+[id]{scroll-margin-top:48px}
 #time-plot .grid{stroke:#e3e3e3;stroke-width:1}#time-plot .tick,#latency-plot .tick{font-size:11px;fill:#555}#time-plot .axis{font-size:12px;fill:#333}
 #time-plot .label{font-size:12px;fill:#222}#time-plot .window{fill:#e4f4e7}#time-plot .band{fill:#8a8a8a;fill-opacity:.25}
 #time-plot .seed-edge{stroke:#1d1d1f;stroke-width:2}#time-plot .measured-edge{stroke:#1f5f99;stroke-width:2;stroke-dasharray:5 3}
