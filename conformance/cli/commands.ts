@@ -1,6 +1,7 @@
-/** The conformance commands added to the library CLI: `run`, `replay`, `init` and `load`. */
+/** The conformance commands added to the library CLI: `run`, `replay`, `init`, `load` and `matrix`. */
 import type { Command } from '../../src/cli/main.js';
 import { runCommand } from './run.js';
+import { matrixCommand } from './matrix.js';
 import { initCommand } from '../target/init.js';
 import { loadCommand } from '../load/command.js';
 
@@ -9,4 +10,5 @@ export const conformanceCommands: Record<string, Command> = {
   replay: (argv, io) => runCommand(argv, io, 'replay'),
   init: initCommand,
   load: loadCommand,
+  matrix: matrixCommand,
 };
