@@ -12,6 +12,7 @@ import { LIMITS } from '../src/core/wire.js';
 import { anyUsable, authFingerprint, controlOf, discover, explainNothingAccepted, fingerprintOf, type Discovery } from './discovery.js';
 import { resolveDescription } from './target/description.js';
 import { coverageMatrix } from './coverage.js';
+import { createEffectProber, methodText, type EffectMethod, type FollowUp } from './effects.js';
 import { limitParams, oneOrder } from './checks/orders.js';
 import { measureClock } from './clock.js';
 import { curlFor, NO_TRADE_SECRET_VAR } from './curl.js';
@@ -282,6 +283,19 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   });
   const cutInDiscovery = transport.cutByDeadline() > 0;
   if (!anyUsable(discovery) && !cutInDiscovery && withheldInDiscovery === 0) throw new SpotcheckError('ERR_TARGET', explainNothingAccepted(discovery), { discovery: discoveryReport(discovery) });
+  // Place-nothing by effect: a whole-call refusal is followed by a valid order reusing one of its client ids, or by the order-lookup path.
+  const effects = createEffectProber({
+    send: async (b) => (placed + 1 > opts.maxOrders ? undefined : send(b.request, b.facts, b.rebuild)),
+    sendPlain: (req) => sendVia(false)(req),
+    validOrder: (route, id) =>
+      route.endpoint === 'batch'
+        ? factory.batch([{ ...oneOrder(base), newClientOrderId: id }])
+        : factory.order({ ...limitParams(base), newClientOrderId: id }, route.endpoint, route.placement === 'json' ? 'query' : route.placement),
+    clientId,
+    ...(profile.orderLookup === undefined ? {} : { lookup: profile.orderLookup }),
+    auth: { apiKey: opts.target.apiKey, secret: opts.target.secret, apiKeyHeader: profile.apiKeyHeader, now: () => clock.serverNow() },
+    symbol: opts.target.symbol,
+  });
   const ctx: CheckContext = {
     target: opts.target,
     profile: opts.profile,
@@ -324,6 +338,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     const share = Number.isFinite(opts.maxOrders) && def.placesOrders ? Math.floor((opts.maxOrders - placed) / Math.max(1, placingLeft)) : Infinity;
     if (def.placesOrders) placingLeft--;
     let mine = 0;
+    const effectStats = { keys: new Set<string>(), shown: 0, methods: new Set<string>(), placed: undefined as { refused: SendResult; follow: FollowUp; method: EffectMethod } | undefined };
     const stats = { routes: new Set<string>(), sends: 0, conclusive: 0, cut: 0, withheld: 0, firstInconclusive: undefined as string | undefined, business: 0, firstBusiness: undefined as string | undefined };
     const judged: Sender = async (req, facts, rebuild) => {
       const route = facts?.route;
@@ -341,8 +356,23 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
         mine += placedBy(r.exchange.route, r.observation);
         if (r.observation.verdict === 'not-sent' && r.observation.error === DEADLINE_REASON) stats.cut++;
         review(r);
+        await followUp(r);
       }
       return tally(r);
+    };
+    /** A whole-call refusal through a controlled route: shown to have placed nothing by effect, once per route and refusal (design notes, "Effects, not only answers"). */
+    const followUp = async (r: SendResult): Promise<void> => {
+      const route = r.exchange.route;
+      if (def.ownEffects === true || r.observation.verdict !== 'rejected' || route === undefined || controlOf(discovery, route)?.state !== 'accepted') return;
+      const key = `${routeKey(route)} ${fingerprintOf(r.observation) ?? ''}`;
+      if (effectStats.keys.has(key) || mine + 1 > share) return;
+      effectStats.keys.add(key);
+      const f = await effects.followUp(r);
+      if (f === undefined) return;
+      if (f.result !== undefined && f.method.kind === 'reuse') mine += placedBy(route, f.result.observation);
+      effectStats.methods.add(f.method.kind === 'none' ? `not shown on ${routeKey(route)}: ${methodText(f.method)}` : methodText(f.method));
+      if (f.reading === 'placed-nothing') effectStats.shown++;
+      if (f.reading === 'placed') effectStats.placed ??= { refused: r, follow: f, method: f.method };
     };
     /** What an answer means for this check's rule (inconclusive, or a business refusal: the signature was accepted). */
     const review = (r: SendResult): void => {
@@ -416,6 +446,17 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       opts.onCheck?.(slots[index] as CheckReport);
       return;
     }
+    // A refused call that placed an order, shown by effect, fails the check whatever its answer said.
+    const effectPlaced = effectStats.placed;
+    if (effectPlaced !== undefined && out.status !== 'fail') {
+      const where = effectPlaced.refused.exchange.route === undefined ? 'a refused call' : `a call refused on ${routeKey(effectPlaced.refused.exchange.route)}`;
+      out = {
+        status: 'fail',
+        expected: `${where} (${describe(effectPlaced.refused.observation)}) places nothing`,
+        actual: `it placed an order: ${methodText(effectPlaced.method)} showed client id ${effectPlaced.follow.id} already used (${effectPlaced.follow.result === undefined ? '?' : describe(effectPlaced.follow.result.observation)})`,
+        exchange: effectPlaced.refused.exchange,
+      };
+    }
     // A pass earned by no request that reached the rule is no pass (issue 9).
     if (out.status === 'pass' && stats.sends > 0 && stats.conclusive === 0) {
       out = { status: 'inconclusive', reason: stats.firstInconclusive ?? 'no request reached the rule' };
@@ -423,6 +464,9 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     const notes: string[] = [];
     if (out.status === 'pass' && def.ruleId.startsWith('SIG-') && stats.business > 0) {
       notes.push(`${stats.business} correctly signed requests were refused for a reason other than the signature and count as signature accepted (first: ${stats.firstBusiness ?? '?'})`);
+    }
+    if (effectStats.shown > 0 || effectStats.methods.size > 0) {
+      notes.push(`place-nothing by effect: ${effectStats.shown} refused call(s) shown to have placed nothing; method: ${[...effectStats.methods].join('; ')}`);
     }
     if (out.status === 'pass' && stats.conclusive < stats.sends) notes.push(`${stats.sends - stats.conclusive} of ${stats.sends} requests could not decide the rule (first: ${stats.firstInconclusive ?? '?'})`);
     const r = rule(def.ruleId);

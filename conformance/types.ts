@@ -120,6 +120,8 @@ export interface CheckDefinition {
   covers?: readonly string[];
   /** Any refusal satisfies the rule (a request with several faults may be refused for any of them), so the auth fingerprint counts too. */
   anyRejection?: boolean;
+  /** Shows place-nothing by effect itself (reusing client ids on purpose): the runner does not follow up its refusals. */
+  ownEffects?: boolean;
   /** Sends v1 orders to the real v1 endpoint even when the target names a test-order path (it proves the endpoint itself accepts orders). */
   realEndpoint?: boolean;
   run(ctx: CheckContext): Promise<CheckOutcome>;

@@ -44,6 +44,12 @@ export interface VariantOptions {
   rewriteResponse?: (text: string) => string;
   /** Compress every answer with this Content-Encoding, whatever the request's Accept-Encoding says (RFC 9110 §12.5.3 allows it when none is sent). */
   compress?: 'gzip' | 'deflate' | 'br';
+  /**
+   * Serve an order lookup at this path (GET or POST, `origClientOrderId` in the query): 200 with
+   * the order when a placed order bore that client id, 400 code -2013 otherwise. The placed ids
+   * are read from the server's answers.
+   */
+  orderLookup?: string;
   /** Send no HTTP Date header (nothing to measure the server's clock by). */
   noDateHeader?: boolean;
   /** Options of the reference server behind the proxy. */
@@ -161,6 +167,18 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
     return verify(cred.secret, signingSteps(query, body, isBatch ? 'json' : body === '' ? 'none' : 'form').totalParams, sig);
   };
 
+  // Client ids of placed orders, read from the answers (for the order lookup).
+  const placedIds = new Set<string>();
+  const notePlaced = (text: string): void => {
+    try {
+      const v = JSON.parse(text) as { code?: unknown; clientOrderId?: unknown; result?: unknown };
+      if (Array.isArray(v.result)) {
+        for (const e of v.result as Array<{ code?: unknown; order?: { clientOrderId?: unknown } }>) if (e.code === 0 && typeof e.order?.clientOrderId === 'string') placedIds.add(e.order.clientOrderId);
+      } else if (v.code === 0 && typeof v.clientOrderId === 'string') placedIds.add(v.clientOrderId);
+    } catch {
+      // not JSON: nothing placed
+    }
+  };
   const proxy = createServer((req, res) => {
     res.sendDate = !opts.noDateHeader;
     void (async () => {
@@ -172,6 +190,10 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
         v1.test++;
         path = ORDER_PATHS.v1;
       } else if (path === ORDER_PATHS.v1) v1.real++;
+      if (opts.orderLookup !== undefined && path === opts.orderLookup) {
+        const id = new URLSearchParams(query).get('origClientOrderId') ?? '';
+        return placedIds.has(id) ? json(res, 200, { code: 0, clientOrderId: id, status: 'NEW' }) : json(res, 400, { code: -2013, msg: 'Order does not exist.' });
+      }
       const isBatch = path === BATCH_ORDERS_PATH;
       if (opts.noBatch && isBatch) return json(res, 404, { code: -1000, msg: 'not found' });
       if (opts.rate429 !== undefined && random() < opts.rate429) {
@@ -210,7 +232,8 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
           // `forward`: the request still reaches the server (e.g. an order placed) whatever the client is told.
           if (r.forward !== undefined) {
             const f = r.forward;
-            await (await request(`${server.url}${path}${f.query === '' ? '' : `?${f.query}`}`, { method: 'POST', headers: f.headers, body: f.body })).body.text();
+            const placedText = await (await request(`${server.url}${path}${f.query === '' ? '' : `?${f.query}`}`, { method: 'POST', headers: f.headers, body: f.body })).body.text();
+            if (opts.orderLookup !== undefined) notePlaced(placedText);
           }
           return json(res, r.answer.status, r.answer.body);
         }
@@ -220,6 +243,7 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
       const { 'transfer-encoding': _framing, ...forwarded } = sent.headers;
       const up = await request(`${server.url}${path}${sent.query === '' ? '' : `?${sent.query}`}`, { method: (req.method ?? 'GET') as 'POST', headers: forwarded, body: sent.body });
       let text = await up.body.text();
+      if (opts.orderLookup !== undefined) notePlaced(text);
       if (opts.rewriteResponse) text = opts.rewriteResponse(text);
       if (opts.numericIds) text = text.replace(/"(orderId|accountId)":"(\d{1,16})"/g, (_m, k: string, d: string) => `"${k}":${`100${d.padStart(16, '0')}`}`);
       if (opts.echoFailedEntries && orders !== undefined) {

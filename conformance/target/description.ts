@@ -14,6 +14,7 @@ import { MAX_RECV_WINDOW } from '../../src/validation/index.js';
 import { kitPath } from '../../src/paths.js';
 import { stripJsonComments } from './jsonc.js';
 import { toGrid, type DecimalSpec, type Grid } from './decimal-grid.js';
+import type { OrderLookup } from '../effects.js';
 
 /** The three order endpoints of the seed (§4.1, §4.2). */
 export type EndpointName = 'batch' | 'v1' | 'v1.1';
@@ -32,6 +33,7 @@ export interface TargetDescription {
   maxRecvWindow?: number;
   timePath?: string;
   testOrderPath?: string;
+  orderLookup?: { path: string; method?: 'GET' | 'POST'; param?: string };
 }
 
 /** One endpoint as the runner uses it. */
@@ -59,6 +61,8 @@ export interface TargetProfile {
   timePath?: string;
   /** Where v1 requests go instead of the v1 endpoint (places nothing), prefix included. */
   testOrderPath?: string;
+  /** A signed request asking whether a client id names an order (prefix included): shows place-nothing by effect. */
+  orderLookup?: OrderLookup;
   /** Every field that differs from the seed, in words, for the report's opening. */
   deviations: string[];
 }
@@ -137,6 +141,9 @@ export function resolveDescription(d: TargetDescription): TargetProfile {
   if (d.testOrderPath !== undefined) {
     out.testOrderPath = prefix + d.testOrderPath;
     deviations.push(`v1 requests go to the test-order path ${out.testOrderPath} (places nothing), except ORDER-V1-ENDPOINT's`);
+  }
+  if (d.orderLookup !== undefined) {
+    out.orderLookup = { path: prefix + d.orderLookup.path, method: d.orderLookup.method ?? 'GET', param: d.orderLookup.param ?? 'origClientOrderId' };
   }
   return out;
 }
