@@ -284,6 +284,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const cutInDiscovery = transport.cutByDeadline() > 0;
   if (!anyUsable(discovery) && !cutInDiscovery && withheldInDiscovery === 0) throw new SpotcheckError('ERR_TARGET', explainNothingAccepted(discovery), { discovery: discoveryReport(discovery) });
   // Place-nothing by effect: a whole-call refusal is followed by a valid order reusing one of its client ids, or by the order-lookup path.
+  const followedUp = new Set<string>();
   const effects = createEffectProber({
     send: async (b) => (placed + 1 > opts.maxOrders ? undefined : send(b.request, b.facts, b.rebuild)),
     sendPlain: (req) => sendVia(false)(req),
@@ -338,7 +339,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     const share = Number.isFinite(opts.maxOrders) && def.placesOrders ? Math.floor((opts.maxOrders - placed) / Math.max(1, placingLeft)) : Infinity;
     if (def.placesOrders) placingLeft--;
     let mine = 0;
-    const effectStats = { keys: new Set<string>(), shown: 0, methods: new Set<string>(), placed: undefined as { refused: SendResult; follow: FollowUp; method: EffectMethod } | undefined };
+    const effectStats = { shown: 0, methods: new Set<string>(), placed: undefined as { refused: SendResult; follow: FollowUp; method: EffectMethod } | undefined };
     const stats = { routes: new Set<string>(), sends: 0, conclusive: 0, cut: 0, withheld: 0, firstInconclusive: undefined as string | undefined, business: 0, firstBusiness: undefined as string | undefined };
     const judged: Sender = async (req, facts, rebuild) => {
       const route = facts?.route;
@@ -360,13 +361,14 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       }
       return tally(r);
     };
-    /** A whole-call refusal through a controlled route: shown to have placed nothing by effect, once per route and refusal (design notes, "Effects, not only answers"). */
+    /** A whole-call refusal through a controlled route: shown to have placed nothing by effect (design notes, "Effects, not only answers"). */
     const followUp = async (r: SendResult): Promise<void> => {
       const route = r.exchange.route;
       if (def.ownEffects === true || r.observation.verdict !== 'rejected' || route === undefined || controlOf(discovery, route)?.state !== 'accepted') return;
-      const key = `${routeKey(route)} ${fingerprintOf(r.observation) ?? ''}`;
-      if (effectStats.keys.has(key) || mine + 1 > share) return;
-      effectStats.keys.add(key);
+      // Once per rule family, route and refusal over the whole run: a server placing the orders of one kind of refused call does so each time.
+      const key = `${rule(def.ruleId).family} ${routeKey(route)} ${fingerprintOf(r.observation) ?? ''}`;
+      if (followedUp.has(key) || mine + 1 > share) return;
+      followedUp.add(key);
       const f = await effects.followUp(r);
       if (f === undefined) return;
       if (f.result !== undefined && f.method.kind === 'reuse') mine += placedBy(route, f.result.observation);

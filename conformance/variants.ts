@@ -36,8 +36,12 @@ export interface VariantOptions {
   echoFailedEntries?: boolean;
   /** Answer a mixed-symbol batch with HTTP 200, code 0 and every entry failed (nothing placed). */
   mixedSymbolEntries?: boolean;
-  /** Refuse (HTTP 400, code -1013) any order whose price is not a multiple of this tick or is below `minPrice`. */
-  priceFilter?: { tick: string; minPrice: string };
+  /**
+   * Refuse (HTTP 400, code -1013) any order whose price is not a multiple of this tick or is below `minPrice`.
+   * `entries`: in a batch, refuse such orders entry by entry instead (the others are placed): `report` gives
+   * each its own entry in place, `drop` leaves their entries out of `result` (a fault).
+   */
+  priceFilter?: { tick: string; minPrice: string; entries?: 'report' | 'drop' };
   /** Also serve this path as a v1 test-order endpoint (forwarded to v1 here; counted apart). */
   testOrderPath?: string;
   /** Rewrite the text of every answer from the server (response faults for the mutant self-test). */
@@ -218,7 +222,22 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
       }
       if (opts.priceFilter && signatureValid(headers[API_KEY_HEADER], query, body, isBatch)) {
         // Like a real venue: the filter applies to authentic requests, after the signature check.
-        const { tick, minPrice } = opts.priceFilter;
+        const { tick, minPrice, entries } = opts.priceFilter;
+        const passes = (o: unknown): boolean => !(o && typeof o === 'object' && 'price' in o) || onTick(String((o as { price: unknown }).price), tick, minPrice);
+        if (entries !== undefined && orders !== undefined && !orders.every(passes)) {
+          // Entry by entry: the orders that pass the filter are placed, each other one gets its own failed entry (or none).
+          const kept = orders.filter(passes);
+          let placedEntries: unknown[] = [];
+          if (kept.length > 0) {
+            const fwd = resign({ route: 'batch/json', query, body: JSON.stringify(kept), headers }, credentials.find((c) => c.apiKey === headers[API_KEY_HEADER])?.secret ?? '');
+            const up = await request(`${server.url}${path}?${fwd.query}`, { method: 'POST', headers: fwd.headers, body: fwd.body });
+            const parsed = (await up.body.json()) as { result?: unknown[] };
+            placedEntries = parsed.result ?? [];
+          }
+          const failed = { code: -1013, msg: 'Filter failure: PRICE_FILTER' };
+          const result = entries === 'drop' ? placedEntries : orders.map((o) => (passes(o) ? placedEntries.shift() : failed));
+          return json(res, 200, { code: 0, result });
+        }
         if (pricesOf(isBatch, query, body).some((p) => !onTick(p, tick, minPrice))) return json(res, 400, { code: -1013, msg: 'Filter failure: PRICE_FILTER' });
       }
       if (opts.mixedSymbolEntries && orders !== undefined && new Set(orders.map((o) => (o as { symbol?: unknown })?.symbol)).size > 1) {

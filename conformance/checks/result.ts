@@ -9,7 +9,8 @@ import type { BatchOrderItem } from '../../src/types.js';
 import type { CheckDefinition } from '../types.js';
 import { boundaryBatches, editableBatch, firstValue, validBatch, withClientIds } from '../generators.js';
 import { describe, isRecord, resultEntries, type Observation } from '../observe.js';
-import { expectAccepted, fail, info, property, send, sendBatchOnce, type Step } from './helpers.js';
+import { expectAccepted, fail, info, property, send, sendBatchOnce, skip, type Step } from './helpers.js';
+import { offGrid } from '../target/decimal-grid.js';
 import type { Exchange } from '../transport.js';
 
 type Sent = Array<BatchOrderItem & { newClientOrderId: string }>;
@@ -166,6 +167,52 @@ export const resultChecks: CheckDefinition[] = [
         const goodFailed = e.findIndex((v, k) => k !== i && (!isRecord(v) || v.code !== 0));
         return goodFailed === -1 ? undefined : fail(`result[${goodFailed}] (a valid order) with code 0`, JSON.stringify(e[goodFailed]), r.exchange);
       });
+    },
+  },
+  {
+    id: 'RESULT-FAILED-ORDER-REPORTED.business',
+    ruleId: 'RESULT-FAILED-ORDER-REPORTED',
+    // no cell of its own: it runs only with a declared grid; the cell is RESULT-FAILED-ORDER-REPORTED's
+    title: 'an order the venue refuses for a business reason (off the declared tick, under the minimum) between valid ones gets its own entry, in order, with a non-zero code (or the whole call is refused)',
+    placesOrders: true,
+    run(ctx) {
+      const p = ctx.target.profile;
+      const field = p?.price !== undefined ? 'price' : p?.quantity !== undefined ? 'quantity' : undefined;
+      const grid = field === undefined ? undefined : p?.[field];
+      if (field === undefined || grid === undefined) return Promise.resolve(skip('no order grid declared (target description order.price or order.quantity): the kit cannot name an order the venue must refuse for a business reason'));
+      const bad = offGrid(grid);
+      const kinds = [
+        [`${field} ${bad.offTick}, off the declared step`, bad.offTick],
+        [`${field} ${bad.underMin}, under the declared minimum`, bad.underMin],
+      ] as const;
+      let judged = 0;
+      const out = property(ctx, fc.tuple(validBatch(ctx.target.symbol, 2, 19, p), fc.nat(), fc.integer({ min: 0, max: kinds.length - 1 })), async ([orders, at, k]) => {
+        const sent = editableBatch(orders, ctx.clientId);
+        const i = at % sent.length;
+        const [what, value] = kinds[k] ?? kinds[0];
+        sent[i] = { ...sent[i], type: 'LIMIT', timeInForce: 'GTC', price: firstValue(p?.price, '1'), [field]: value };
+        const r = await send(ctx, ctx.requests.batch(sent));
+        if (r.observation.verdict === 'rejected') {
+          if (r.inconclusive === undefined) judged++;
+          return undefined;
+        }
+        const step = expectAccepted(r, `a batch whose order ${i} has ${what} (or a rejection)`);
+        if (step) return step;
+        const e = resultEntries(r.observation) ?? [];
+        if (e.length !== sent.length) return fail(`${sent.length} entries, one per order, the refused one (${i}: ${what}) included`, `${e.length} entries: ${describe(r.observation)}`, r.exchange);
+        const entry = e[i];
+        // The venue accepted the off-grid order: its grid is wider than declared; nothing to judge here.
+        if (isRecord(entry) && entry.code === 0) return undefined;
+        judged++;
+        if (!isRecord(entry) || !isInteger(entry.code) || typeof entry.msg !== 'string') {
+          return fail(`result[${i}] (${what}) with its own non-zero code and a msg`, JSON.stringify(entry) ?? 'missing', r.exchange);
+        }
+        const misplaced = sent.findIndex((o, n) => n !== i && orderOf(e[n]) !== undefined && orderOf(e[n])?.clientOrderId !== o.newClientOrderId);
+        if (misplaced !== -1) return fail(`result[${misplaced}] answering order ${misplaced} (${String(sent[misplaced]?.newClientOrderId)})`, `clientOrderId ${String(orderOf(e[misplaced])?.clientOrderId)}`, r.exchange);
+        const goodFailed = e.findIndex((v, n) => n !== i && (!isRecord(v) || v.code !== 0));
+        return goodFailed === -1 ? undefined : fail(`result[${goodFailed}] (a valid order) with code 0`, JSON.stringify(e[goodFailed]), r.exchange);
+      });
+      return out.then((o) => (o.status === 'pass' && judged === 0 ? { status: 'inconclusive', reason: 'the venue accepted every off-grid order: its grid is wider than declared, no business refusal to judge' } : o));
     },
   },
   {

@@ -54,3 +54,14 @@ export function gridValue(g: Grid, k: bigint): string {
   const i = ((k % g.count) + g.count) % g.count;
   return fromScaled(g.min + i * g.step, g.scale);
 }
+
+/**
+ * Values a venue with this grid refuses (a filter): halfway between two steps (off the
+ * tick or lot), and below the minimum (one step under it, or half of it when that would
+ * not be above zero). Plain decimal text.
+ */
+export function offGrid(g: Grid): { offTick: string; underMin: string } {
+  const offTick = fromScaled(g.min * 10n + g.step * 5n, g.scale + 1);
+  const underMin = g.min - g.step > 0n ? fromScaled(g.min - g.step, g.scale) : fromScaled(g.min * 5n, g.scale + 1);
+  return { offTick, underMin };
+}
