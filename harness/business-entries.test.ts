@@ -4,10 +4,10 @@
  * ones; a venue that refuses it entry by entry must still give it its own entry, in order.
  */
 import { describe, expect, it } from 'vitest';
-import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/index.js';
+import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
 import { runConformance } from '../conformance/runner.js';
 import { resolveDescription, type TargetDescription } from '../conformance/target/description.js';
-import { startVariant, type VariantOptions } from '../conformance/variants.js';
+import { startVariant, type VariantOptions } from './variants.js';
 import type { RunReport } from '../conformance/types.js';
 
 const GRID: TargetDescription = { order: { price: { min: '100', max: '150', step: '0.5' } } };

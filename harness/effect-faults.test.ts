@@ -5,10 +5,10 @@
  * clean server passes either way and the report says which method decided.
  */
 import { describe, expect, it } from 'vitest';
-import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/index.js';
+import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
 import { runConformance } from '../conformance/runner.js';
 import { resolveDescription, type TargetDescription } from '../conformance/target/description.js';
-import { startVariant, type VariantOptions } from '../conformance/variants.js';
+import { startVariant, type VariantOptions } from './variants.js';
 import type { RunReport } from '../conformance/types.js';
 import { effectFaults } from './effect-faults.js';
 

@@ -5,8 +5,8 @@
  * the valid part, re-signed, so the orders are placed. Only an effect shows them: a client
  * id of the refused call reused, or the order-lookup path. Test harness only.
  */
-import { DEMO_SECRET } from '../src/server/index.js';
-import { resign, type ProxiedRequest, type VariantOptions } from '../conformance/variants.js';
+import { DEMO_SECRET } from '../src/server/credentials.js';
+import { resign, type ProxiedRequest, type VariantOptions } from './variants.js';
 
 export interface EffectFault {
   name: string;
