@@ -13,16 +13,8 @@ import { codeValue, entriesOf, isRecord, type Observation } from '../src/core/re
 import { fingerprintOf } from './discovery.js';
 import { routeKey, type Built, type Route } from './requests.js';
 import type { SendResult } from './transport.js';
+import type { OrderLookup } from './target/description.js';
 
-/** An order-lookup path of the target description: a signed request asking whether a client id names an order. */
-export interface OrderLookup {
-  /** Path, prefix included (e.g. `/api/v1/spot/order`). */
-  path: string;
-  /** HTTP method (default GET). */
-  method: 'GET' | 'POST';
-  /** Parameter carrying the client id (default `origClientOrderId`). */
-  param: string;
-}
 
 /** How the run tells whether a client id was used on a route. */
 export type EffectMethod =

@@ -13,6 +13,7 @@ import { anyUsable, authFingerprint, controlOf, discover, explainNothingAccepted
 import { resolveDescription } from './target/description.js';
 import { coverageMatrix } from './coverage.js';
 import { createEffectProber, methodText, type EffectMethod, type FollowUp } from './effects.js';
+import { createExhaustionWatch, refusalMark } from './exhaustion.js';
 import { limitParams, oneOrder } from './checks/orders.js';
 import { measureClock } from './clock.js';
 import { curlFor, NO_TRADE_SECRET_VAR } from './curl.js';
@@ -109,7 +110,7 @@ export function ordersIn(route: Route | undefined, body: string): number {
 }
 
 /** Why a request was held back by the order budget (the start of every such reason). */
-export const BUDGET_REASON = 'the order budget (--max-orders';
+export const BUDGET_REASON = 'the order budget (';
 
 /** Apply level and profile to an outcome: what goes in the report. INFO is never a failure (issue 9). */
 export function judge(def: CheckDefinition, out: CheckOutcome, profile: Profile): { status: CheckReport['status']; level: RuleLevel; pinned: boolean } {
@@ -192,6 +193,10 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const selected = selectChecks(opts.checks ?? allChecks, opts.only, opts.exclude ?? []);
   let stopped: RunReport['stopped'];
   const profile = opts.target.profile ?? resolveDescription({});
+  // A declared account budget caps the orders too (target description): the smaller cap holds.
+  const accountCap = profile.account?.orders ?? Infinity;
+  const maxOrders = Math.min(opts.maxOrders, accountCap);
+  const budgetLabel = accountCap < opts.maxOrders ? `the account budget: ${accountCap} orders` : `--max-orders ${opts.maxOrders}`;
   let placed = 0;
   let maxRttMs = 0;
   const transport = createTransport({
@@ -269,10 +274,10 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   let withheld = 0;
   const discovery = await discover({
     send: (b) => {
-      if (placed + ordersIn(b.facts.route, b.request.body) > opts.maxOrders) {
+      if (placed + ordersIn(b.facts.route, b.request.body) > maxOrders) {
         withheldInDiscovery++;
         withheld++;
-        return Promise.resolve(notSent(b.request, b.facts, `${BUDGET_REASON} ${opts.maxOrders}) is spent: discovery could not send it`));
+        return Promise.resolve(notSent(b.request, b.facts, `${BUDGET_REASON}${budgetLabel}) is spent: discovery could not send it`));
       }
       return send(b.request, b.facts, b.rebuild);
     },
@@ -286,7 +291,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   // Place-nothing by effect: a whole-call refusal is followed by a valid order reusing one of its client ids, or by the order-lookup path.
   const followedUp = new Set<string>();
   const effects = createEffectProber({
-    send: async (b) => (placed + 1 > opts.maxOrders ? undefined : send(b.request, b.facts, b.rebuild)),
+    send: async (b) => (placed + 1 > maxOrders ? undefined : send(b.request, b.facts, b.rebuild)),
     sendPlain: (req) => sendVia(false)(req),
     validOrder: (route, id) =>
       route.endpoint === 'batch'
@@ -296,6 +301,14 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     ...(profile.orderLookup === undefined ? {} : { lookup: profile.orderLookup }),
     auth: { apiKey: opts.target.apiKey, secret: opts.target.secret, apiKeyHeader: profile.apiKeyHeader, now: () => clock.serverNow() },
     symbol: opts.target.symbol,
+  });
+  // Valid orders accepted earlier that now meet a new refusal: the account may be exhausted (said once).
+  const controlOrder = (route: Route): Built =>
+    route.endpoint === 'batch' ? factory.batch([oneOrder(base)]) : factory.order(limitParams(base), route.endpoint, route.placement === 'json' ? 'query' : route.placement);
+  const exhaustion = createExhaustionWatch({
+    control: controlOrder,
+    send: async (b) => (placed + 1 > maxOrders ? undefined : send(b.request, b.facts, b.rebuild)),
+    acceptedEarlier: (route) => controlOf(discovery, route)?.state === 'accepted',
   });
   const ctx: CheckContext = {
     target: opts.target,
@@ -336,7 +349,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     const t0 = performance.now();
     // Each check placing orders gets a fair share of what is left of --max-orders, so a
     // greedy early check cannot silently starve the MUST checks after it.
-    const share = Number.isFinite(opts.maxOrders) && def.placesOrders ? Math.floor((opts.maxOrders - placed) / Math.max(1, placingLeft)) : Infinity;
+    const share = Number.isFinite(maxOrders) && def.placesOrders ? Math.floor((maxOrders - placed) / Math.max(1, placingLeft)) : Infinity;
     if (def.placesOrders) placingLeft--;
     let mine = 0;
     const effectStats = { shown: 0, methods: new Set<string>(), placed: undefined as { refused: SendResult; follow: FollowUp; method: EffectMethod } | undefined };
@@ -348,8 +361,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       if (c?.state === 'not-offered' && route !== undefined) {
         r = notSent(req, facts, `the target does not offer ${routeKey(route)} (target description)`);
         if (def.establishes === routeKey(route)) delete r.inconclusive;
-      } else if (mine + ordersIn(route, req.body) > share || placed + ordersIn(route, req.body) > opts.maxOrders) {
-        r = notSent(req, facts, `${BUDGET_REASON} ${opts.maxOrders}) is spent: this check's share allowed no more orders`);
+      } else if (mine + ordersIn(route, req.body) > share || placed + ordersIn(route, req.body) > maxOrders) {
+        r = notSent(req, facts, `${BUDGET_REASON}${budgetLabel}) is spent: this check's share allowed no more orders`);
         stats.withheld++;
         withheld++;
       } else {
@@ -382,6 +395,10 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       const c = route === undefined ? undefined : controlOf(discovery, route);
       const why = whyInconclusive(discovery, def, route, r.observation);
       if (why !== undefined) r.inconclusive = why;
+      const spent = exhaustion.current();
+      if (r.inconclusive === undefined && spent !== undefined && refusalMark(r.observation) === spent.mark && !(def.anyRejection === true || def.ruleId.startsWith('AUTH-') || def.ruleId.startsWith('SIG-'))) {
+        r.inconclusive = spent.reason;
+      }
       // A refusal that is not the auth fingerprint, on a route shown to verify signatures: the signature was accepted.
       const verifies = c === undefined || c.state === 'accepted' || c.state === 'signature-ok';
       if (verifies && r.observation.verdict === 'rejected' && authFingerprint(discovery, r.observation) === undefined && r.inconclusive === undefined) {
@@ -442,11 +459,16 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     }
     // Nothing sent at all because of the order budget: the check did not run (status skip, with the reason).
     if (stats.sends > 0 && stats.withheld === stats.sends && out.status !== 'fail') {
-      slots[index] = skipReport(def, `not run: ${BUDGET_REASON} ${opts.maxOrders}) left no order for it; every request of this check could place one`, performance.now() - t0);
+      slots[index] = skipReport(def, `not run: ${BUDGET_REASON}${budgetLabel}) left no order for it; every request of this check could place one`, performance.now() - t0);
       done++;
       progress();
       opts.onCheck?.(slots[index] as CheckReport);
       return;
+    }
+    // A failure on a refusal valid orders now meet too (accepted earlier in the run): no verdict, the account may be exhausted.
+    if (out.status === 'fail' && out.exchange !== undefined) {
+      const spent = await exhaustion.explains(out.exchange.route, out.exchange.observation).catch(() => undefined);
+      if (spent !== undefined) out = { status: 'inconclusive', reason: spent.reason, exchange: out.exchange };
     }
     // A refused call that placed an order, shown by effect, fails the check whatever its answer said.
     const effectPlaced = effectStats.placed;
@@ -573,13 +595,14 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     orders: ((): NonNullable<RunReport['orders']> => {
       const notRun = reports.filter((r) => r.status === 'skip' && r.reason?.includes(BUDGET_REASON) === true);
       return {
-        ...(Number.isFinite(opts.maxOrders) ? { maxOrders: opts.maxOrders } : {}),
+        ...(Number.isFinite(maxOrders) ? { maxOrders: maxOrders } : {}),
         placed,
         requestsNotSent: withheld,
         checksNotRun: notRun.map((r) => r.id),
         mustNotRun: notRun.filter((r) => r.level === 'MUST').length,
       };
     })(),
+    ...((spent) => (spent === undefined ? {} : { exhausted: spent.reason }))(exhaustion.current()),
     deviations: profile.deviations,
     coverage: coverageMatrix(opts.checks ?? allChecks),
     ...(opts.replayArgs === undefined ? {} : { replayArgs: [...opts.replayArgs] }),

@@ -187,6 +187,8 @@ export interface RunReport {
   deadline?: { maxTimeMs: number; reached: boolean; checksNotRun: string[]; requestsNotSent: number };
   /** The order budget (`--max-orders`) and what it held back (discovery included): checks it left without a request are `skip`. */
   orders?: { maxOrders?: number; placed: number; requestsNotSent: number; checksNotRun: string[]; mustNotRun: number };
+  /** Said once when valid orders accepted earlier in the run started to meet a new refusal: the account may be exhausted; the checks meeting it are inconclusive. */
+  exhausted?: string;
   /** Where the target differs from the seed (target description). */
   deviations?: string[];
   /** The coverage matrix of the check list (spec/coverage.json, issue 10). */
