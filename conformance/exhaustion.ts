@@ -10,15 +10,37 @@ import { fingerprintOf } from './discovery.js';
 import { routeKey, type Built, type Route } from './requests.js';
 import type { SendResult } from './transport.js';
 
-/** The refusal an answer shows: a whole-call fingerprint, or the code of the first failed entry of an accepted batch. */
-export function refusalMark(o: Observation): string | undefined {
-  if (o.verdict === 'rejected') return fingerprintOf(o);
-  if (o.verdict !== 'accepted') return undefined;
+/** The refusals an answer shows: its whole-call fingerprint, or the codes of the failed entries of an accepted batch. */
+export function refusalMarks(o: Observation): string[] {
+  if (o.verdict === 'rejected') {
+    const f = fingerprintOf(o);
+    return f === undefined ? [] : [f];
+  }
+  if (o.verdict !== 'accepted') return [];
+  const out = new Set<string>();
   for (const e of entriesOf(o.json) ?? []) {
     const code = isRecord(e) ? codeValue(e.code) : undefined;
-    if (code !== undefined && code !== 0) return `entry code ${code}`;
+    if (code !== undefined && code !== 0) out.add(`entry code ${code}`);
   }
-  return undefined;
+  return [...out];
+}
+
+/** Two refusal marks name the same refusal: equal, or the same venue code (a whole call's `HTTP 400 code -2010` and a batch entry's `entry code -2010`). */
+export function sameRefusal(a: string, b: string): boolean {
+  if (a === b) return true;
+  const code = (m: string) => /code (-?[0-9]+)$/.exec(m)?.[1];
+  const ca = code(a);
+  return ca !== undefined && ca === code(b);
+}
+
+/** Whether one of `marks` is the refusal `mark`. */
+export function meets(marks: readonly string[], mark: string): boolean {
+  return marks.some((m) => sameRefusal(m, mark));
+}
+
+/** The refusal a valid order's answer shows (its first mark), or undefined when it was placed. */
+export function refusalMark(o: Observation): string | undefined {
+  return refusalMarks(o)[0];
 }
 
 /** The run's one explanation, once valid orders are shown to meet a new refusal. */
@@ -32,8 +54,8 @@ export interface Exhaustion {
 }
 
 export interface ExhaustionDeps {
-  /** A valid order for the route (the positive control again, fresh client id). */
-  control: (route: Route) => Built;
+  /** A valid order for the route on this side (the positive control again, fresh client id). */
+  control: (route: Route, side: 'BUY' | 'SELL') => Built;
   send: (b: Built) => Promise<SendResult | undefined>;
   /** Whether the route's control was accepted in discovery (valid orders were accepted there earlier). */
   acceptedEarlier: (route: Route) => boolean;
@@ -46,19 +68,24 @@ export function createExhaustionWatch(deps: ExhaustionDeps) {
     current: (): Exhaustion | undefined => found,
     /** Whether `o` (on `route`) is the refusal valid orders now meet; re-sends the control once per call until one is found. */
     async explains(route: Route | undefined, o: Observation): Promise<Exhaustion | undefined> {
-      const mark = refusalMark(o);
-      if (mark === undefined || route === undefined) return undefined;
-      if (found !== undefined) return found.mark === mark ? found : undefined;
+      const marks = refusalMarks(o);
+      if (marks.length === 0 || route === undefined) return undefined;
+      if (found !== undefined) return meets(marks, found.mark) ? found : undefined;
       if (!deps.acceptedEarlier(route)) return undefined;
-      const again = await deps.send(deps.control(route));
-      if (again === undefined || refusalMark(again.observation) !== mark) return undefined;
-      found ??= {
-        mark,
-        route: routeKey(route),
-        observed: describe(again.observation),
-        reason: `valid orders are now refused with ${mark} (a valid order on ${routeKey(route)}, accepted there earlier in this run, now got ${describe(again.observation)}); the account may be exhausted`,
-      };
-      return found;
+      // A valid order of either side meeting one of these refusals shows it is met by valid orders now.
+      for (const side of ['BUY', 'SELL'] as const) {
+        const again = await deps.send(deps.control(route, side));
+        const mark = again === undefined ? undefined : refusalMark(again.observation);
+        if (again === undefined || mark === undefined || !meets(marks, mark)) continue;
+        found ??= {
+          mark,
+          route: routeKey(route),
+          observed: describe(again.observation),
+          reason: `valid orders are now refused with ${mark} (a valid ${side} order on ${routeKey(route)}, where valid orders were accepted earlier in this run, now got ${describe(again.observation)}); the account may be exhausted`,
+        };
+        return found;
+      }
+      return undefined;
     },
   };
 }

@@ -13,7 +13,7 @@ import { anyUsable, authFingerprint, controlOf, discover, explainNothingAccepted
 import { resolveDescription } from './target/description.js';
 import { coverageMatrix } from './coverage.js';
 import { createEffectProber, methodText, type EffectMethod, type FollowUp } from './effects.js';
-import { createExhaustionWatch, refusalMark } from './exhaustion.js';
+import { createExhaustionWatch, meets, refusalMarks } from './exhaustion.js';
 import { limitParams, oneOrder } from './checks/orders.js';
 import { measureClock } from './clock.js';
 import { curlFor, NO_TRADE_SECRET_VAR } from './curl.js';
@@ -21,7 +21,7 @@ import { commandLine, replayArgv } from './reproduce.js';
 import { checks as allChecks } from './checks/index.js';
 import { clientIdSource } from './generators.js';
 import { createRequestFactory, routeKey, type Built, type Route } from './requests.js';
-import { createTransport, DEADLINE_REASON, type SendResult, type Sender } from './transport.js';
+import { createTransport, DEADLINE_REASON, type Exchange, type SendResult, type Sender } from './transport.js';
 import type { CheckContext, CheckDefinition, CheckOutcome, CheckReport, DiscoveryReport, Profile, RunReport, Target } from './types.js';
 
 export interface RunOptions {
@@ -303,8 +303,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     symbol: opts.target.symbol,
   });
   // Valid orders accepted earlier that now meet a new refusal: the account may be exhausted (said once).
-  const controlOrder = (route: Route): Built =>
-    route.endpoint === 'batch' ? factory.batch([oneOrder(base)]) : factory.order(limitParams(base), route.endpoint, route.placement === 'json' ? 'query' : route.placement);
+  const controlOrder = (route: Route, side: 'BUY' | 'SELL'): Built =>
+    route.endpoint === 'batch' ? factory.batch([{ ...oneOrder(base), side }]) : factory.order({ ...limitParams(base), side }, route.endpoint, route.placement === 'json' ? 'query' : route.placement);
   const exhaustion = createExhaustionWatch({
     control: controlOrder,
     send: async (b) => (placed + 1 > maxOrders ? undefined : send(b.request, b.facts, b.rebuild)),
@@ -327,6 +327,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   // Checks run `concurrency` at a time (issue 13); an exclusive check (the time window wants a quiet
   // clock) runs alone. Reports keep the selection order whatever order the checks end in.
   const slots: Array<CheckReport | undefined> = new Array(selected.length);
+  /** The refusals each failed check met (its failing answer's, or all it saw): the account may turn out exhausted. */
+  const failedOn: Array<{ marks: string[]; exchange?: Exchange } | undefined> = new Array(selected.length);
   let placingLeft = selected.filter((c) => c.placesOrders).length;
   const running = new Set<string>();
   const progress = (): void => {
@@ -353,7 +355,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     if (def.placesOrders) placingLeft--;
     let mine = 0;
     const effectStats = { shown: 0, methods: new Set<string>(), placed: undefined as { refused: SendResult; follow: FollowUp; method: EffectMethod } | undefined };
-    const stats = { routes: new Set<string>(), sends: 0, conclusive: 0, cut: 0, withheld: 0, firstInconclusive: undefined as string | undefined, business: 0, firstBusiness: undefined as string | undefined };
+    const stats = { marks: new Set<string>(), routes: new Set<string>(), sends: 0, conclusive: 0, cut: 0, withheld: 0, firstInconclusive: undefined as string | undefined, business: 0, firstBusiness: undefined as string | undefined };
     const judged: Sender = async (req, facts, rebuild) => {
       const route = facts?.route;
       const c = route === undefined ? undefined : controlOf(discovery, route);
@@ -395,8 +397,9 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       const c = route === undefined ? undefined : controlOf(discovery, route);
       const why = whyInconclusive(discovery, def, route, r.observation);
       if (why !== undefined) r.inconclusive = why;
+      for (const m of refusalMarks(r.observation)) stats.marks.add(m);
       const spent = exhaustion.current();
-      if (r.inconclusive === undefined && spent !== undefined && refusalMark(r.observation) === spent.mark && !(def.anyRejection === true || def.ruleId.startsWith('AUTH-') || def.ruleId.startsWith('SIG-'))) {
+      if (r.inconclusive === undefined && spent !== undefined && meets(refusalMarks(r.observation), spent.mark) && !(def.anyRejection === true || def.ruleId.startsWith('AUTH-') || def.ruleId.startsWith('SIG-'))) {
         r.inconclusive = spent.reason;
       }
       // A refusal that is not the auth fingerprint, on a route shown to verify signatures: the signature was accepted.
@@ -466,9 +469,11 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       return;
     }
     // A failure on a refusal valid orders now meet too (accepted earlier in the run): no verdict, the account may be exhausted.
-    if (out.status === 'fail' && out.exchange !== undefined) {
-      const spent = await exhaustion.explains(out.exchange.route, out.exchange.observation).catch(() => undefined);
-      if (spent !== undefined) out = { status: 'inconclusive', reason: spent.reason, exchange: out.exchange };
+    if (out.status === 'fail') {
+      const marks = out.exchange !== undefined ? refusalMarks(out.exchange.observation) : [...stats.marks];
+      const spent = out.exchange === undefined ? exhaustion.current() : await exhaustion.explains(out.exchange.route, out.exchange.observation).catch(() => undefined);
+      if (spent !== undefined && meets(marks, spent.mark)) out = { status: 'inconclusive', reason: spent.reason, ...(out.exchange === undefined ? {} : { exchange: out.exchange }) };
+      else if (marks.length > 0) failedOn[index] = { marks, ...(out.exchange === undefined ? {} : { exchange: out.exchange }) };
     }
     // A refused call that placed an order, shown by effect, fails the check whatever its answer said.
     const effectPlaced = effectStats.placed;
@@ -550,6 +555,22 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     };
     await Promise.all(Array.from({ length: Math.min(width, end - next) }, worker));
     next = end;
+  }
+  // Failures on a refusal that turned out, later in the run, to be the one valid orders meet: inconclusive too.
+  if (exhaustion.current() === undefined) {
+    for (const f of failedOn) {
+      if (f?.exchange === undefined) continue;
+      if ((await exhaustion.explains(f.exchange.route, f.exchange.observation).catch(() => undefined)) !== undefined) break;
+    }
+  }
+  const spentAtEnd = exhaustion.current();
+  if (spentAtEnd !== undefined) {
+    for (const [i, f] of failedOn.entries()) {
+      const rep = slots[i];
+      if (f === undefined || rep === undefined || rep.status !== 'fail' || !meets(f.marks, spentAtEnd.mark)) continue;
+      const { expected: _e, actual, reproduce: _r, replay: _p, ...rest } = rep;
+      slots[i] = { ...rest, status: 'inconclusive', reason: spentAtEnd.reason, notes: [...(rep.notes ?? []), `would have failed on a refusal valid orders were later shown to meet: ${actual ?? '?'}`] };
+    }
   }
   const reports = slots.filter((r): r is CheckReport => r !== undefined);
   if (stopped !== undefined) stopped.notRun = selected.length - reports.length;

@@ -56,6 +56,13 @@ export interface VariantOptions {
    * are read from the server's answers.
    */
   orderLookup?: string;
+  /**
+   * A small test account: every placed order reserves what it costs (a BUY price x quantity of
+   * quote, a MARKET BUY its amount or quantity x `marketPrice`, a SELL its quantity of base) and an
+   * order that no longer fits is refused for insufficient balance (code -2010: HTTP 400 for a single
+   * order, its own entry in a batch, the others placed).
+   */
+  account?: { quote: number; base: number; marketPrice: number };
   /** Send no HTTP Date header (nothing to measure the server's clock by). */
   noDateHeader?: boolean;
   /** Options of the reference server behind the proxy. */
@@ -173,6 +180,8 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
     return verify(cred.secret, signingSteps(query, body, isBatch ? 'json' : body === '' ? 'none' : 'form').totalParams, sig);
   };
 
+  // The small account's balances (copied: the options stay as given).
+  const account = opts.account === undefined ? undefined : { ...opts.account };
   // Client ids of placed orders, read from the answers (for the order lookup).
   const placedIds = new Set<string>();
   const notePlaced = (text: string): void => {
@@ -189,6 +198,7 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
     res.sendDate = !opts.noDateHeader;
     void (async () => {
       const body = (await readAll(req)).toString('utf8');
+      let accountSpend: ((text: string) => void) | undefined;
       const [rawPath = '', query = ''] = (req.url ?? '').split(/\?(.*)/s, 2);
       if (!rawPath.startsWith(`${prefix}/`)) return json(res, 404, { code: -1000, msg: 'not found' });
       let path = rawPath.slice(prefix.length);
@@ -242,6 +252,63 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
         }
         if (pricesOf(isBatch, query, body).some((p) => !onTick(p, tick, minPrice))) return json(res, 400, { code: -1013, msg: 'Filter failure: PRICE_FILTER' });
       }
+      if (account !== undefined && signatureValid(headers[API_KEY_HEADER], query, body, isBatch)) {
+        const acct = account;
+        const broke = { code: -2010, msg: 'Account has insufficient balance for requested action.' };
+        const cost = (o: Record<string, unknown>): { quote: number; base: number } => {
+          const qty = Number(o.quantity ?? 0) || 0;
+          if (o.side === 'SELL') return { quote: 0, base: qty };
+          if (o.type === 'MARKET') return { quote: o.amount !== undefined ? Number(o.amount) || 0 : qty * acct.marketPrice, base: 0 };
+          return { quote: (Number(o.price ?? 0) || 0) * qty, base: 0 };
+        };
+        const fits = (c: { quote: number; base: number }) => c.quote <= acct.quote + 1e-9 && c.base <= acct.base + 1e-9;
+        const spend = (c: { quote: number; base: number }) => {
+          acct.quote -= c.quote;
+          acct.base -= c.base;
+        };
+        const secret = credentials.find((c) => c.apiKey === headers[API_KEY_HEADER])?.secret ?? '';
+        if (orders !== undefined) {
+          // In a batch, each order that no longer fits gets its own failed entry; the others go through.
+          let left = { quote: acct.quote, base: acct.base };
+          const keep = orders.map((o) => {
+            const c = cost((o ?? {}) as Record<string, unknown>);
+            if (c.quote > left.quote + 1e-9 || c.base > left.base + 1e-9) return false;
+            left = { quote: left.quote - c.quote, base: left.base - c.base };
+            return true;
+          });
+          if (keep.some((k) => !k)) {
+            const kept = orders.filter((_o, i) => keep[i]);
+            let placedEntries: unknown[] = [];
+            if (kept.length > 0) {
+              const fwd = resign({ route: 'batch/json', query, body: JSON.stringify(kept), headers }, secret);
+              const up = await request(`${server.url}${path}?${fwd.query}`, { method: 'POST', headers: fwd.headers, body: fwd.body });
+              const parsed = (await up.body.json()) as { code?: unknown; result?: unknown[] };
+              if (up.statusCode !== 200) return json(res, up.statusCode, parsed);
+              placedEntries = parsed.result ?? [];
+            }
+            const result = orders.map((o, i) => {
+              if (!keep[i]) return broke;
+              const e = placedEntries.shift() as { code?: unknown } | undefined;
+              if (e?.code === 0) spend(cost((o ?? {}) as Record<string, unknown>));
+              return e;
+            });
+            return json(res, 200, { code: 0, result });
+          }
+        } else if (!isBatch) {
+          const o = Object.fromEntries([...new URLSearchParams(query), ...new URLSearchParams(body)]);
+          if (o.symbol !== undefined && !fits(cost(o))) return json(res, 400, broke);
+        }
+        // Everything fits: forwarded below; what the answer shows placed is spent then.
+        accountSpend = (text: string) => {
+          try {
+            const v = JSON.parse(text) as { code?: unknown; result?: Array<{ code?: unknown }> };
+            if (orders !== undefined) (v.result ?? []).forEach((e, i) => e.code === 0 && spend(cost((orders[i] ?? {}) as Record<string, unknown>)));
+            else if (v.code === 0) spend(cost(Object.fromEntries([...new URLSearchParams(query), ...new URLSearchParams(body)])));
+          } catch {
+            // not JSON: nothing placed
+          }
+        };
+      }
       if (opts.mixedSymbolEntries && orders !== undefined && new Set(orders.map((o) => (o as { symbol?: unknown })?.symbol)).size > 1) {
         // A legitimate reading of "mixed symbols are unsupported" (§4.1 rule 2): every entry fails, nothing is placed.
         return json(res, 200, { code: 0, result: orders.map(() => ({ code: -1194, msg: 'orders of one symbol only' })) });
@@ -264,6 +331,7 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
       const { 'transfer-encoding': _framing, ...forwarded } = sent.headers;
       const up = await request(`${server.url}${path}${sent.query === '' ? '' : `?${sent.query}`}`, { method: (req.method ?? 'GET') as 'POST', headers: forwarded, body: sent.body });
       let text = await up.body.text();
+      accountSpend?.(text);
       if (opts.orderLookup !== undefined) notePlaced(text);
       if (opts.rewriteResponse) text = opts.rewriteResponse(text);
       if (opts.numericIds) text = text.replace(/"(orderId|accountId)":"(\d{1,16})"/g, (_m, k: string, d: string) => `"${k}":${`100${d.padStart(16, '0')}`}`);
