@@ -74,6 +74,25 @@ export const batchChecks: CheckDefinition[] = [
     },
   },
   {
+    id: 'BATCH-MAX-ORDERS.members',
+    ruleId: 'BATCH-MAX-ORDERS',
+    covers: ['batch/json'],
+    title: 'a batch of 21 orders is rejected even when one member is invalid or two share a client id (the limit counts orders submitted, §4.1 rule 1)',
+    async run(ctx) {
+      const [orders] = fc.sample(validBatch(ctx.target.symbol, 21, 21, ctx.target.profile), { seed: ctx.seed, numRuns: 1 });
+      const invalid = editableBatch(orders ?? [], ctx.clientId);
+      invalid[10] = { ...invalid[10], side: 'HOLD' };
+      const dup = editableBatch(orders ?? [], ctx.clientId);
+      dup[20] = { ...dup[20], newClientOrderId: dup[0]?.newClientOrderId };
+      return outcome(
+        firstFailure(
+          expectRejected(await send(ctx, ctx.requests.batch(invalid)), 'a batch of 21 orders, one with side HOLD'),
+          expectRejected(await send(ctx, ctx.requests.batch(dup)), 'a batch of 21 orders, two sharing a newClientOrderId'),
+        ),
+      );
+    },
+  },
+  {
     id: 'BATCH-SINGLE-SYMBOL',
     ruleId: 'BATCH-SINGLE-SYMBOL',
     covers: ['batch/json'],
