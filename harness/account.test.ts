@@ -27,6 +27,8 @@ async function run(options: VariantOptions, description: TargetDescription): Pro
       rate: 0,
       timeoutMs: 5000,
       only: [],
+      // the time-window checks bisect one route slowly and place few orders: left out to keep the two runs short
+      exclude: ['TIME-'],
       maxOrders: Infinity,
     });
   } finally {
