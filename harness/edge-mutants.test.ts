@@ -21,3 +21,14 @@ describe.concurrent('edge mutants: each caught by its edge check only', () => {
     });
   }
 });
+
+describe('the coverage matrix lists every edge probe', () => {
+  it('each edge check and each time-parameter form probe covers at least one rule x route cell', async () => {
+    const { coverageMatrix } = await import('../conformance/coverage.js');
+    const { LONG_FORMS } = await import('../conformance/checks/time.js');
+    const m = coverageMatrix(checks);
+    for (const id of [...edgeMutants.map((e) => e.caughtBy), ...LONG_FORMS.map((f) => f.id)]) {
+      expect(m.cells.filter((c) => c.checks.includes(id)).length, id).toBeGreaterThan(0);
+    }
+  });
+});
