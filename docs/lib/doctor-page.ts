@@ -33,7 +33,7 @@ function vectorOf(file: DoctorVectorFile, c: DoctorCode): DoctorVector {
 
 /** The `spotcheck doctor` command that diagnoses vector `v` (its secret is a documented test value). */
 function doctorCommand(v: DoctorVector): string {
-  const path = v.bodyKind === 'json' ? ENDPOINTS.batchOrders.path : ENDPOINTS['order-v1'].path;
+  const path = v.bodyKind === 'json' ? ENDPOINTS.batch.path : ENDPOINTS.v1.path;
   const sigInUrl = v.query.split('&').some((p) => p.startsWith('signature='));
   const parts = [`SPOTCHECK_SECRET='${v.secret}' spotcheck doctor`, `--url '${path}?${v.query}'`];
   if (v.body !== '') parts.push(`--body '${v.body}'`, `--body-kind ${v.bodyKind}`);
