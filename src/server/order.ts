@@ -6,7 +6,7 @@ import { signingSteps } from '../signing/total-params.js';
 import type { ApiVersion } from '../validation/order.js';
 import { authorize } from './auth.js';
 import { ApiCode, issueRejection, reject } from './codes.js';
-import type { HandlerDeps, RequestInput } from './handler.js';
+import { methodAndPath, type HandlerDeps, type RequestInput } from './handler.js';
 import { collectParams, mediaType } from './params.js';
 import { placeOrder } from './place.js';
 import { rejectionReply, type Reply } from './respond.js';
@@ -37,7 +37,7 @@ export function handleOrder(input: RequestInput, version: ApiVersion, deps: Hand
       params: collectParams(input.rawQuery, input.body),
       steps: signingSteps(input.rawQuery, input.body, hasBody ? 'form' : 'none'),
       permission: 'TRADE',
-      raw: { query: input.rawQuery, body: input.body, bodyKind: hasBody ? 'form' : 'none' },
+      raw: { query: input.rawQuery, body: input.body, bodyKind: hasBody ? 'form' : 'none', ...methodAndPath(input) },
     },
     deps,
   );

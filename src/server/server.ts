@@ -191,6 +191,8 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Con
     body: body.text,
     contentType: header(req, 'content-type'),
     apiKeyHeader: header(req, API_KEY_HEADER.toLowerCase()),
+    path,
+    ...(req.method !== undefined ? { method: req.method } : {}),
   };
   const ep = ENDPOINTS[r.endpoint];
   const reply = ep.bodyKind === 'json' ? handleBatch(input, ctx) : handleOrder(input, ep.version, ctx);
