@@ -314,9 +314,9 @@ const TRANSFORMATIONS: ReadonlyArray<readonly [DoctorCode, Transformation]> = [
     (s, ctx) => {
       if (!some(s)) return [];
       const out: Shape[] = [{ ...s, query: sortPairs(s.query), form: sortPairs(s.form) }];
-      const both = s.kind === 'form' && s.signQuery && s.signBody && queryText(s) !== '' && bodyText(s, ctx) !== '';
-      // All pairs sorted as one list (joined with `&`), or the body before the query string.
-      if (both && s.join === '') out.push({ ...s, query: sortPairs([...s.query, ...s.form]), form: [] });
+      const both = s.kind !== 'none' && s.signQuery && s.signBody && queryText(s) !== '' && bodyText(s, ctx) !== '';
+      // All pairs sorted as one list (joined with `&`, a form body only), or the body (form or JSON) before the query string.
+      if (both && s.kind === 'form' && s.join === '') out.push({ ...s, query: sortPairs([...s.query, ...s.form]), form: [] });
       if (both && !s.bodyFirst) out.push({ ...s, bodyFirst: true });
       return out;
     },
