@@ -183,13 +183,15 @@ function joined(s: Shape, pairs: readonly string[]): string {
 }
 
 /** Per search: re-encoded pairs and re-written JSON bodies, computed once (the same recur in many shapes). */
-type Ctx = { req: DoctorRequest; recoded: Map<string, string>; json: Map<string, string>; tree?: JsonNode | null };
+type Ctx = { req: DoctorRequest; recoded: Map<string, string>; json: Map<string, string>; tree?: JsonNode | null; reserialised?: string[] };
 
 const queryText = (s: Shape): string => (s.signQuery ? joined(s, s.query) : '');
 
 function jsonText(s: Shape, ctx: Ctx): string {
   if (s.json === undefined) return s.text;
-  const key = `${s.json.sortKeys ? 1 : 0}${s.json.separators}${s.json.asciiOnly ? 1 : 0}${s.text}`;
+  // The body as sent is the usual text: keyed by the form alone (no hashing of a long body per lookup).
+  const form = `${s.json.sortKeys ? 1 : 0}${s.json.separators}${s.json.asciiOnly ? 1 : 0}`;
+  const key = s.text === ctx.req.body ? form : form + s.text;
   let out = ctx.json.get(key);
   if (out === undefined) {
     const tree = s.text === ctx.req.body ? jsonTree(ctx) : parseJsonTokens(s.text);
@@ -278,6 +280,20 @@ function replaceTimestamp(pairs: readonly string[], value: string): string[] {
   return pairs.filter((p) => p !== '').map((p) => (p.startsWith('timestamp=') ? `timestamp=${value}` : p));
 }
 
+/** The body re-serialised by `JSON.stringify`, compact and indented; computed once for the body as sent. */
+function reserialised(text: string, ctx: Ctx): string[] {
+  if (text === ctx.req.body && ctx.reserialised !== undefined) return ctx.reserialised;
+  let out: string[];
+  try {
+    const v: unknown = JSON.parse(text);
+    out = [JSON.stringify(v), JSON.stringify(v, null, 2)];
+  } catch {
+    out = []; // not JSON: nothing to re-serialise
+  }
+  if (text === ctx.req.body) ctx.reserialised = out;
+  return out;
+}
+
 /** The JSON body of a shape to be written again another way ([] when there is none). */
 function jsonForms(s: Shape, ctx: Ctx, change: (f: JsonForm) => JsonForm[]): Shape[] {
   if (s.kind !== 'json' || !s.signBody || jsonTree(ctx) === undefined) return [];
@@ -338,18 +354,7 @@ const TRANSFORMATIONS: ReadonlyArray<readonly [DoctorCode, Transformation]> = [
       return [...(isValidEncoding(raw) ? [raw] : []), recode(s, BROWSER_ENC, '1', ctx), recode(s, WIDE_ENC, '2', ctx)];
     },
   ],
-  [
-    'JSON_RESERIALISED',
-    (s) => {
-      if (s.kind !== 'json' || !s.signBody) return [];
-      try {
-        const v: unknown = JSON.parse(s.text);
-        return [{ ...s, text: JSON.stringify(v) }, { ...s, text: JSON.stringify(v, null, 2) }];
-      } catch {
-        return []; // not JSON: nothing to re-serialise
-      }
-    },
-  ],
+  ['JSON_RESERIALISED', (s, ctx) => (s.kind !== 'json' || !s.signBody ? [] : reserialised(s.text, ctx).map((text) => ({ ...s, text })))],
   ['OTHER_TIMESTAMP', (s, ctx) => (ctx.req.otherTimestamps ?? []).map((ts) => ({ ...s, query: replaceTimestamp(s.query, ts), form: replaceTimestamp(s.form, ts) }))],
   ['SPACE_SIGNED_AS_PLUS', (s) => [rewrite(s, (p) => p.replace(/%20/g, '+'))].filter((x) => x !== undefined)],
   ['LOWERCASE_ESCAPES_SIGNED', (s) => [rewrite(s, (p) => p.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()))].filter((x) => x !== undefined)],
@@ -371,11 +376,11 @@ const TRANSFORMATIONS: ReadonlyArray<readonly [DoctorCode, Transformation]> = [
 /**
  * Pairs of mistakes (§5.3), the primary one first: it is applied first and its code is
  * the diagnosis' `code`. Every two distinct transformations, minus those that contradict
- * or void each other (two ways of encoding the same pairs).
+ * or void each other (two ways of encoding the same pairs). PATH_SIGNED is tried alone
+ * only: its four prefixes would double the pairs, and the worst-case search cost.
  */
 const PAIR_ORDER: readonly DoctorCode[] = [
   'OTHER_TIMESTAMP',
-  'PATH_SIGNED',
   'SIGNATURE_PARAM_SIGNED',
   'SIGNED_BEFORE_ENCODING',
   'ENCODING_MISMATCH',
