@@ -6,8 +6,8 @@
 import type { Dispatcher } from 'undici';
 import { rule, type RuleLevel } from '../src/rules.js';
 import { readKitJson } from '../src/paths.js';
-import { type Observation, describe, entriesOf, entryPlaced } from './observe.js';
-import { SpotcheckError } from '../src/errors.js';
+import { type Observation, describe, entriesOf, entryPlaced } from '../src/core/response.js';
+import { SpotcheckError } from '../src/core/errors.js';
 import { LIMITS } from '../src/core/wire.js';
 import { anyUsable, authFingerprint, controlOf, discover, explainNothingAccepted, fingerprintOf, type Discovery } from './discovery.js';
 import { resolveDescription } from './target/description.js';

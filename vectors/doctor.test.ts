@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagnose, type DoctorRequest } from '../src/core/doctor/diagnose.js';
-import { API_KEY_HEADER, sendRaw } from '../src/client/http.js';
+import { sendRaw } from '../src/client/http.js';
+import { API_KEY_HEADER } from '../src/core/wire.js';
 import { startServer, type RunningServer } from '../src/server/server.js';
 import { doctorCommand } from '../src/cli/doctor.js';
-import { sign } from '../src/signing/index.js';
+import { sign } from '../src/signing/hmac.js';
 import { build } from './generate/doctor.js';
 import { loadDoctorVectors } from './load.js';
 import type { DoctorVector } from './types.js';

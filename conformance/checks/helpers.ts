@@ -4,12 +4,12 @@
  */
 import fc from 'fast-check';
 import type { CheckContext, CheckOutcome } from '../types.js';
-import { describe, entryPlaced, isRecord, resultEntries, type Observation } from '../observe.js';
+import { describe, entryPlaced, isRecord, resultEntries, type Observation } from '../../src/core/response.js';
 import type { Exchange, SendResult } from '../transport.js';
 import type { Built } from '../requests.js';
-import type { BatchOrderItem } from '../../src/types.js';
+import type { BatchOrderItem } from '../../src/core/types.js';
 import { withClientIds } from '../generators.js';
-import { validateBatch } from '../../src/validation/index.js';
+import { validateBatch } from '../../src/core/validation/batch.js';
 
 export const pass = (extra: Partial<CheckOutcome> = {}): CheckOutcome => ({ status: 'pass', ...extra });
 export const skip = (reason: string): CheckOutcome => ({ status: 'skip', reason });
