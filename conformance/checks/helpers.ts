@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import type { CheckContext, CheckOutcome } from '../types.js';
-import { describe, entryPlaced, isRecord, resultEntries, type Observation } from '../../src/core/response.js';
+import { describe, entryFailed, entryPlaced, resultEntries, type Observation } from '../../src/core/response.js';
 import type { Exchange, SendResult } from '../transport.js';
 import type { Built } from '../requests.js';
 import type { BatchOrderItem } from '../../src/core/types.js';
@@ -90,7 +90,7 @@ export function expectRefused(r: SendResult, what: string): Step {
   const o = r.observation;
   if (o.verdict === 'accepted') {
     const entries = resultEntries(o);
-    if (entries !== undefined && entries.length > 0 && entries.every((e) => isRecord(e) && e.code !== 0 && e.code !== undefined)) return undefined;
+    if (entries !== undefined && entries.length > 0 && entries.every(entryFailed)) return undefined;
   }
   return expectRejected(r, what);
 }
