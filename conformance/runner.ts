@@ -19,6 +19,7 @@ import { commandLine, replayArgv } from './reproduce.js';
 import { checks as allChecks } from './checks/index.js';
 import { clientIdSource } from './generators.js';
 import { createRequestFactory, routeKey, type Built, type Route } from './requests.js';
+import { summariseTraffic, timeProbeOf, type TimeProbe } from './traffic.js';
 import { createTransport, DEADLINE_REASON, type SendResult, type Sender } from './transport.js';
 import type { CheckContext, CheckDefinition, CheckOutcome, CheckReport, DiscoveryReport, Profile, RunReport, Target } from './types.js';
 
@@ -207,6 +208,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   // At most `width` requests in flight over the whole run, whatever the checks ask (issue 13).
   const width = Math.max(1, Math.floor(opts.concurrency ?? 1));
   let inFlight = 0;
+  const latencies: number[] = [];
+  const answers: Record<string, number> = {};
   const waiting: Array<() => void> = [];
   const acquire = (): Promise<void> | undefined => {
     if (inFlight < width) {
@@ -231,6 +234,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       release();
     }
     if (orders) placed += placedBy(r.exchange.route, r.observation);
+    if (r.observation.verdict !== 'not-sent') answers[r.observation.verdict] = (answers[r.observation.verdict] ?? 0) + 1;
+    if (r.observation.elapsedMs !== undefined) latencies.push(r.observation.elapsedMs);
     if (r.observation.elapsedMs !== undefined && current === undefined) maxRttMs = Math.max(maxRttMs, r.observation.elapsedMs);
     opts.onProgress?.({ done, total: selected.length, ...(current === undefined ? {} : { current }), requests: transport.count() });
     return r;
@@ -324,6 +329,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     const share = Number.isFinite(opts.maxOrders) && def.placesOrders ? Math.floor((opts.maxOrders - placed) / Math.max(1, placingLeft)) : Infinity;
     if (def.placesOrders) placingLeft--;
     let mine = 0;
+    const probes: TimeProbe[] = [];
     const stats = { routes: new Set<string>(), sends: 0, conclusive: 0, cut: 0, withheld: 0, firstInconclusive: undefined as string | undefined, business: 0, firstBusiness: undefined as string | undefined };
     const judged: Sender = async (req, facts, rebuild) => {
       const route = facts?.route;
@@ -339,6 +345,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       } else {
         r = await send(req, facts, rebuild);
         mine += placedBy(r.exchange.route, r.observation);
+        const tp = def.timeProbes === true ? timeProbeOf(r.exchange, clock.offsetMs ?? 0) : undefined;
+        if (tp !== undefined) probes.push(tp);
         if (r.observation.verdict === 'not-sent' && r.observation.error === DEADLINE_REASON) stats.cut++;
         review(r);
       }
@@ -450,6 +458,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     if (out.runs !== undefined) rep.runs = out.runs;
     if (notes.length > 0) rep.notes = notes;
     if (stats.routes.size > 0) rep.routes = [...stats.routes].sort();
+    if (probes.length > 0) rep.timeProbes = probes;
     if (rep.status === 'fail' && out.exchange) rep.reproduce = curlFor(opts.target.baseUrl, out.exchange);
     if (rep.status === 'fail' && opts.replayArgs !== undefined) rep.replay = `spotcheck ${commandLine(replayArgv(opts.seed, def.id, opts.replayArgs))}`;
     slots[index] = rep;
@@ -513,6 +522,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       mustFailures: reports.filter((r) => r.status === 'fail' && r.level === 'MUST').length,
     },
     discovery: discoveryReport(discovery),
+    traffic: summariseTraffic(latencies, answers),
     rateLimits: transport.rateLimits(),
     ...(opts.maxTimeMs === undefined
       ? {}

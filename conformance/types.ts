@@ -10,6 +10,7 @@ import type { TargetProfile } from './target/description.js';
 import type { CoverageMatrix } from './coverage.js';
 
 import type { ClockEstimate } from './clock.js';
+import type { TimeProbe, TrafficReport } from './traffic.js';
 import type { Built, RequestFactory } from './requests.js';
 
 /** The discovery section of the report. */
@@ -122,6 +123,8 @@ export interface CheckDefinition {
   anyRejection?: boolean;
   /** Sends v1 orders to the real v1 endpoint even when the target names a test-order path (it proves the endpoint itself accepts orders). */
   realEndpoint?: boolean;
+  /** Its requests are time-window probes (§5.4): the report lists each one's timestamp against the server clock and the answer. */
+  timeProbes?: boolean;
   run(ctx: CheckContext): Promise<CheckOutcome>;
 }
 
@@ -150,6 +153,8 @@ export interface CheckReport {
   notes?: string[];
   /** Routes (`batch/json`, `v1.1/split`, ...) this check reached with an answer that could decide its rule (the coverage matrix, issue 10). */
   routes?: string[];
+  /** For a time-window check: every probe it sent, its timestamp against the server clock estimate and the answer (§5.4). */
+  timeProbes?: TimeProbe[];
   durationMs: number;
 }
 
@@ -179,6 +184,8 @@ export interface RunReport {
   };
   /** What discovery found before the checks: routes with their positive controls, rejection fingerprints. */
   discovery?: DiscoveryReport;
+  /** Round-trip times of the run's requests and the answers by kind. */
+  traffic?: TrafficReport;
   /** How the target's rate limiting was met (429 / 503 + Retry-After). */
   rateLimits?: RateLimitStats;
   /** The whole-run deadline (`--max-time`), when one was set, and what it cut (issue 11). */

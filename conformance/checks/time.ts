@@ -40,6 +40,7 @@ function timeCheck(id: string, ruleId: RuleId, title: string, plan: (margin: num
     title,
     placesOrders: true,
     exclusive: true,
+    timeProbes: true,
     covers: ALL_ROUTES.map(routeKey),
     async run(ctx): Promise<CheckOutcome> {
       const m = probeMargin(ctx);
@@ -125,6 +126,7 @@ function widthCheck(id: string, ruleId: RuleId, recvWindow: number | undefined):
     title: `the accepted window is ${w + MAX_LEAD_MS} ms wide (${recvWindow === undefined ? 'default recvWindow' : `recvWindow ${recvWindow}`} + the 1000 ms lead), measured by bisection without any clock`,
     placesOrders: true,
     exclusive: true,
+    timeProbes: true,
     covers: ['batch/json'],
     async run(ctx) {
       // Each edge is known to 25 ms; a request's flight time and a busy machine add to that.
@@ -278,6 +280,7 @@ export const timeChecks: CheckDefinition[] = [
     ruleId: 'TIME-WINDOW-PAST',
     title: 'a timestamp an hour old is rejected on every route, whatever the clock offset',
     routes: ALL_ROUTES,
+    timeProbes: true,
     probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { timestamp: Date.now() - HOUR })), `${routeKey(r)} with a timestamp an hour old`),
   }),
   perRoute({
@@ -285,6 +288,7 @@ export const timeChecks: CheckDefinition[] = [
     ruleId: 'TIME-WINDOW-LEAD',
     title: 'a timestamp an hour ahead is rejected on every route, whatever the clock offset',
     routes: ALL_ROUTES,
+    timeProbes: true,
     probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { timestamp: Date.now() + HOUR })), `${routeKey(r)} with a timestamp an hour ahead`),
   }),
   {
@@ -294,6 +298,7 @@ export const timeChecks: CheckDefinition[] = [
     title: 'the measured clock offset and the lead and age the server actually tolerates',
     placesOrders: true,
     exclusive: true,
+    timeProbes: true,
     async run(ctx) {
       const m = probeMargin(ctx);
       if ('reason' in m) return skip(m.reason);
