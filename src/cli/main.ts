@@ -16,6 +16,7 @@ Commands:
   replay   rerun one check with a given seed
   matrix   run several targets: one report each and a rules x targets matrix
   init     write a commented target description (--config FILE for run)
+  load     signed load with verdicts (load init: an Artillery project; load report FILE)
   serve    start the reference server
   sign     print each step of a request signature
 
