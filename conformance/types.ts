@@ -11,7 +11,7 @@ import type { CoverageMatrix } from './coverage.js';
 
 import type { ClockEstimate } from './clock.js';
 import type { TimeProbe, TrafficReport } from './traffic.js';
-import type { Built, RequestFactory } from './requests.js';
+import type { Built, RequestFactory, RouteKey } from './requests.js';
 
 /** The discovery section of the report. */
 export interface DiscoveryReport {
@@ -112,13 +112,13 @@ export interface CheckDefinition {
    * when the route has no positive control, this check fails once and the checks that
    * merely use the route are inconclusive (issue 9).
    */
-  establishes?: string;
+  establishes?: RouteKey;
   /**
    * The routes this check sends to and can decide its rule on (`batch/json`, `v1/split`, ...):
    * its cells of the coverage matrix (spec/coverage.json). A test checks them against the
    * routes a real run reaches.
    */
-  covers?: readonly string[];
+  covers?: readonly RouteKey[];
   /** Any refusal satisfies the rule (a request with several faults may be refused for any of them), so the auth fingerprint counts too. */
   anyRejection?: boolean;
   /** Sends v1 orders to the real v1 endpoint even when the target names a test-order path (it proves the endpoint itself accepts orders). */

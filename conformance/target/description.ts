@@ -7,17 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { SpotcheckError } from '../../src/core/errors.js';
-import { API_KEY_HEADER } from '../../src/core/wire.js';
-import { BATCH_ORDERS_PATH, ORDER_PATHS } from '../../src/client/requests.js';
+import { API_KEY_HEADER, ENDPOINT_NAMES, ENDPOINTS, type EndpointName } from '../../src/core/wire.js';
 import type { Placement } from '../../src/core/signing/build.js';
 import { MAX_RECV_WINDOW } from '../../src/core/validation/time-params.js';
 import { kitPath } from '../../src/paths.js';
 import { stripJsonComments } from './jsonc.js';
 import { toGrid, type DecimalSpec, type Grid } from './decimal-grid.js';
 
-/** The three order endpoints of the seed (§4.1, §4.2). */
-export type EndpointName = 'batch' | 'v1' | 'v1.1';
-export const ENDPOINT_NAMES: readonly EndpointName[] = ['batch', 'v1', 'v1.1'];
 /** Placements of the single-order endpoints (§5.3). */
 export const SINGLE_PLACEMENTS: readonly Placement[] = ['query', 'body', 'split'];
 
@@ -91,7 +87,6 @@ export function loadDescription(file: string): TargetDescription {
   return value as TargetDescription;
 }
 
-const SEED_PATHS: Readonly<Record<EndpointName, string>> = { batch: BATCH_ORDERS_PATH, v1: ORDER_PATHS.v1, 'v1.1': ORDER_PATHS['v1.1'] };
 
 /** Fill in the seed's defaults; a decimal spec that is no grid is a usage error. */
 export function resolveDescription(d: TargetDescription): TargetProfile {
@@ -100,11 +95,11 @@ export function resolveDescription(d: TargetDescription): TargetProfile {
   const endpoints = {} as Record<EndpointName, ResolvedEndpoint>;
   for (const name of ENDPOINT_NAMES) {
     const e = d.endpoints?.[name] ?? {};
-    const path = prefix + (e.path ?? SEED_PATHS[name]);
+    const path = prefix + (e.path ?? ENDPOINTS[name].path);
     const placements = name === 'batch' ? [] : (e.placements ?? SINGLE_PLACEMENTS);
     const offered = e.offered ?? true;
     endpoints[name] = { name, path, offered, placements };
-    if (path !== SEED_PATHS[name]) deviations.push(`${name} endpoint at ${path}`);
+    if (path !== ENDPOINTS[name].path) deviations.push(`${name} endpoint at ${path}`);
     if (!offered) deviations.push(`${name} endpoint not offered`);
     if (name !== 'batch' && placements.length < SINGLE_PLACEMENTS.length) deviations.push(`${name} accepts only the ${placements.join(', ')} placement(s)`);
   }

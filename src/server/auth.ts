@@ -11,8 +11,8 @@ import type { Clock } from '../core/time.js';
 import { checkTimeParams } from '../core/validation/time-params.js';
 import { ApiCode, issueRejection, reject, type Rejection } from '../core/codes.js';
 import { paramName, type CollectedParams } from './params.js';
-import type { Credential, Permission, ServerPolicy } from './policy.js';
-import { API_KEY_HEADER } from '../core/wire.js';
+import type { Credential, ServerPolicy } from './policy.js';
+import type { Permission, WireProfile } from '../core/wire.js';
 
 /** What the server knows that authentication needs. */
 export interface AuthDeps {
@@ -22,13 +22,15 @@ export interface AuthDeps {
   credentials: ReadonlyArray<Credential>;
   /** Server time (§5.4). */
   clock: Clock;
+  /** The served wire: API-key header name (§5.2), paths, each endpoint's permission (§5.1). */
+  wire: WireProfile;
   /** Attach the signature doctor's diagnosis to a signature rejection (`serve --explain`; default off). */
   explain?: boolean;
 }
 
 /** One signed request as received. */
 export interface SignedInput {
-  /** Value of `X-SVC-APIKEY` (undefined when absent). */
+  /** Value of the API-key header, `X-SVC-APIKEY` on the seed's wire (undefined when absent). */
   apiKeyHeader: string | undefined;
   /** Decoded parameters that carry `signature`, `timestamp` and `recvWindow`. */
   params: CollectedParams;
@@ -63,8 +65,8 @@ export function authorize(input: SignedInput, deps: AuthDeps): AuthOutcome {
   const auth = policy.authenticate(input.apiKeyHeader, deps.credentials);
   if (!auth.ok) {
     return auth.reason === 'missing'
-      ? fail(reject('auth', 401, ApiCode.APIKEY_MISSING, `The ${API_KEY_HEADER} header is missing (AUTH-APIKEY-REQUIRED)`))
-      : fail(reject('auth', 401, ApiCode.APIKEY_REJECTED, `The API key in ${API_KEY_HEADER} is not known (AUTH-APIKEY-UNKNOWN)`));
+      ? fail(reject('auth', 401, ApiCode.APIKEY_MISSING, `The ${deps.wire.apiKeyHeader} header is missing (AUTH-APIKEY-REQUIRED)`))
+      : fail(reject('auth', 401, ApiCode.APIKEY_REJECTED, `The API key in ${deps.wire.apiKeyHeader} is not known (AUTH-APIKEY-UNKNOWN)`));
   }
   // D-DUPLICATE-PARAM
   if (!input.params.ok) {

@@ -10,8 +10,8 @@ import { vectorFile, type Draft } from './common.js';
 
 const SECRET = 'doctor-vector-secret-NOT-A-REAL-KEY-0001';
 const API_KEY = 'doctor-vector-api-key-NOT-A-REAL-KEY-0001';
-const ORDER_PATH = ENDPOINTS['order-v1'].path;
-const BATCH_PATH = ENDPOINTS.batchOrders.path;
+const ORDER_PATH = ENDPOINTS.v1.path;
+const BATCH_PATH = ENDPOINTS.batch.path;
 /** The query string of a batch request (§4.1: time parameters in the query). */
 const QB = 'recvWindow=5000&timestamp=1700000000000';
 /** A batch body as a JavaScript or Java client sends it: compact, keys in insertion order. */
