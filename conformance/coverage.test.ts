@@ -47,7 +47,7 @@ describe('spec/coverage.json', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('the matrix can fail: a rule's checks dropped leave its cells missing', () => {
+  it('the matrix can fail: the checks of a rule dropped leave its cells missing', () => {
     const without = checks.filter((c) => c.ruleId !== 'AUTH-APIKEY-REQUIRED');
     expect(coverageMatrix(without).totals.missing).toBe(7);
     expect(renderMatrix(coverageMatrix(without))).toMatch(/AUTH-APIKEY-REQUIRED\s+\.\s+\.\s+\./);
