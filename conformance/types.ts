@@ -2,7 +2,8 @@
  * The check model of the conformance runner: every check names its rule (catalog
  * ID), level and the seed sentence it enforces.
  */
-import type { RuleFamily, RuleLevel } from '../src/rules.js';
+import type { RuleLevel } from '../src/rules.js';
+import type { RuleFamily } from '../src/core/rule-id.js';
 import type { RuleId } from '../src/core/rule-id.js';
 import type { Exchange, RateLimitStats, SendResult, Sender } from './transport.js';
 import type { ControlState } from './discovery.js';

@@ -8,7 +8,7 @@ import { defaultPolicy } from '../src/server/policy.js';
 import { verify } from '../src/signing/hmac.js';
 import { API_KEY_HEADER } from '../src/core/wire.js';
 import { checkTimeWindow } from '../src/core/time.js';
-import type { RuleFamily } from '../src/rules.js';
+import type { RuleFamily } from '../src/core/rule-id.js';
 import { resign, type ProxiedRequest, type VariantOptions } from './variants.js';
 import type { RouteKey } from '../conformance/requests.js';
 
