@@ -1,7 +1,7 @@
 /**
- * Route mutants for the self-test (issue 10): the reference server behind the variant
- * proxy with one fault on one route only, where the checks of issue 9 probed a single
- * route. Each names the family whose checks must catch it; test harness only.
+ * Route mutants for the self-test: the reference server behind the variant
+ * proxy with one fault on one route only, where a check probing a single route would
+ * miss it. Each names the family whose checks must catch it; test harness only.
  */
 import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
 import { defaultPolicy } from '../src/server/policy.js';

@@ -128,7 +128,7 @@ export interface DoctorVector extends VectorBase {
   otherTimestamps?: string[];
   /** The doctor's code, `OK` for a correct signature. */
   code: string;
-  /** A second mistake made together with the first (issue 14: pairs). */
+  /** A second mistake made together with the first (pairs). */
   also?: string[];
 }
 
