@@ -122,6 +122,8 @@ export interface CheckDefinition {
   covers?: readonly RouteKey[];
   /** Any refusal satisfies the rule (a request with several faults may be refused for any of them), so the auth fingerprint counts too. */
   anyRejection?: boolean;
+  /** Shows place-nothing by effect itself (reusing client ids on purpose): the runner does not follow up its refusals. */
+  ownEffects?: boolean;
   /** Sends v1 orders to the real v1 endpoint even when the target names a test-order path (it proves the endpoint itself accepts orders). */
   realEndpoint?: boolean;
   /** Its requests are time-window probes (§5.4): the report lists each one's timestamp against the server clock and the answer. */
@@ -193,6 +195,8 @@ export interface RunReport {
   deadline?: { maxTimeMs: number; reached: boolean; checksNotRun: string[]; requestsNotSent: number };
   /** The order budget (`--max-orders`) and what it held back (discovery included): checks it left without a request are `skip`. */
   orders?: { maxOrders?: number; placed: number; requestsNotSent: number; checksNotRun: string[]; mustNotRun: number };
+  /** Said once when valid orders accepted earlier in the run started to meet a new refusal: the account may be exhausted; the checks meeting it are inconclusive. */
+  exhausted?: string;
   /** Where the target differs from the seed (target description). */
   deviations?: string[];
   /** The coverage matrix of the check list (spec/coverage.json). */
