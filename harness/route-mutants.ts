@@ -1,15 +1,16 @@
 /**
- * Route mutants for the self-test (issue 10): the reference server behind the variant
- * proxy with one fault on one route only, where the checks of issue 9 probed a single
- * route. Each names the family whose checks must catch it; test harness only.
+ * Route mutants for the self-test: the reference server behind the variant
+ * proxy with one fault on one route only, where a check probing a single route would
+ * miss it. Each names the family whose checks must catch it; test harness only.
  */
 import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
 import { defaultPolicy } from '../src/server/policy.js';
 import { verify } from '../src/signing/hmac.js';
 import { API_KEY_HEADER } from '../src/core/wire.js';
 import { checkTimeWindow } from '../src/core/time.js';
-import type { RuleFamily } from '../src/rules.js';
+import type { RuleFamily } from '../src/core/rule-id.js';
 import { resign, type ProxiedRequest, type VariantOptions } from './variants.js';
+import type { RouteKey } from '../conformance/requests.js';
 
 /** The request's signature is not the one its text needs (a wrong signature was sent). */
 function badlySigned(r: ProxiedRequest): boolean {
@@ -24,7 +25,7 @@ export interface RouteMutant {
 }
 
 /** Rewrite the requests of one route; others pass untouched. */
-function on(route: string, f: (r: ProxiedRequest) => ProxiedRequest | { answer: { status: number; body: unknown } }): VariantOptions {
+function on(route: RouteKey, f: (r: ProxiedRequest) => ProxiedRequest | { answer: { status: number; body: unknown } }): VariantOptions {
   return { rewrite: (r) => (r.route === route ? f(r) : r) };
 }
 

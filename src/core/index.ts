@@ -17,11 +17,11 @@ export { checkTimeParams, MAX_RECV_WINDOW, type TimeParams } from './validation/
 export { parseDecimal, parseLong, charLength, MAX_CLIENT_ORDER_ID, SIDES, ORDER_TYPES, STP_MODES, TIME_IN_FORCE_VALUES } from './validation/fields.js';
 export { checkTimeWindow, DEFAULT_RECV_WINDOW, MAX_LEAD_MS, type Clock, systemClock, type TimeWindowInput, type TimeWindowVerdict } from './time.js';
 export { isSpotcheckError, type SpotcheckErrorCode, SpotcheckError, ApiError } from './errors.js';
-export { ENDPOINTS, SEED_WIRE, LIMITS, orderEndpoint, endpointAt, type EndpointName, type EndpointSpec, type ParamPlacement, type WireProfile, API_KEY_HEADER } from './wire.js';
+export { ENDPOINTS, ENDPOINT_NAMES, SEED_WIRE, LIMITS, orderEndpoint, endpointAt, type EndpointName, type EndpointSpec, type Permission, type WireProfile, API_KEY_HEADER } from './wire.js';
 export { buildRequest, type BuiltWireRequest, type Defects, type RequestSpec, type WireRequest } from './request.js';
 export { classify, codeValue, type BodyCut, type Observation, type ResponseLike, type Verdict } from './response.js';
 export { webCryptoHmac, webCryptoVerify } from './signing/webcrypto.js';
 export { diagnose, diagnoseAsync, candidates as doctorCandidates, firstDifference, DOCTOR_CODES, DOCTOR_SENTENCES, type Candidate as DoctorCandidate, type Diagnosis, type DoctorCode, type DoctorRequest, type FirstDifference } from './doctor/diagnose.js';
-export { type RuleId, RULE_IDS } from './rule-id.js';
+export { type RuleId, RULE_IDS, type RuleFamily, RULE_FAMILIES } from './rule-id.js';
 export { ApiCode, type RejectionKind, type Rejection } from './codes.js';
 export { type Side, type OrderType, type StpMode, type DecimalString, type Decimal, type Integer, type DigitString, type Long, type ClientOrderId, type TimeInForce, type SymbolName, type OrderFields, type BatchOrderItem, type BatchOrderRequest, type OrderRequestV1, type OrderRequestV11, type OrderResponse, type BatchResultEntry, type BatchOrderResponse, type ErrorResponse, type SingleOrderResponse } from './types.js';
