@@ -74,7 +74,7 @@ const D = DEFAULT_RECV_WINDOW;
 const HOUR = 3_600_000;
 
 /**
- * The acceptance window found by behaviour alone (issue 10): bisect, against the local
+ * The acceptance window found by behaviour alone: bisect, against the local
  * clock, the newest and the oldest timestamp the server accepts. Each edge moves with the
  * server's clock offset, their distance does not: `recvWindow + 1000` (§5.4 item 3), so
  * the width is checked even when no Date header or time endpoint gives the offset.
@@ -176,6 +176,7 @@ export const LONG_FORMS: readonly LongForm[] = [
   { id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-fraction', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'recvWindow', what: 'with a fraction', form: () => '5000.5' },
   { id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-negative', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'recvWindow', what: 'negative', form: () => '-5000' },
   { id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-exponent', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'recvWindow', what: 'with an exponent (5e3)', form: () => '5e3' },
+  { id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-overflow', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'recvWindow', what: 'past the LONG range (2^63)', form: () => '9223372036854775808' },
   { id: 'ORDER-LONG-CANONICAL.timestamp-leading-zero', ruleId: 'ORDER-LONG-CANONICAL', param: 'timestamp', what: 'with a leading zero', form: (now) => `0${now}` },
   { id: 'ORDER-LONG-CANONICAL.timestamp-plus', ruleId: 'ORDER-LONG-CANONICAL', param: 'timestamp', what: 'with a plus sign', form: (now) => `+${now}` },
   { id: 'ORDER-LONG-CANONICAL.timestamp-padded', ruleId: 'ORDER-LONG-CANONICAL', param: 'timestamp', what: 'padded with spaces', form: (now) => ` ${now} ` },
@@ -287,7 +288,7 @@ export const timeChecks: CheckDefinition[] = [
       },
     }),
   ),
-  // Clock-free (issue 10): an hour beyond either edge is outside the window whatever the
+  // Clock-free: an hour beyond either edge is outside the window whatever the
   // offset, so these run even when the server's clock could not be measured.
   perRoute({
     id: 'TIME-WINDOW-PAST.hour',
