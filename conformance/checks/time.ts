@@ -7,8 +7,9 @@
 import { DEFAULT_RECV_WINDOW, MAX_LEAD_MS } from '../../src/time.js';
 import type { CheckContext, CheckDefinition, CheckOutcome } from '../types.js';
 import type { RuleId } from '../../src/core/rule-id.js';
-import { expectAccepted, expectRejected, fail, firstFailure, inconclusive, info, openPoint, outcome, pass, send, skip, type Step } from './helpers.js';
+import { expectAccepted, verdictOf, expectRejected, fail, firstFailure, inconclusive, info, openPoint, outcome, pass, send, skip, type Step } from './helpers.js';
 import { oneOrder } from './orders.js';
+import { expect as want } from '../verdict.js';
 import { ALL_ROUTES, onRoute, perRoute } from './routes.js';
 import { routeKey, type Route } from '../requests.js';
 
@@ -40,6 +41,7 @@ function timeCheck(id: string, ruleId: RuleId, title: string, plan: (margin: num
     title,
     placesOrders: true,
     exclusive: true,
+    needsClock: true,
     covers: ALL_ROUTES.map(routeKey),
     async run(ctx): Promise<CheckOutcome> {
       const m = probeMargin(ctx);
@@ -83,7 +85,8 @@ async function windowByBehaviour(ctx: CheckContext, recvWindow?: number): Promis
   let route: Route | undefined;
   for (const r of ALL_ROUTES) {
     const res = await send(ctx, onRoute(ctx, r, { timestamp: Date.now() }));
-    if (res.inconclusive === undefined) {
+    const v = verdictOf(res, want.observe).verdict;
+    if (v === 'pass' || v === 'fail') {
       route = r;
       break;
     }
@@ -125,6 +128,7 @@ function widthCheck(id: string, ruleId: RuleId, recvWindow: number | undefined):
     title: `the accepted window is ${w + MAX_LEAD_MS} ms wide (${recvWindow === undefined ? 'default recvWindow' : `recvWindow ${recvWindow}`} + the 1000 ms lead), measured by bisection without any clock`,
     placesOrders: true,
     exclusive: true,
+    needsClock: true,
     covers: ['batch/json'],
     async run(ctx) {
       // Each edge is known to 25 ms; a request's flight time and a busy machine add to that.
@@ -246,6 +250,7 @@ export const timeChecks: CheckDefinition[] = [
     title: 'the measured clock offset and the lead and age the server actually tolerates',
     placesOrders: true,
     exclusive: true,
+    needsClock: true,
     async run(ctx) {
       const m = probeMargin(ctx);
       if ('reason' in m) return skip(m.reason);
