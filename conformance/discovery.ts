@@ -151,7 +151,10 @@ export function explainNothingAccepted(d: Discovery): string {
     why = 'every valid request was refused exactly like one with an unknown API key: the key is wrong, or the server reads it from another header (--api-key-header)';
   } else if (fps.size === 1 && d.fingerprints.signature?.fingerprint !== undefined && fps.has(d.fingerprints.signature.fingerprint)) {
     why = 'every valid request was refused exactly like one with a wrong signature: the secret is wrong (or the server signs something other than §5.3 totalParams; `spotcheck doctor` explains a captured request)';
+  } else if (sent.every((c) => /^HTTP 2\d\d with a body that could not be read/.test(c.observed))) {
+    why = 'every valid request was answered HTTP 2xx with a body the kit could not decode (not a refusal; the Content-Encoding is named below)';
   } else if (sent.every((c) => /^HTTP 2\d\d/.test(c.observed) && !c.observed.includes('{'))) why = 'the answers are not JSON: this does not look like the API of the seed';
+  else if (sent.some((c) => /^HTTP 2\d\d/.test(c.observed))) why = 'no valid request was accepted: the HTTP 2xx answers could not be read as an acceptance, the others were refusals';
   else why = 'every valid request was refused';
   return `no valid request was accepted anywhere, so no verdict can be earned: ${why}.\n${lines.join('\n')}`;
 }

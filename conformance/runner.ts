@@ -9,6 +9,7 @@ import { readKitJson } from '../src/paths.js';
 import { type Observation, describe, entriesOf, entryPlaced } from './observe.js';
 import { authRefusal, expect as want, judgeExchange, refusalToConfirm, routeVerdicts, type ExchangeVerdict, type RouteKnowledge, type RouteTally } from './verdict.js';
 import { SpotcheckError } from '../src/errors.js';
+import { LIMITS } from '../src/core/wire.js';
 import { anyUsable, controlOf, controlRequest, discover, explainNothingAccepted, fingerprintOf, knowledgeOf, type Discovery } from './discovery.js';
 import { resolveDescription } from './target/description.js';
 import { coverageMatrix } from './coverage.js';
@@ -92,16 +93,23 @@ function placedBy(route: Route | undefined, o: Observation): number {
   return (entriesOf(o.json) ?? []).filter(entryPlaced).length;
 }
 
-/** Orders a request asks to place: the elements of a batch body, or one. */
-function ordersIn(route: Route | undefined, body: string): number {
+/**
+ * Orders a request can place on a server that keeps the 20-order limit (§4.1 rule 1, §8): the
+ * elements of a batch body up to 20 (a 2 MiB body of 12,000 orders is one oversized request,
+ * not 12,000 orders), or one for any other request. Counted before sending, against --max-orders.
+ */
+export function ordersIn(route: Route | undefined, body: string): number {
   if (route?.endpoint !== 'batch') return 1;
   try {
     const v = JSON.parse(body) as unknown;
-    return Array.isArray(v) ? v.length : 0;
+    return Array.isArray(v) ? Math.min(v.length, LIMITS.maxBatchOrders) : 0;
   } catch {
     return 0;
   }
 }
+
+/** Why a request was held back by the order budget (the start of every such reason). */
+export const BUDGET_REASON = 'the order budget (--max-orders';
 
 /** Apply level and profile to an outcome: what goes in the report. INFO is never a failure (issue 9). */
 export function judge(def: CheckDefinition, out: CheckOutcome, profile: Profile): { status: CheckReport['status']; level: RuleLevel; pinned: boolean } {
@@ -203,7 +211,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     if (w !== undefined) w();
     else inFlight--;
   };
-  const send: Sender = async (req, facts, rebuild) => {
+  /** Send through the run's pool; `orders`: the answer may show placed orders (not the clock probes' empty bodies, which carry none). */
+  const sendVia = (orders: boolean): Sender => async (req, facts, rebuild) => {
     if (opts.signal?.aborted) throw new RunInterrupted();
     await acquire();
     let r: SendResult;
@@ -212,15 +221,16 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     } finally {
       release();
     }
-    placed += placedBy(r.exchange.route, r.observation);
+    if (orders) placed += placedBy(r.exchange.route, r.observation);
     if (r.observation.elapsedMs !== undefined && current === undefined) maxRttMs = Math.max(maxRttMs, r.observation.elapsedMs);
     opts.onProgress?.({ done, total: selected.length, ...(current === undefined ? {} : { current }), requests: transport.count() });
     return r;
   };
+  const send = sendVia(true);
 
   const needsClock = selected.some((c) => c.needsClock === true);
   const clock = await measureClock({
-    send,
+    send: sendVia(false),
     probe: { method: 'POST', path: profile.endpoints.batch.offered ? profile.endpoints.batch.path : profile.endpoints.v1.path, query: '', body: '', headers: {} },
     ...(opts.target.timePath === undefined ? {} : { timePath: opts.target.timePath }),
     samples: needsClock ? 12 : 2,
@@ -244,8 +254,18 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const factory = profile.testOrderPath === undefined ? realFactory : factoryFor(profile.testOrderPath);
   const clientId = clientIdSource(opts.seed);
   const base = { target: opts.target, seed: opts.seed, clientId };
+  // Discovery's controls and fingerprint probes can place orders too: they come out of --max-orders.
+  let withheldInDiscovery = 0;
+  let withheld = 0;
   const discovery = await discover({
-    send: (b) => send(b.request, b.facts, b.rebuild),
+    send: (b) => {
+      if (placed + ordersIn(b.facts.route, b.request.body) > opts.maxOrders) {
+        withheldInDiscovery++;
+        withheld++;
+        return Promise.resolve(notSent(b.request, b.facts, `${BUDGET_REASON} ${opts.maxOrders}) is spent: discovery could not send it`));
+      }
+      return send(b.request, b.facts, b.rebuild);
+    },
     requests: factory,
     profile,
     batchOrder: () => oneOrder(base),
@@ -291,7 +311,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   };
   const unanswered: string[] = [];
   let unansweredCount = 0;
-  if (!anyUsable(discovery) && !cutInDiscovery) throw new SpotcheckError('ERR_TARGET', explainNothingAccepted(discovery), { discovery: discoveryReport(discovery) });
+  if (!anyUsable(discovery) && !cutInDiscovery && withheldInDiscovery === 0) throw new SpotcheckError('ERR_TARGET', explainNothingAccepted(discovery), { discovery: discoveryReport(discovery) });
   const ctx: CheckContext = {
     target: opts.target,
     profile: opts.profile,
@@ -338,6 +358,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     const exchanges: Array<{ route?: string; verdict: ExchangeVerdict }> = [];
     let cut = 0;
     const role = { establishes: def.establishes ?? [] };
+    let withheldHere = 0;
     const judged: Sender = async (req, facts, rebuild) => {
       const route = facts?.route;
       const c = route === undefined ? undefined : controlOf(discovery, route);
@@ -345,7 +366,9 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       if (c?.state === 'not-offered' && route !== undefined) {
         r = notSent(req, facts, `the target does not offer ${routeKey(route)} (target description)`);
       } else if (mine + ordersIn(route, req.body) > share || placed + ordersIn(route, req.body) > opts.maxOrders) {
-        r = notSent(req, facts, `this check's share of the order budget (--max-orders ${opts.maxOrders}) is spent`);
+        r = notSent(req, facts, `${BUDGET_REASON} ${opts.maxOrders}) is spent: this check's share allowed no more orders`);
+        withheldHere++;
+        withheld++;
       } else {
         r = await send(req, facts, rebuild);
         mine += placedBy(r.exchange.route, r.observation);
@@ -409,6 +432,14 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       slots[index] = skipReport(def, `cut short: ${maxTimeNote} was reached while this check ran (${cut} requests not sent or not finished)`, performance.now() - t0);
       done++;
       progress();
+      return;
+    }
+    // Nothing sent at all because of the order budget: the check did not run (status skip, with the reason).
+    if (exchanges.length > 0 && withheldHere === exchanges.length && out.status !== 'fail') {
+      slots[index] = skipReport(def, `not run: ${BUDGET_REASON} ${opts.maxOrders}) left no order for it; every request of this check could place one`, performance.now() - t0);
+      done++;
+      progress();
+      opts.onCheck?.(slots[index] as CheckReport);
       return;
     }
     // Per route: the cells, and the check's status from them (conformance/verdict.ts routeVerdicts).
@@ -547,6 +578,16 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
             requestsNotSent: transport.cutByDeadline(),
           },
         }),
+    orders: ((): NonNullable<RunReport['orders']> => {
+      const notRun = reports.filter((r) => r.status === 'skip' && r.reason?.includes(BUDGET_REASON) === true);
+      return {
+        ...(Number.isFinite(opts.maxOrders) ? { maxOrders: opts.maxOrders } : {}),
+        placed,
+        requestsNotSent: withheld,
+        checksNotRun: notRun.map((r) => r.id),
+        mustNotRun: notRun.filter((r) => r.level === 'MUST').length,
+      };
+    })(),
     deviations: profile.deviations,
     coverage: coverageMatrix(opts.checks ?? allChecks),
     ...(opts.replayArgs === undefined ? {} : { replayArgs: [...opts.replayArgs] }),

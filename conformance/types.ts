@@ -179,6 +179,8 @@ export interface RunReport {
   rateLimits?: RateLimitStats;
   /** The whole-run deadline (`--max-time`), when one was set, and what it cut (issue 11). */
   deadline?: { maxTimeMs: number; reached: boolean; checksNotRun: string[]; requestsNotSent: number };
+  /** The order budget (`--max-orders`) and what it held back (discovery included): checks it left without a request are `skip`. */
+  orders?: { maxOrders?: number; placed: number; requestsNotSent: number; checksNotRun: string[]; mustNotRun: number };
   /** Where the target differs from the seed (target description). */
   deviations?: string[];
   /** The coverage matrix of the check list (spec/coverage.json, issue 10). */

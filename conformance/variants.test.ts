@@ -118,6 +118,13 @@ describe.concurrent('verdicts against servers nobody on the team wrote (issue 9)
     expect(r.rateLimits?.retried).toBeGreaterThan(0);
   });
 
+  it('every answer gzip-compressed though the request did not ask for gzip (RFC 9110 §12.5.3): decoded, the reference verdict', async () => {
+    const r = await check({ compress: 'gzip' });
+    expect(ids(r, 'fail')).toEqual([]);
+    expect(ids(r, 'inconclusive')).toEqual([]);
+    expect(r.discovery?.controls.every((c) => c.state === 'accepted')).toBe(true);
+  });
+
   it('19-digit orderIds as JSON numbers: read losslessly, distinct ids stay distinct', async () => {
     const r = await check({ numericIds: true });
     expect(ids(r, 'fail')).toEqual([]);

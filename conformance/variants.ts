@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { API_KEY_HEADER } from '../src/client/http.js';
 import { BATCH_ORDERS_PATH, ORDER_PATHS } from '../src/client/requests.js';
 import { DEMO_CREDENTIALS, startServer, type RunningServer, type ServerOptions } from '../src/server/index.js';
@@ -41,6 +42,8 @@ export interface VariantOptions {
   testOrderPath?: string;
   /** Rewrite the text of every answer from the server (response faults for the mutant self-test). */
   rewriteResponse?: (text: string) => string;
+  /** Compress every answer with this Content-Encoding, whatever the request's Accept-Encoding says (RFC 9110 §12.5.3 allows it when none is sent). */
+  compress?: 'gzip' | 'deflate' | 'br';
   /** Send no HTTP Date header (nothing to measure the server's clock by). */
   noDateHeader?: boolean;
   /** Options of the reference server behind the proxy. */
@@ -236,11 +239,13 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
           // not JSON: forwarded as is
         }
       }
-      const out: Record<string, string> = { 'content-type': up.headers['content-type']?.toString() ?? 'application/json', 'content-length': String(Buffer.byteLength(text)) };
+      const compressed = opts.compress === undefined ? Buffer.from(text, 'utf8') : { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync }[opts.compress](Buffer.from(text, 'utf8'));
+      const out: Record<string, string> = { 'content-type': up.headers['content-type']?.toString() ?? 'application/json', 'content-length': String(compressed.length) };
+      if (opts.compress !== undefined) out['content-encoding'] = opts.compress;
       const date = up.headers.date;
       if (typeof date === 'string' && !opts.noDateHeader) out.date = date;
       res.writeHead(up.statusCode, out);
-      res.end(text);
+      res.end(compressed);
     })().catch((err: unknown) => {
       if (!res.headersSent) json(res, 502, { code: -1000, msg: `proxy: ${err instanceof Error ? err.message : String(err)}` });
       else res.destroy();

@@ -152,6 +152,40 @@ function widthCheck(id: string, ruleId: RuleId, recvWindow: number | undefined):
   };
 }
 
+/** One text form of a LONG parameter that must be refused, and the rule that refuses it (D-LONG-CANONICAL). */
+interface LongForm {
+  id: string;
+  ruleId: RuleId;
+  param: 'timestamp' | 'recvWindow';
+  what: string;
+  /** The value sent, from the server's estimated time now (ms). */
+  form: (now: number) => string;
+}
+
+/**
+ * Forms a lenient parser reads as a number but that are not milliseconds as plain digits
+ * (§2.1 LONG, §5.4 item 1 "milliseconds"): seconds and microseconds are milliseconds far
+ * outside the window, fraction, sign and exponent are no LONG, a leading zero, a plus sign
+ * and padding are no plain digits (SHOULD). Each probe has only that defect: its value is
+ * the time now (or the default window 5000) written that way.
+ */
+export const LONG_FORMS: readonly LongForm[] = [
+  { id: 'TIME-WINDOW-PAST.seconds', ruleId: 'TIME-WINDOW-PAST', param: 'timestamp', what: 'in seconds (10 digits: as milliseconds, 55 years old)', form: (now) => String(Math.floor(now / 1000)) },
+  { id: 'TIME-WINDOW-LEAD.microseconds', ruleId: 'TIME-WINDOW-LEAD', param: 'timestamp', what: 'in microseconds (16 digits: as milliseconds, far ahead)', form: (now) => String(now * 1000) },
+  { id: 'ORDER-RECVWINDOW-FORMAT.timestamp-fraction', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'timestamp', what: 'with a fraction', form: (now) => `${now}.5` },
+  { id: 'ORDER-RECVWINDOW-FORMAT.timestamp-negative', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'timestamp', what: 'negative', form: (now) => `-${now}` },
+  { id: 'ORDER-RECVWINDOW-FORMAT.timestamp-exponent', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'timestamp', what: 'with an exponent (its value is the time now)', form: (now) => { const d = String(now); return `${d.slice(0, 1)}.${d.slice(1)}e${d.length - 1}`; } },
+  { id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-fraction', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'recvWindow', what: 'with a fraction', form: () => '5000.5' },
+  { id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-negative', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'recvWindow', what: 'negative', form: () => '-5000' },
+  { id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-exponent', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'recvWindow', what: 'with an exponent (5e3)', form: () => '5e3' },
+  { id: 'ORDER-LONG-CANONICAL.timestamp-leading-zero', ruleId: 'ORDER-LONG-CANONICAL', param: 'timestamp', what: 'with a leading zero', form: (now) => `0${now}` },
+  { id: 'ORDER-LONG-CANONICAL.timestamp-plus', ruleId: 'ORDER-LONG-CANONICAL', param: 'timestamp', what: 'with a plus sign', form: (now) => `+${now}` },
+  { id: 'ORDER-LONG-CANONICAL.timestamp-padded', ruleId: 'ORDER-LONG-CANONICAL', param: 'timestamp', what: 'padded with spaces', form: (now) => ` ${now} ` },
+  { id: 'ORDER-LONG-CANONICAL.recvwindow-leading-zero', ruleId: 'ORDER-LONG-CANONICAL', param: 'recvWindow', what: 'with a leading zero', form: () => '05000' },
+  { id: 'ORDER-LONG-CANONICAL.recvwindow-plus', ruleId: 'ORDER-LONG-CANONICAL', param: 'recvWindow', what: 'with a plus sign', form: () => '+5000' },
+  { id: 'ORDER-LONG-CANONICAL.recvwindow-padded', ruleId: 'ORDER-LONG-CANONICAL', param: 'recvWindow', what: 'padded with spaces', form: () => ' 5000 ' },
+];
+
 export const timeChecks: CheckDefinition[] = [
   widthCheck('TIME-RECVWINDOW-DEFAULT.width', 'TIME-RECVWINDOW-DEFAULT', undefined),
   widthCheck('TIME-RECVWINDOW-HONOURED.width', 'TIME-RECVWINDOW-HONOURED', 3000),
@@ -227,6 +261,20 @@ export const timeChecks: CheckDefinition[] = [
       return firstFailure(...steps);
     },
   }),
+  // Text forms of timestamp and recvWindow (D-LONG-CANONICAL): each a one-defect probe on every route.
+  ...LONG_FORMS.map(({ id, ruleId, param, what, form }) =>
+    perRoute({
+      id,
+      ruleId,
+      title: `${param} ${what} is refused, on every route`,
+      routes: ALL_ROUTES,
+      async probe(ctx, r) {
+        const value = form(Math.round(ctx.clock.serverNow()));
+        const opts = param === 'timestamp' ? { timestamp: value } : { recvWindow: value };
+        return expectRejected(await send(ctx, onRoute(ctx, r, opts)), `${routeKey(r)}: ${param} ${JSON.stringify(value)} (${what})`);
+      },
+    }),
+  ),
   // Clock-free (issue 10): an hour beyond either edge is outside the window whatever the
   // offset, so these run even when the server's clock could not be measured.
   perRoute({

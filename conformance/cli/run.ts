@@ -81,8 +81,9 @@ Safety:
                          1 = one request at a time). Time-window checks always
                          run alone
   --max-orders N         stop placing orders after N accepted, shared fairly between
-                         checks (default 10000 for a target; unlimited for the
-                         embedded server)
+                         checks; every request that could place one counts, discovery
+                         included (0: nothing that can place an order is sent;
+                         default 10000 for a target; unlimited for the embedded server)
   --timeout MS           per-request deadline: headers and the whole body (default 10000)
   --max-time S           whole-run deadline in seconds: past it nothing is sent, the
                          checks not run are reported as skip with the reason
@@ -105,8 +106,8 @@ Reports:
   -h, --help             this text
 
 Exit codes: 0 no MUST-level failure; 1 a MUST-level failure; 2 usage error, the
-target could not be reached, or --max-time ended the run before every check ran;
-130 interrupted.
+target could not be reached, --max-time ended the run before every check ran, or
+--max-orders left MUST checks without a request; 130 interrupted.
 `;
 
 const options = {
@@ -392,11 +393,14 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     if (v['report-json'] !== undefined) writeReportFile('report-json', v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
     if (v.junit !== undefined) writeReportFile('junit', v.junit, renderJunit(report));
     if (report.stopped?.reason === 'interrupted') return 130;
+    const budgetCut = (report.orders?.mustNotRun ?? 0) > 0;
+    if (budgetCut) io.err(`spotcheck: --max-orders ${report.orders?.maxOrders ?? ''} left ${report.orders?.mustNotRun ?? 0} MUST checks without a single request (status skip): no verdict on them\n`);
     if (gateFails(report, v.strict)) return 1;
     if (report.deadline?.reached === true) {
       io.err(`spotcheck: --max-time ${v['max-time'] ?? ''} s ended the run: ${report.deadline.checksNotRun.length} checks not run or cut short (status skip)\n`);
       return 2;
     }
+    if (budgetCut) return 2;
     return 0;
   }
 }

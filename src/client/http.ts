@@ -4,6 +4,7 @@
  * become typed errors (`ERR_NETWORK`, `ERR_TIMEOUT`).
  */
 import { Readable } from 'node:stream';
+import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { request, type Dispatcher } from 'undici';
 import { SpotcheckError } from '../errors.js';
 import type { BodyCut } from '../core/response.js';
@@ -45,6 +46,47 @@ export interface RawResponse {
   receivedAt: number;
   /** Set when the body was longer than `maxBodyBytes`: reading stopped at the cap and the connection was dropped. */
   truncated?: BodyCut;
+  /** Set when the body's Content-Encoding could not be decoded (RFC 9110 §8.4): why; `text` is then empty. */
+  undecodable?: string;
+}
+
+/** What the kit tells a server it can read (RFC 9110 §12.5.3): every coding it decodes. */
+export const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/** The request's headers with `Accept-Encoding` added unless the request sets one itself. */
+function withAcceptEncoding(headers: Record<string, string>): Record<string, string> {
+  return Object.keys(headers).some((k) => k.toLowerCase() === 'accept-encoding') ? headers : { ...headers, 'accept-encoding': ACCEPT_ENCODING };
+}
+
+/**
+ * Undo the Content-Encoding of a body (RFC 9110 §8.4: codings listed in the order applied,
+ * undone last first): gzip, deflate (zlib or raw), br, identity. The decoded text is held
+ * to `max` bytes like the raw one.
+ */
+export function decodeBody(raw: Buffer, contentEncoding: string | string[] | undefined, max: number): { bytes: Buffer } | { error: string } | { tooLarge: true } {
+  const value = Array.isArray(contentEncoding) ? contentEncoding.join(',') : (contentEncoding ?? '');
+  const codings = value.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity');
+  let bytes = raw;
+  const opts = { maxOutputLength: Math.max(1, max) };
+  for (const coding of codings.reverse()) {
+    try {
+      if (coding === 'gzip' || coding === 'x-gzip') bytes = gunzipSync(bytes, opts);
+      else if (coding === 'br') bytes = brotliDecompressSync(bytes, opts);
+      else if (coding === 'deflate') {
+        // "deflate" is the zlib format (RFC 9110 §8.4.1.2); some servers send raw deflate
+        try {
+          bytes = inflateSync(bytes, opts);
+        } catch (err) {
+          if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw err;
+          bytes = inflateRawSync(bytes, opts);
+        }
+      } else return { error: `Content-Encoding ${coding} is not one the kit can read (it asked for ${ACCEPT_ENCODING})` };
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return { tooLarge: true };
+      return { error: `the ${coding} body could not be decoded: ${err instanceof Error ? err.message : String(err)}` };
+    }
+  }
+  return { bytes };
 }
 
 /** Options of `sendRaw`. */
@@ -83,7 +125,7 @@ export async function sendRaw(baseUrl: string, req: RawRequest, opts: SendOption
   try {
     const res = await request(url, {
       method: req.method as Dispatcher.HttpMethod,
-      headers: req.headers,
+      headers: withAcceptEncoding(req.headers),
       ...(req.body === '' && req.method === 'GET' ? {} : { body: req.chunked ? Readable.from([Buffer.from(req.body, 'utf8')]) : req.body }),
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
@@ -105,7 +147,20 @@ export async function sendRaw(baseUrl: string, req: RawRequest, opts: SendOption
       chunks.push(b);
       size += b.length;
     }
-    const text = Buffer.concat(chunks).toString('utf8');
+    let raw: Buffer = Buffer.concat(chunks);
+    let undecodable: string | undefined;
+    if (truncated === undefined && res.headers['content-encoding'] !== undefined) {
+      const decoded = decodeBody(raw, res.headers['content-encoding'], maxBody);
+      if ('bytes' in decoded) raw = decoded.bytes;
+      else if ('error' in decoded) {
+        undecodable = decoded.error;
+        raw = Buffer.alloc(0);
+      } else {
+        truncated = { keptBytes: maxBody, receivedBytes: maxBody + 1 };
+        raw = Buffer.alloc(0);
+      }
+    }
+    const text = raw.toString('utf8');
     let json: unknown;
     try {
       json = text === '' || truncated !== undefined ? undefined : JSON.parse(text);
@@ -121,6 +176,7 @@ export async function sendRaw(baseUrl: string, req: RawRequest, opts: SendOption
       sentAt,
       receivedAt: Date.now(),
       ...(truncated ? { truncated } : {}),
+      ...(undecodable === undefined ? {} : { undecodable }),
     };
   } catch (err) {
     const code = (err as { code?: string }).code ?? '';

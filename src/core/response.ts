@@ -26,6 +26,8 @@ export interface ResponseLike {
   headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** Set when the body was longer than the reader's cap and reading stopped there. */
   truncated?: BodyCut;
+  /** Set when the body's Content-Encoding could not be decoded: why. */
+  undecodable?: string;
 }
 
 /** A response body cut at the reader's cap (issue 11): what was kept and what the server announced. */
@@ -54,6 +56,8 @@ export interface Observation {
   elapsedMs?: number;
   /** The body was longer than the reader's cap: it was cut and the connection dropped; a cut 2xx is never `accepted`. */
   truncated?: BodyCut;
+  /** The body's Content-Encoding could not be decoded (why): the answer is unreadable, never a refusal. */
+  undecodable?: string;
 }
 
 /** A JSON object (not an array, not null). */
@@ -85,6 +89,7 @@ export function classify(res: ResponseLike): Observation {
   const base: Observation = { verdict: 'bad-response', status: res.status, json, text: res.text };
   if (res.elapsedMs !== undefined) base.elapsedMs = res.elapsedMs;
   if (res.truncated !== undefined) base.truncated = res.truncated;
+  if (res.undecodable !== undefined) base.undecodable = res.undecodable;
   if (isRecord(json)) {
     base.code = json.code;
     base.msg = json.msg;
@@ -117,8 +122,11 @@ export function describe(o: Observation): string {
   if (o.verdict === 'no-answer') return `no answer (${o.error ?? 'unknown error'})`;
   if (o.verdict === 'not-sent') return `not sent: ${o.error ?? 'unknown reason'}`;
   if (o.verdict === 'rate-limited') return `rate limited: HTTP ${o.status ?? '?'} ${(o.text ?? '').slice(0, 120)}`.trim();
+  if (o.undecodable !== undefined) return `HTTP ${o.status ?? '?'} with a body that could not be read (${o.undecodable})`;
   const body = o.text === undefined ? '' : o.text.length > 160 ? `${o.text.slice(0, 160)}…` : o.text;
-  return `HTTP ${o.status ?? '?'} ${body}`.trim();
+  // a 2xx that is not a JSON object answer: unreadable, never a refusal
+  const unreadable = o.verdict === 'bad-response' && o.status !== undefined && o.status >= 200 && o.status < 300 ? ' (a 2xx answer that is not a readable JSON object)' : '';
+  return `HTTP ${o.status ?? '?'} ${body}${unreadable}`.trim();
 }
 
 /** The top-level `result` array of a batch response body (§2.2), when there is one. */

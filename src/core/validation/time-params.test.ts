@@ -33,3 +33,20 @@ describe('checkTimeParams (§5.4 items 1-2, decision D-RECVWINDOW-MAX)', () => {
     expect(r.recvWindow).toBeUndefined();
   });
 });
+
+describe('the text forms of a LONG (D-LONG-CANONICAL)', () => {
+  it('refuses a leading zero, a plus sign and padding as ORDER-LONG-CANONICAL, and keeps plain digits and 0', () => {
+    for (const v of ['01700000000000', '+1700000000000', ' 1700000000000', '1700000000000 ', '05000', '00']) {
+      expect(checkTimeParams(v, undefined).issues.map((i) => i.ruleId), v).toEqual(['ORDER-LONG-CANONICAL']);
+      expect(checkTimeParams('1700000000000', v).issues.map((i) => i.ruleId), v).toEqual(['ORDER-LONG-CANONICAL']);
+    }
+    expect(checkTimeParams('1700000000000', '0').issues).toEqual([]);
+    expect(checkTimeParams('1700000000000', '5000').issues).toEqual([]);
+  });
+
+  it('refuses a fraction, a sign and an exponent as ORDER-RECVWINDOW-FORMAT', () => {
+    for (const v of ['1700000000000.5', '-1700000000000', '1.7e12', '5e3']) {
+      expect(checkTimeParams(v, undefined).issues.map((i) => i.ruleId), v).toEqual(['ORDER-RECVWINDOW-FORMAT']);
+    }
+  });
+});

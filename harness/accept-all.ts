@@ -1,0 +1,63 @@
+/**
+ * A server that accepts everything and counts what it placed: the target of the order
+ * budget's self-test (`--max-orders`). Written the way a careless stranger would: no
+ * signature, key or time check, every element of a JSON array body is placed, and a
+ * request carrying a `symbol` parameter places one order. Test harness only.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface AcceptAll {
+  url: string;
+  /** Orders placed so far. */
+  placed(): number;
+  /** Requests received so far. */
+  requests(): number;
+  close(): Promise<void>;
+}
+
+export async function startAcceptAll(): Promise<AcceptAll> {
+  let placed = 0;
+  let requests = 0;
+  let nextId = 1;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      requests++;
+      const body = Buffer.concat(chunks).toString('utf8');
+      const query = (req.url ?? '').split('?')[1] ?? '';
+      let answer: unknown = { code: 0 };
+      let orders: unknown;
+      try {
+        orders = JSON.parse(body);
+      } catch {
+        orders = undefined;
+      }
+      const order = (o: Record<string, unknown>) => ({ orderId: String(nextId++), clientOrderId: o.newClientOrderId ?? `srv${nextId}`, symbol: o.symbol, side: o.side, type: o.type, status: 'NEW', transactTime: Date.now() });
+      if (Array.isArray(orders)) {
+        placed += orders.length;
+        answer = { code: 0, result: orders.map((o) => ({ code: 0, msg: 'ok', order: order(typeof o === 'object' && o !== null ? (o as Record<string, unknown>) : {}) })) };
+      } else {
+        const params = Object.fromEntries([...new URLSearchParams(query), ...new URLSearchParams(body)]);
+        if (params.symbol !== undefined) {
+          placed++;
+          answer = { code: 0, ...order(params) };
+        }
+      }
+      const text = JSON.stringify(answer);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    placed: () => placed,
+    requests: () => requests,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

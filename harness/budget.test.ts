@@ -1,0 +1,80 @@
+/**
+ * The order budget covers everything (--max-orders): discovery's controls and fingerprint
+ * probes come out of it, 0 sends nothing that can place an order, and one oversized body is
+ * not counted as the thousands of orders it holds.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../src/cli/main.js';
+import type { Io } from '../src/cli/args.js';
+import { conformanceCommands } from '../conformance/cli/commands.js';
+import { ordersIn } from '../conformance/runner.js';
+import type { RunReport } from '../conformance/types.js';
+import { DEMO_API_KEY, DEMO_SECRET, startServer } from '../src/server/index.js';
+import { startAcceptAll } from './accept-all.js';
+import { runAgainstServer } from '../conformance/selftest.js';
+
+function capture(env: NodeJS.ProcessEnv): Io & { stdout: () => string; stderr: () => string } {
+  let out = '';
+  let err = '';
+  return { out: (s) => void (out += s), err: (s) => void (err += s), env, stdout: () => out, stderr: () => err };
+}
+
+describe('the order budget covers every request that can place an order', () => {
+  it('--max-orders 0 against an accept-all server: it places 0 orders, the placing checks are skipped with the reason, exit non-zero', async () => {
+    const server = await startAcceptAll();
+    const dir = mkdtempSync(join(tmpdir(), 'spotcheck-budget-'));
+    const json = join(dir, 'r.json');
+    try {
+      const io = capture({ SPOTCHECK_API_KEY: 'k', SPOTCHECK_SECRET: 's' });
+      const code = await main(['run', '--base-url', server.url, '--max-orders', '0', '--runs', '3', '--seed', '5', '--report-json', json], io, conformanceCommands);
+      expect(server.placed()).toBe(0);
+      // exit 2 for the MUST checks not run, or 1 where what little could be sent (malformed bodies no parser places) found a failure
+      expect(code, io.stderr()).not.toBe(0);
+      expect(io.stderr()).toMatch(/--max-orders 0 left \d+ MUST checks without a single request/);
+      const report = JSON.parse(readFileSync(json, 'utf8')) as RunReport;
+      expect(report.orders?.placed).toBe(0);
+      expect(report.orders?.mustNotRun).toBeGreaterThan(10);
+      expect(report.discovery?.controls.filter((c) => c.state !== 'not-offered').every((c) => c.observed.includes('order budget (--max-orders 0)'))).toBe(true);
+      const skipped = report.checks.find((c) => c.id === 'BATCH-ACCEPT-UP-TO-MAX');
+      expect(skipped?.status).toBe('skip');
+      expect(skipped?.reason).toMatch(/order budget \(--max-orders 0\) left no order/);
+      expect(report.checks.some((c) => c.status === 'pass' || c.status === 'fail')).toBe(true); // ROBUST-NO-HANG judges the run
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--max-orders 0 against the reference server: nothing fails, exit 2 because MUST checks were not run', async () => {
+    const server = await startServer({ port: 0 });
+    try {
+      const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
+      const code = await main(['run', '--base-url', server.url, '--max-orders', '0', '--runs', '3', '--seed', '5'], io, conformanceCommands);
+      expect(code, io.stdout()).toBe(2);
+      expect(io.stdout()).toMatch(/^\d+ passed, 0 failed, \d+ info, [1-9]\d* skipped/m);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a small budget is shared with discovery: the orders placed never exceed it', async () => {
+    const server = await startAcceptAll();
+    try {
+      const io = capture({ SPOTCHECK_API_KEY: 'k', SPOTCHECK_SECRET: 's' });
+      await main(['run', '--base-url', server.url, '--max-orders', '5', '--runs', '3', '--seed', '5'], io, conformanceCommands);
+      expect(server.placed()).toBeLessThanOrEqual(5);
+      expect(server.placed()).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a batch counts as the orders a server keeping the 20-order limit can place: ROBUST-NO-5XX.oversized runs at the default budget of a --base-url run', async () => {
+    expect(ordersIn({ endpoint: 'batch', placement: 'json' }, JSON.stringify(new Array(12000).fill({})))).toBe(20);
+    expect(ordersIn({ endpoint: 'batch', placement: 'json' }, '[{},{}]')).toBe(2);
+    const r = await runAgainstServer({}, { only: ['ROBUST-NO-5XX.oversized'], maxOrders: 10000, runs: 3 });
+    expect(r.checks.map((c: RunReport['checks'][number]) => [c.id, c.status, c.reason])).toEqual([['ROBUST-NO-5XX.oversized', 'pass', undefined]]);
+  });
+});

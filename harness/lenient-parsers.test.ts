@@ -1,0 +1,38 @@
+/**
+ * Each lenient reader of a time parameter is caught by its one check and by no other
+ * (D-LONG-CANONICAL): the probes of LONG_FORMS each carry exactly one defect.
+ */
+import { describe, expect, it } from 'vitest';
+import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/index.js';
+import { runConformance } from '../conformance/runner.js';
+import { LONG_FORMS } from '../conformance/checks/time.js';
+import { startVariant } from '../conformance/variants.js';
+import { lenientParsers } from './lenient-parsers.js';
+
+describe.concurrent('lenient time-parameter readers: each caught by its own check only', () => {
+  it('every form probe has a lenient reader that only it catches', () => {
+    expect(lenientParsers.map((p) => p.caughtBy).sort()).toEqual(LONG_FORMS.map((f) => f.id).sort());
+  });
+
+  for (const p of lenientParsers) {
+    it(`${p.name}: ${p.caughtBy} fails, nothing else`, async () => {
+      const v = await startVariant(p.options, 3);
+      try {
+        const r = await runConformance({
+          target: { baseUrl: v.url, apiKey: DEMO_API_KEY, secret: DEMO_SECRET, symbol: 'BTCUSDT', otherSymbol: 'ETHUSDT' },
+          profile: 'core',
+          seed: 29,
+          runs: 3,
+          rate: 0,
+          timeoutMs: 5000,
+          // the time-parameter checks, and the clock-free window checks a reader could also upset
+          only: ['TIME-WINDOW-PAST.', 'TIME-WINDOW-LEAD.', 'TIME-TIMESTAMP-REQUIRED', 'ORDER-RECVWINDOW-FORMAT', 'ORDER-LONG-CANONICAL'],
+          maxOrders: Infinity,
+        });
+        expect(r.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toEqual([p.caughtBy]);
+      } finally {
+        await v.close();
+      }
+    });
+  }
+});
