@@ -10,7 +10,7 @@ import { kitPath } from '../src/paths.js';
 import { rules } from '../src/rules.js';
 import { checks } from './checks/index.js';
 import { appliesTo, coverageData, coverageMatrix, renderMatrix } from './coverage.js';
-import { runAgainstServer } from './selftest.js';
+import { runAgainstServer } from '../harness/selftest.js';
 import type { RunReport } from './types.js';
 
 const data = coverageData();

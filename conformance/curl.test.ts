@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET, startServer, type RunningServer } from '../src/server/index.js';
-import { classify, type Verdict } from './observe.js';
+import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET } from '../src/server/credentials.js';
+import { startServer, type RunningServer } from '../src/server/server.js';
+import { classify, type Verdict } from '../src/core/response.js';
 import { curlFor, NO_TRADE_SECRET_VAR, shq } from './curl.js';
-import { mutants } from './mutants.js';
+import { mutants } from '../harness/mutants.js';
 import { runConformance } from './runner.js';
 import * as edits from './sig-edits.js';
 

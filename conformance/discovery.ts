@@ -5,7 +5,7 @@
  * through a route whose control was accepted, and only when the rejection is not the
  * signature/key fingerprint (design notes, "How a verdict is earned").
  */
-import { describe } from './observe.js';
+import { describe } from '../src/core/response.js';
 import { flipFirstDigit } from './sig-edits.js';
 import { routeKey, type Built, type RequestFactory, type Route } from './requests.js';
 import { SINGLE_PLACEMENTS, type TargetProfile } from './target/description.js';

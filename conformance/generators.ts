@@ -4,7 +4,7 @@
  * library's validator by the checks, so a shrunk case stays what it claims to be.
  */
 import fc from 'fast-check';
-import type { BatchOrderItem, OrderType, Side } from '../src/types.js';
+import type { BatchOrderItem, OrderType, Side } from '../src/core/types.js';
 import { LIMITS } from '../src/core/wire.js';
 import { gridValue, type Grid } from './target/decimal-grid.js';
 

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 
 const validateReport = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(new URL('./report/report.schema.json', import.meta.url), 'utf8')) as object);
 import type { RunReport } from './types.js';
-import { isSpotcheckError } from '../src/errors.js';
+import { isSpotcheckError } from '../src/core/errors.js';
 
 let server: Server | undefined;
 

@@ -1,15 +1,16 @@
 /**
- * The published package: no test, bench or test-harness file in the tarball, and the
- * `exports` are what the README documents (the library and the vectors loader).
+ * The published package: no harness, test, bench or generator file in the tarball, `files`
+ * without negations, and the `exports` are what the README documents (the library, the
+ * pure core `spotcheck/core` and the vectors loader).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kitPath } from '../src/paths.js';
 
 const ROOT = kitPath();
-const FORBIDDEN = [/\.test\./, /bench/, /testing/, /mutant/, /selftest/, /variants\./, /(^|\/)generate[^/]*$/, /tsconfig/];
+const FORBIDDEN = [/(^|\/)harness\//, /\.test\./, /bench/, /testing/, /mutant/, /selftest/, /variants\./, /(^|\/)generate[^/]*$/, /tsconfig/];
 
 describe('npm pack', () => {
   const built = existsSync(join(ROOT, 'dist', 'src', 'index.js'));
@@ -20,14 +21,34 @@ describe('npm pack', () => {
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     const files = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]?.files.map((f) => f.path) ?? [];
     expect(files.filter((f) => FORBIDDEN.some((re) => re.test(f)))).toEqual([]);
-    for (const f of ['dist/src/index.js', 'dist/src/core/request.js', 'dist/vectors/load.js', 'dist/conformance/cli/bin.js', 'spec/rules.json', 'spec/coverage.json', 'vectors/signing.json', 'conformance/report/report.schema.json', 'conformance/target/target.schema.json', 'README.md']) {
+    // the harness is built (benches run from dist/harness) but never packed
+    expect(existsSync(join(ROOT, 'dist', 'harness', 'selftest.js'))).toBe(true);
+    const vectorFiles = readdirSync(join(ROOT, 'vectors')).filter((f) => f.endsWith('.json') && !f.startsWith('tsconfig'));
+    expect(vectorFiles.length).toBeGreaterThan(3);
+    for (const f of vectorFiles) expect(files, `vectors/${f} is listed in package.json files`).toContain(`vectors/${f}`);
+    for (const f of ['dist/src/index.js', 'dist/src/core/request.js', 'dist/src/core/index.js', 'dist/vectors/load.js', 'dist/conformance/cli/bin.js', 'spec/rules.json', 'spec/coverage.json', 'vectors/signing.json', 'conformance/report/report.schema.json', 'conformance/target/target.schema.json', 'README.md']) {
       expect(files, f).toContain(f);
     }
   }, 60_000);
 
-  it('exports the library and the vectors loader, nothing else', () => {
+  it('files lists only what ships: no negation', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
+    expect(pkg.files.length).toBeGreaterThan(3);
+    expect(pkg.files.filter((f) => f.startsWith('!'))).toEqual([]);
+  });
+
+  it('exports the library, the pure core and the vectors loader, nothing else', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
-    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './package.json', './vectors']);
+    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './core', './package.json', './vectors']);
     expect(pkg.exports['./vectors']).toEqual({ types: './dist/vectors/load.d.ts', import: './dist/vectors/load.js' });
+    expect(pkg.exports['./core']).toEqual({ types: './dist/src/core/index.d.ts', import: './dist/src/core/index.js' });
+  });
+
+  it('spotcheck/core resolves through the exports map to the pure core', () => {
+    if (!built) throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the tests');
+    // package self-reference: node resolves the name through this package's own exports
+    const script = "const m = await import('spotcheck/core'); console.log(typeof m.buildRequest, typeof m.classify, import.meta.resolve('spotcheck/core'))";
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }).trim();
+    expect(out).toMatch(/^function function file:.*\/dist\/src\/core\/index\.js$/);
   });
 });

@@ -8,16 +8,11 @@
 import type { RawRequest } from '../src/client/http.js';
 import { buildRequest, type BuiltWireRequest, type Defects, type RequestSpec } from '../src/core/request.js';
 import { orderEndpoint, SEED_WIRE, type EndpointName as WireEndpoint, type WireProfile } from '../src/core/wire.js';
-import { sign, type Placement } from '../src/signing/index.js';
-import type { ApiVersion } from '../src/validation/index.js';
-import type { SigningFacts } from './transport.js';
+import { sign } from '../src/signing/hmac.js';
+import { type Placement } from '../src/core/signing/build.js';
+import type { ApiVersion } from '../src/core/validation/order.js';
 import { isSignatureEdit } from './sig-edits.js';
 import type { EndpointName } from './target/description.js';
-
-import { BATCH_ORDERS_PATH, ORDER_PATHS } from '../src/client/requests.js';
-
-/** The endpoint paths, as the client has them (§4.1, §4.2). */
-export { BATCH_ORDERS_PATH as BATCH_PATH, ORDER_PATHS };
 
 /** Where a request goes: the endpoint and, for single orders, the placement (§5.3); the batch carries JSON. */
 export interface Route {
@@ -28,6 +23,26 @@ export interface Route {
 /** The route as one word, e.g. `v1.1/split` or `batch/json`: the key of positive controls. */
 export function routeKey(r: Route): string {
   return `${r.endpoint}/${r.placement}`;
+}
+
+/** How a request was signed and where it went, carried into its exchange (for the curl reproduction). */
+export interface SigningFacts {
+  /** The string the signature was computed over, when it is a genuine HMAC with the target's secret. */
+  signedString?: string;
+  /** The timestamp value used, so a reproduction can substitute a fresh one. */
+  timestamp?: string;
+  /** `timestamp` minus the local clock when the request was built (clock offset plus intended age). */
+  timestampShiftMs?: number;
+  /** The signature value sent. */
+  signature?: string;
+  /** bash rewriting the genuine `$SIG` into the value sent (a deliberate signature defect, conformance/sig-edits.ts). */
+  signatureEdit?: string;
+  /** Signed with the target's secret followed by this text (a deliberately wrong secret). */
+  secretSuffix?: string;
+  /** Signed with another secret the shell holds in this variable (the no-TRADE key's), instead of `$SPOTCHECK_SECRET`. */
+  secretVariable?: string;
+  /** The endpoint and placement the request went to (the key of its positive control). */
+  route?: Route;
 }
 
 /** A request ready to send, the facts of its signature, and how to build it afresh (a new timestamp, re-signed) for a retry. */

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readFileSync } from 'node:fs';
-import { runAgainstServer } from './selftest.js';
+import { runAgainstServer } from '../harness/selftest.js';
 import { checks } from './checks/index.js';
 import { rules } from '../src/rules.js';
 import { selectChecks } from './runner.js';
 import { DEFAULT_RUNS, LOOPBACK_CONCURRENCY } from './cli/run.js';
-import { mutants } from './mutants.js';
-import { defaultPolicy } from '../src/server/index.js';
+import { mutants } from '../harness/mutants.js';
+import { defaultPolicy } from '../src/server/policy.js';
 
 const reportSchema = JSON.parse(readFileSync(new URL('./report/report.schema.json', import.meta.url), 'utf8')) as object;
 const validateReport = new Ajv2020({ allErrors: true, strict: false }).compile(reportSchema);

@@ -6,9 +6,9 @@
 import type { Dispatcher } from 'undici';
 import { rule, type RuleLevel } from '../src/rules.js';
 import { readKitJson } from '../src/paths.js';
-import { type Observation, describe, entriesOf, entryPlaced } from './observe.js';
+import { type Observation, describe, entriesOf, entryPlaced } from '../src/core/response.js';
+import { SpotcheckError } from '../src/core/errors.js';
 import { authRefusal, expect as want, judgeExchange, refusalToConfirm, routeVerdicts, type ExchangeVerdict, type RouteKnowledge, type RouteTally } from './verdict.js';
-import { SpotcheckError } from '../src/errors.js';
 import { LIMITS } from '../src/core/wire.js';
 import { anyUsable, controlOf, controlRequest, discover, explainNothingAccepted, fingerprintOf, knowledgeOf, type Discovery } from './discovery.js';
 import { resolveDescription } from './target/description.js';

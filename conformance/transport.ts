@@ -4,35 +4,16 @@
  */
 import type { Dispatcher } from 'undici';
 import { sendRaw, type RawRequest, type RawResponse } from '../src/client/http.js';
-import { isSpotcheckError } from '../src/errors.js';
-import { classify, type Observation } from './observe.js';
-import type { Route } from './requests.js';
+import { isSpotcheckError } from '../src/core/errors.js';
+import { classify, type Observation } from '../src/core/response.js';
+import type { Built, SigningFacts } from './requests.js';
 import type { ExchangeVerdict, Expectation } from './verdict.js';
 
 /** One request as sent, what came back, and how its signature was made (for the curl reproduction). */
-export interface Exchange {
+export interface Exchange extends SigningFacts {
   request: RawRequest;
   observation: Observation;
-  /** The string the signature was computed over, when it is a genuine HMAC with the target's secret. */
-  signedString?: string;
-  /** The timestamp value used, so a reproduction can substitute a fresh one. */
-  timestamp?: string;
-  /** `timestamp` minus the local clock when the request was built (clock offset plus intended age). */
-  timestampShiftMs?: number;
-  /** The signature value sent. */
-  signature?: string;
-  /** bash rewriting the genuine `$SIG` into the value sent (a deliberate signature defect, conformance/sig-edits.ts). */
-  signatureEdit?: string;
-  /** Signed with the target's secret followed by this text (a deliberately wrong secret). */
-  secretSuffix?: string;
-  /** Signed with another secret the shell holds in this variable (the no-TRADE key's), instead of `$SPOTCHECK_SECRET`. */
-  secretVariable?: string;
-  /** The endpoint and placement the request went to (the key of its positive control). */
-  route?: Route;
 }
-
-/** Extra facts about a request, carried into its exchange. */
-export type SigningFacts = Pick<Exchange, 'signedString' | 'timestamp' | 'timestampShiftMs' | 'signature' | 'signatureEdit' | 'secretSuffix' | 'secretVariable' | 'route'>;
 
 export interface SendResult {
   observation: Observation;
@@ -48,14 +29,7 @@ export interface SendResult {
 }
 
 /** Send a request; `rebuild` makes it afresh (new timestamp, re-signed) when a 429 asks for a retry. */
-export type Sender = (request: RawRequest, facts?: SigningFacts, rebuild?: () => Rebuilt) => Promise<SendResult>;
-
-/** A request built again for a retry. */
-export interface Rebuilt {
-  request: RawRequest;
-  facts: SigningFacts;
-  rebuild?: () => Rebuilt;
-}
+export type Sender = (request: RawRequest, facts?: SigningFacts, rebuild?: () => Built) => Promise<SendResult>;
 
 /** What the target's rate limiting cost the run (issue 9: counted, never a verdict). */
 export interface RateLimitStats {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Observation } from './observe.js';
+import type { Observation } from '../src/core/response.js';
 import {
   expect as want,
   judgeExchange,

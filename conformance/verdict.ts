@@ -4,7 +4,7 @@
  * came back (design notes, "How a verdict is earned"). The runner only orchestrates: it
  * sends, re-sends a route's positive control when this module asks, and files the cells.
  */
-import { describe, entriesOf, entryPlaced, isRecord, type Observation } from './observe.js';
+import { describe, entriesOf, entryPlaced, isRecord, type Observation } from '../src/core/response.js';
 
 /**
  * Which refusal a negative probe expects. `auth`: the fault is in the request's

@@ -12,9 +12,10 @@ import type { Io } from '../src/cli/args.js';
 import { conformanceCommands } from '../conformance/cli/commands.js';
 import { ordersIn } from '../conformance/runner.js';
 import type { RunReport } from '../conformance/types.js';
-import { DEMO_API_KEY, DEMO_SECRET, startServer } from '../src/server/index.js';
+import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
+import { startServer } from '../src/server/server.js';
 import { startAcceptAll } from './accept-all.js';
-import { runAgainstServer } from '../conformance/selftest.js';
+import { runAgainstServer } from './selftest.js';
 
 function capture(env: NodeJS.ProcessEnv): Io & { stdout: () => string; stderr: () => string } {
   let out = '';

@@ -3,10 +3,10 @@
  * (D-LONG-CANONICAL): the probes of LONG_FORMS each carry exactly one defect.
  */
 import { describe, expect, it } from 'vitest';
-import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/index.js';
+import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
 import { runConformance } from '../conformance/runner.js';
 import { LONG_FORMS } from '../conformance/checks/time.js';
-import { startVariant } from '../conformance/variants.js';
+import { startVariant } from './variants.js';
 import { lenientParsers } from './lenient-parsers.js';
 
 describe.concurrent('lenient time-parameter readers: each caught by its own check only', () => {

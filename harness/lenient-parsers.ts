@@ -5,8 +5,8 @@
  * would see it. Each is caught by exactly one check (conformance/checks/time.ts LONG_FORMS).
  * Test harness only.
  */
-import { DEMO_SECRET } from '../src/server/index.js';
-import { resign, type ProxiedRequest, type VariantOptions } from '../conformance/variants.js';
+import { DEMO_SECRET } from '../src/server/credentials.js';
+import { resign, type ProxiedRequest, type VariantOptions } from './variants.js';
 
 export interface LenientParser {
   name: string;

@@ -10,7 +10,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../src/paths.js';
 import type { Rule } from '../src/rules.js';
 import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
-import { parsePairs, signatureValues, signingSteps, verify, type BodyKind } from '../src/signing/index.js';
+import { parsePairs, signatureValues } from '../src/core/signing/query.js';
+import { signingSteps, type BodyKind } from '../src/core/signing/total-params.js';
+import { verify } from '../src/signing/hmac.js';
 
 type Obj = Record<string, unknown>;
 

@@ -31,13 +31,37 @@ function violations(files: string[], bad: (i: { spec: string; target: string | u
   return files.flatMap((f) => importsOf(f).filter(bad).map((i) => `${f} imports ${i.spec}`));
 }
 
+/** The package entries (package.json `exports`): the only modules that may re-export. */
+const ENTRIES = ['src/index.ts', 'src/core/index.ts', 'vectors/load.ts'];
+const REEXPORT = /(?:^|\n)\s*export\s+(?:type\s+)?(?:\*|\{[^}]*\})(?:\s+as\s+\w+)?\s*(?:from\s+['"][^'"]+['"])?\s*;/g;
+
+/** The re-export statements of a file (`export ... from`, or `export { x }` of names declared elsewhere). */
+function reexportsOf(file: string): string[] {
+  return [...readFileSync(join(ROOT, file), 'utf8').matchAll(REEXPORT)].map((m) => m[0].trim());
+}
+
 const src = sources('src');
 const production = src.filter((f) => !f.endsWith('.test.ts'));
+const conformance = sources('conformance');
 
 describe('layering (design notes)', () => {
   it('finds the imports it judges', () => {
     expect(importsOf('src/client/requests.ts').some((i) => i.target === 'src/core/request.js')).toBe(true);
     expect(src.filter((f) => f.startsWith('src/core/')).length).toBeGreaterThan(10);
+  });
+
+  it('no module but a package entry re-exports: one door to each name', () => {
+    const all = [...src, ...conformance, ...sources('harness'), ...sources('vectors')].filter((f) => !f.endsWith('.test.ts'));
+    expect(reexportsOf('src/index.ts')).toContain("export * from './core/index.js';");
+    expect(reexportsOf('src/core/index.ts').length).toBeGreaterThan(5);
+    expect(all.filter((f) => !ENTRIES.includes(f)).flatMap((f) => reexportsOf(f).map((r) => `${f}: ${r}`))).toEqual([]);
+  });
+
+  it('the package entries re-export the modules that declare the names, never another door', () => {
+    for (const entry of ENTRIES) {
+      const targets = importsOf(entry).map((i) => i.target);
+      for (const t of targets) expect(t === undefined || ENTRIES.includes(t.replace(/\.js$/, '.ts')) || reexportsOf(t.replace(/\.js$/, '.ts')).length === 0, `${entry} -> ${t}`).toBe(true);
+    }
   });
 
   it('src/ never imports conformance/', () => {
@@ -56,8 +80,10 @@ describe('layering (design notes)', () => {
     expect(violations(server, (i) => i.target?.startsWith('src/client/') === true)).toEqual([]);
   });
 
-  it('the published code does not import the test harness', () => {
-    const shipped = production.filter((f) => !f.startsWith('src/testing/') && !f.startsWith('src/bench/'));
-    expect(violations(shipped, (i) => i.target?.startsWith('src/testing/') === true || i.target?.startsWith('src/bench/') === true)).toEqual([]);
+  it('the published code (src/ and conformance/ but their tests) never imports harness/', () => {
+    const shipped = [...production, ...conformance.filter((f) => !f.endsWith('.test.ts'))];
+    expect(shipped.some((f) => f.startsWith('conformance/checks/'))).toBe(true);
+    expect(violations(shipped, (i) => i.target?.startsWith('harness/') === true)).toEqual([]);
+    expect(violations(['harness/selftest.ts'], (i) => i.target?.startsWith('conformance/') === true).length).toBeGreaterThan(0);
   });
 });

@@ -5,8 +5,6 @@
 import { readKitJson } from './paths.js';
 import type { RuleId } from './core/rule-id.js';
 
-export type { RuleId } from './core/rule-id.js';
-export { RULE_IDS } from './core/rule-id.js';
 
 /** Rule family: the prefix of every rule ID (design notes). */
 export type RuleFamily = 'AUTH' | 'SIG' | 'TIME' | 'BATCH' | 'ORDER' | 'RESULT' | 'SCHEMA' | 'ROBUST';

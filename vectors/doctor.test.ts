@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../src/core/doctor/diagnose.js';
-import { sign } from '../src/signing/index.js';
+import { sign } from '../src/signing/hmac.js';
 import { build } from './generate/doctor.js';
 import { loadDoctorVectors } from './load.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isSpotcheckError, SpotcheckError } from '../src/errors.js';
+import { isSpotcheckError, SpotcheckError } from '../src/core/errors.js';
 import {
   checkVectorFile,
   loadOrderVectors,

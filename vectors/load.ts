@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { SpotcheckError } from '../src/errors.js';
+import { SpotcheckError } from '../src/core/errors.js';
 import { kitPath } from '../src/paths.js';
 import type { DoctorVectorFile, OrderVectorFile, SigningVectorFile, TimeWindowVectorFile, VectorBase, VectorFile } from './types.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rules } from '../src/rules.js';
-import { validateBatch, validateOrder } from '../src/validation/index.js';
+import { validateBatch } from '../src/core/validation/batch.js';
+import { validateOrder } from '../src/core/validation/order.js';
 import { loadOrderVectors } from './load.js';
 
 const file = loadOrderVectors();

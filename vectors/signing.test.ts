@@ -1,8 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sign, signatureValues, signingSteps, totalParams, verify, withoutSignature } from '../src/signing/index.js';
-import { loadSigningVectors, type SigningVector } from './load.js';
+import { sign, verify } from '../src/signing/hmac.js';
+import { signatureValues, withoutSignature } from '../src/core/signing/query.js';
+import { signingSteps, totalParams } from '../src/core/signing/total-params.js';
+import { loadSigningVectors } from './load.js';
+import { type SigningVector } from './types.js';
 
 const file = loadSigningVectors();
 const cases = file.tests.map((v) => [v.tcId, v.comment, v] as const);

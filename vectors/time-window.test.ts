@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkTimeWindow, DEFAULT_RECV_WINDOW } from '../src/time.js';
+import { checkTimeWindow, DEFAULT_RECV_WINDOW } from '../src/core/time.js';
 import { loadTimeWindowVectors } from './load.js';
 
 const file = loadTimeWindowVectors();

@@ -5,10 +5,10 @@
 import fc from 'fast-check';
 import type { RuleId } from '../../src/core/rule-id.js';
 import { LIMITS } from '../../src/core/wire.js';
-import { validateBatch } from '../../src/validation/index.js';
+import { validateBatch } from '../../src/core/validation/batch.js';
 import type { CheckDefinition } from '../types.js';
 import { boundaryBatches, editableBatch, validBatch, validOrder, withClientIds } from '../generators.js';
-import { describe, isRecord, resultEntries } from '../observe.js';
+import { describe, isRecord, resultEntries } from '../../src/core/response.js';
 import { expectAccepted, expectRefused, expectRejected, fail, firstFailure, info, openPoint, outcome, property, send } from './helpers.js';
 import { oneOrder } from './orders.js';
 

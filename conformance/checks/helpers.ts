@@ -4,13 +4,13 @@
  */
 import fc from 'fast-check';
 import type { CheckContext, CheckOutcome } from '../types.js';
-import { describe } from '../observe.js';
+import { describe } from '../../src/core/response.js';
 import { expect as want, judgeExchange, type ExchangeVerdict, type Expectation, type Knowledge, type RefusalLayer } from '../verdict.js';
 import type { Exchange, SendResult } from '../transport.js';
 import type { Built } from '../requests.js';
-import type { BatchOrderItem } from '../../src/types.js';
+import type { BatchOrderItem } from '../../src/core/types.js';
 import { withClientIds } from '../generators.js';
-import { validateBatch } from '../../src/validation/index.js';
+import { validateBatch } from '../../src/core/validation/batch.js';
 
 export const pass = (extra: { observed?: string; runs?: number } = {}): CheckOutcome => ({ status: 'pass', ...extra });
 export const skip = (reason: string): CheckOutcome => ({ status: 'skip', reason });

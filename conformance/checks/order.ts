@@ -5,14 +5,15 @@
 import fc from 'fast-check';
 import type { RuleId } from '../../src/core/rule-id.js';
 import { LIMITS } from '../../src/core/wire.js';
-import { validateOrder, type ApiVersion } from '../../src/validation/index.js';
+import { validateOrder, type ApiVersion } from '../../src/core/validation/order.js';
 import type { CheckContext, CheckDefinition, CheckOutcome } from '../types.js';
 import { firstValue, validOrder } from '../generators.js';
-import { entriesOf, isRecord, resultEntries } from '../observe.js';
+import { entriesOf, isRecord, resultEntries } from '../../src/core/response.js';
 import { expectAccepted, expectRefused, fail, firstFailure, info, openPoint, outcome, property, send, type Step } from './helpers.js';
 import { limitParams, marketParams, oneOrder } from './orders.js';
 import { ALL_ROUTES, onRoute, perRoute, routes, versionOf } from './routes.js';
-import { ORDER_PATHS, routeKey, type Route } from '../requests.js';
+import { ORDER_PATHS } from '../../src/client/requests.js';
+import { routeKey, type Route } from '../requests.js';
 import { orderParams } from './sig.js';
 
 type Params = Record<string, unknown>;

@@ -4,11 +4,11 @@
  */
 import fc from 'fast-check';
 import { LIMITS } from '../../src/core/wire.js';
-import { charLength, parseDecimal } from '../../src/validation/index.js';
-import type { BatchOrderItem } from '../../src/types.js';
+import { charLength, parseDecimal } from '../../src/core/validation/fields.js';
+import type { BatchOrderItem } from '../../src/core/types.js';
 import type { CheckDefinition } from '../types.js';
 import { boundaryBatches, editableBatch, firstValue, validBatch, withClientIds } from '../generators.js';
-import { describe, isRecord, resultEntries, type Observation } from '../observe.js';
+import { describe, isRecord, resultEntries, type Observation } from '../../src/core/response.js';
 import { expectAccepted, fail, info, property, send, sendBatchOnce, type Step } from './helpers.js';
 import type { Exchange } from '../transport.js';
 

@@ -5,11 +5,13 @@
  */
 import fc from 'fast-check';
 import { flipFirstDigit } from '../sig-edits.js';
-import { API_KEY_HEADER, type RawRequest } from '../../src/client/http.js';
+import { API_KEY_HEADER } from '../../src/core/wire.js';
+import { type RawRequest } from '../../src/client/http.js';
 import type { CheckDefinition } from '../types.js';
-import { describe, entryPlaced, isRecord, resultEntries } from '../observe.js';
+import { describe, entryPlaced, isRecord, resultEntries } from '../../src/core/response.js';
 import type { SendResult } from '../transport.js';
-import { BATCH_PATH, ORDER_PATHS, routeKey, type Route } from '../requests.js';
+import { BATCH_ORDERS_PATH as BATCH_PATH, ORDER_PATHS } from '../../src/client/requests.js';
+import { routeKey, type Route } from '../requests.js';
 import { ALL_ROUTES, onRoute, perRoute, SINGLE_ROUTES } from './routes.js';
 import { expectAccepted, expectRefused, fail, firstFailure, inconclusive, inOrder, outcome, property, send, type Step } from './helpers.js';
 import { limitParams, oneOrder } from './orders.js';

@@ -4,7 +4,7 @@
  * §5.3). A route the target does not offer, or whose positive control failed, makes
  * its probes inconclusive, never passed (issue 9).
  */
-import type { ApiVersion } from '../../src/validation/index.js';
+import type { ApiVersion } from '../../src/core/validation/order.js';
 import type { Built, SignOptions } from '../requests.js';
 import type { CheckContext, CheckDefinition, RouteCell } from '../types.js';
 import { allRoutes } from '../discovery.js';

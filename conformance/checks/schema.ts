@@ -5,10 +5,10 @@
  */
 import fc from 'fast-check';
 import { LIMITS } from '../../src/core/wire.js';
-import { validateBatch } from '../../src/validation/index.js';
+import { validateBatch } from '../../src/core/validation/batch.js';
 import type { CheckDefinition } from '../types.js';
 import { boundaryBatches, firstValue, validBatch, withClientIds } from '../generators.js';
-import { isRecord, resultEntries } from '../observe.js';
+import { isRecord, resultEntries } from '../../src/core/response.js';
 import { schemaErrors } from '../schemas.js';
 import { expectAccepted, fail, info, property, send, sendBatchOnce } from './helpers.js';
 import { limitParams } from './orders.js';

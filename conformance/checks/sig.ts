@@ -6,11 +6,12 @@ import fc from 'fast-check';
 import type { RuleId } from '../../src/core/rule-id.js';
 import { LIMITS } from '../../src/core/wire.js';
 import type { RawRequest } from '../../src/client/http.js';
-import { validateBatch, validateOrder, type ApiVersion } from '../../src/validation/index.js';
-import type { Placement } from '../../src/signing/index.js';
-import type { CheckContext, CheckDefinition } from '../types.js';
+import { validateBatch } from '../../src/core/validation/batch.js';
+import { validateOrder, type ApiVersion } from '../../src/core/validation/order.js';
+import type { Placement } from '../../src/core/signing/build.js';
+import type { CheckDefinition } from '../types.js';
 import { boundaryBatches, validBatch, validOrder, withClientIds } from '../generators.js';
-import type { BatchOrderItem } from '../../src/types.js';
+import type { BatchOrderItem } from '../../src/core/types.js';
 import { expectAccepted, expectRejected, expectSignatureAccepted, fail, firstFailure, property, send, skip } from './helpers.js';
 import { ALL_ROUTES, onRoute, perRoute, routes } from './routes.js';
 import { routeKey, type Route } from '../requests.js';
@@ -313,5 +314,3 @@ export const sigChecks: CheckDefinition[] = [
     },
   }),
 ];
-
-export type { CheckContext };

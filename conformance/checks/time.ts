@@ -4,7 +4,7 @@
  * Probe distances come from the measured uncertainty; when the clock could not be
  * bounded tightly enough the check is skipped with the reason, never guessed.
  */
-import { DEFAULT_RECV_WINDOW, MAX_LEAD_MS } from '../../src/time.js';
+import { DEFAULT_RECV_WINDOW, MAX_LEAD_MS } from '../../src/core/time.js';
 import type { CheckContext, CheckDefinition, CheckOutcome } from '../types.js';
 import type { RuleId } from '../../src/core/rule-id.js';
 import { expectAccepted, verdictOf, expectRejected, fail, firstFailure, inconclusive, info, openPoint, outcome, pass, send, skip, type Step } from './helpers.js';

@@ -10,9 +10,10 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { Io } from '../../src/cli/args.js';
-import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET, startServer, type RunningServer } from '../../src/server/index.js';
+import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET } from '../../src/server/credentials.js';
+import { startServer, type RunningServer } from '../../src/server/server.js';
 import { conformanceCommands } from './commands.js';
-import { mutants } from '../mutants.js';
+import { mutants } from '../../harness/mutants.js';
 import { isLoopback } from './run.js';
 
 function capture(env: NodeJS.ProcessEnv = {}): Io & { stdout: () => string; stderr: () => string } {

@@ -5,7 +5,7 @@
  * which were baselined.
  */
 import { readFileSync } from 'node:fs';
-import { SpotcheckError } from '../../src/errors.js';
+import { SpotcheckError } from '../../src/core/errors.js';
 import type { CheckReport, RunReport } from '../types.js';
 
 export interface BaselineEntry {

@@ -5,7 +5,7 @@
  */
 import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SpotcheckError } from '../../src/errors.js';
+import { SpotcheckError } from '../../src/core/errors.js';
 import type { CheckReport, RunReport } from '../types.js';
 
 function cannot(flag: string, path: string, err: unknown): SpotcheckError {

@@ -6,11 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { SpotcheckError } from '../../src/errors.js';
-import { API_KEY_HEADER } from '../../src/client/http.js';
+import { SpotcheckError } from '../../src/core/errors.js';
+import { API_KEY_HEADER } from '../../src/core/wire.js';
 import { BATCH_ORDERS_PATH, ORDER_PATHS } from '../../src/client/requests.js';
-import type { Placement } from '../../src/signing/index.js';
-import { MAX_RECV_WINDOW } from '../../src/validation/index.js';
+import type { Placement } from '../../src/core/signing/build.js';
+import { MAX_RECV_WINDOW } from '../../src/core/validation/time-params.js';
 import { kitPath } from '../../src/paths.js';
 import { stripJsonComments } from './jsonc.js';
 import { toGrid, type DecimalSpec, type Grid } from './decimal-grid.js';

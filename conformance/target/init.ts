@@ -4,10 +4,10 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { parse, type Io } from '../../src/cli/args.js';
-import { SpotcheckError } from '../../src/errors.js';
-import { API_KEY_HEADER } from '../../src/client/http.js';
+import { SpotcheckError } from '../../src/core/errors.js';
+import { API_KEY_HEADER } from '../../src/core/wire.js';
 import { BATCH_ORDERS_PATH, ORDER_PATHS } from '../../src/client/requests.js';
-import { MAX_RECV_WINDOW } from '../../src/validation/index.js';
+import { MAX_RECV_WINDOW } from '../../src/core/validation/time-params.js';
 
 export const INIT_HELP = `Usage: spotcheck init [FILE] [--force]
 

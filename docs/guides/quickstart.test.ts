@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checks } from '../../conformance/checks/index.js';
 import { packageRoot } from '../../src/paths.js';
-import { startServer, type RunningServer } from '../../src/server/index.js';
+import { startServer, type RunningServer } from '../../src/server/server.js';
 import { loadDocsData, renderPages } from '../lib/build.js';
 
 const root = packageRoot();

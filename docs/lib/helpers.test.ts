@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { kitPath } from '../../src/paths.js';
 import { rules } from '../../src/rules.js';
-import { sign } from '../../src/signing/index.js';
+import { sign } from '../../src/signing/hmac.js';
 import { loadDoctorVectors, loadOrderVectors, loadSigningVectors, loadTimeWindowVectors } from '../../vectors/load.js';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { decisionRows, makeHelpers, moduleName, type DocsData } from './helpers.js';

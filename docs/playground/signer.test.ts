@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sign, signingSteps } from '../../src/signing/index.js';
+import { sign } from '../../src/signing/hmac.js';
+import { signingSteps } from '../../src/core/signing/total-params.js';
 import { loadSigningVectors } from '../../vectors/load.js';
 import { checkGoldenVectors, checkVector, computeSignature, hmacSha256Hex, resolveBodyKind } from './signer.js';
 

@@ -3,7 +3,7 @@
  * `ERR_USAGE` (printed without a stack trace, exit 2).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { SpotcheckError } from '../errors.js';
+import { SpotcheckError } from '../core/errors.js';
 
 
 /** Parse with `node:util` parseArgs (pass `strict: true`); unknown flags and missing values are usage errors. */

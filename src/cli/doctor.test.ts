@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isSpotcheckError } from '../errors.js';
-import { sign } from '../signing/index.js';
+import { isSpotcheckError } from '../core/errors.js';
+import { sign } from '../signing/hmac.js';
 import type { Io } from './args.js';
 import { doctorCommand } from './doctor.js';
 

@@ -2,8 +2,9 @@
  * `spotcheck doctor`: say why a request's signature is rejected (§5.3) by trying the
  * known client mistakes. The secret is never printed.
  */
-import { SpotcheckError } from '../errors.js';
-import { guessBodyKind, sign, type BodyKind } from '../signing/index.js';
+import { SpotcheckError } from '../core/errors.js';
+import { guessBodyKind, type BodyKind } from '../core/signing/total-params.js';
+import { sign } from '../signing/hmac.js';
 import { diagnose } from '../core/doctor/diagnose.js';
 import { credential, parse, type Io } from './args.js';
 

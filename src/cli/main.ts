@@ -1,7 +1,7 @@
 /**
  * The `spotcheck` command line: sign, serve, run, replay.
  */
-import { isSpotcheckError } from '../errors.js';
+import { isSpotcheckError } from '../core/errors.js';
 import { readKitJson } from '../paths.js';
 import { processIo, type Io } from './args.js';
 import { doctorCommand } from './doctor.js';

@@ -4,7 +4,7 @@
  * the documented demo ones.
  */
 import type { EventEmitter } from 'node:events';
-import { SpotcheckError } from '../errors.js';
+import { SpotcheckError } from '../core/errors.js';
 import { DEMO_CREDENTIALS, isDemoSecret } from '../server/credentials.js';
 import type { Credential } from '../server/policy.js';
 import { DEFAULT_MAX_CONNECTIONS, startServer } from '../server/server.js';

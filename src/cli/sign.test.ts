@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSpotcheckError } from '../errors.js';
+import { isSpotcheckError } from '../core/errors.js';
 import type { Io } from './args.js';
 import { SIGN_HELP, signCommand } from './sign.js';
 

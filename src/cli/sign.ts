@@ -2,8 +2,9 @@
  * `spotcheck sign`: print each intermediate value of a signature (§5.3) for an
  * integrator checking their own signer. The secret is never printed.
  */
-import { SpotcheckError } from '../errors.js';
-import { guessBodyKind, sign, signingSteps } from '../signing/index.js';
+import { SpotcheckError } from '../core/errors.js';
+import { guessBodyKind, signingSteps } from '../core/signing/total-params.js';
+import { sign } from '../signing/hmac.js';
 import { credential, parse, type Io } from './args.js';
 
 export const SIGN_HELP = `Usage: spotcheck sign --secret S [--query Q] [--body B] [--json]

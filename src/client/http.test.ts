@@ -5,7 +5,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isSpotcheckError } from '../errors.js';
+import { isSpotcheckError } from '../core/errors.js';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { classify, describe as describeAnswer } from '../core/response.js';
 import { ACCEPT_ENCODING, sendRaw, type RawRequest } from './http.js';

@@ -6,11 +6,10 @@
 import { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { request, type Dispatcher } from 'undici';
-import { SpotcheckError } from '../errors.js';
+import { SpotcheckError } from '../core/errors.js';
 import type { BodyCut } from '../core/response.js';
 
 /** Header name of the API key (§5.2), defined in the core's wire table. */
-export { API_KEY_HEADER } from '../core/wire.js';
 
 /** One request exactly as it goes on the wire. */
 export interface RawRequest {

@@ -4,11 +4,11 @@
  * so the client, the runner and the docs show the very bytes that are sent.
  */
 import { buildRequest } from '../core/request.js';
-import type { Params, Placement, SignedRequest } from '../signing/build.js';
+import type { Params, Placement, SignedRequest } from '../core/signing/build.js';
 import { sign } from '../signing/hmac.js';
-import type { BatchOrderItem, Decimal, OrderRequestV1, OrderRequestV11 } from '../types.js';
-import type { ApiVersion } from '../validation/order.js';
-import { plainDecimal } from '../validation/decimal.js';
+import type { BatchOrderItem, Decimal, OrderRequestV1, OrderRequestV11 } from '../core/types.js';
+import type { ApiVersion } from '../core/validation/order.js';
+import { plainDecimal } from '../core/validation/decimal.js';
 import { ENDPOINTS, orderEndpoint } from '../core/wire.js';
 import type { RawRequest } from './http.js';
 

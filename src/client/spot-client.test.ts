@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, isSpotcheckError, SpotcheckError } from '../errors.js';
+import { ApiError, isSpotcheckError, SpotcheckError } from '../core/errors.js';
 import { DEMO_CREDENTIALS } from '../server/credentials.js';
 import { startServer, type RunningServer } from '../server/server.js';
-import { settableClock } from '../testing/server.js';
+import { settableClock } from '../../harness/testing/server.js';
 import { expectObject, SpotClient } from './spot-client.js';
 
 const NOW = 1_750_000_000_000;

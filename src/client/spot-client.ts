@@ -4,11 +4,11 @@
  * never a retry (placing an order is not idempotent).
  */
 import type { Dispatcher } from 'undici';
-import { ApiError, SpotcheckError } from '../errors.js';
-import type { Placement } from '../signing/build.js';
-import { systemClock, type Clock } from '../time.js';
-import type { BatchOrderItem, BatchOrderResponse, SingleOrderResponse } from '../types.js';
-import type { ApiVersion } from '../validation/order.js';
+import { ApiError, SpotcheckError } from '../core/errors.js';
+import type { Placement } from '../core/signing/build.js';
+import { systemClock, type Clock } from '../core/time.js';
+import type { BatchOrderItem, BatchOrderResponse, SingleOrderResponse } from '../core/types.js';
+import type { ApiVersion } from '../core/validation/order.js';
 import { sendRaw, type RawRequest, type RawResponse } from './http.js';
 import { batchOrdersRequest, orderRequest, type NewOrderV1, type NewOrderV11, type SigningAuth } from './requests.js';
 import { classify, isRecord } from '../core/response.js';

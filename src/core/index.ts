@@ -1,13 +1,27 @@
 /**
- * The pure, browser-safe wire contract (no I/O, no node:): endpoint table, request
- * builder with deliberate defects, response classifier, signing steps with an injected
- * HMAC and the one signature compare. The error family, time rule, validators and
- * signing steps are exported by the library's main module under their usual names.
+ * The pure, browser-safe wire contract (no I/O, no node:), the package's `spotcheck/core`
+ * entry: endpoint table, request builder with deliberate defects, response classifier,
+ * signing steps with an injected HMAC and the one signature compare, time rule,
+ * validators, errors, rule IDs and the wire types. The main entry re-exports all of it.
+ * @module spotcheck/core
  */
-export { ENDPOINTS, SEED_WIRE, LIMITS, orderEndpoint, endpointAt, type EndpointName, type EndpointSpec, type ParamPlacement, type WireProfile } from './wire.js';
+export { isSignatureShaped, signatureMatches, verifyWith, type HmacHex, type HmacHexAsync } from './signing/hmac.js';
+export { SIGNATURE_PARAM, withoutSignature, signatureValues, parsePairs, rawPairs, decodeComponent, encodeComponent, encodePairs, isWellEncoded } from './signing/query.js';
+export { totalParams, signedBody, signingSteps, guessBodyKind, type BodyKind, type SigningSteps } from './signing/total-params.js';
+export { placeParams, type Placement, type Params, type SignedRequest, type SignParamsOptions, signParamsWith, signJsonBodyWith } from './signing/build.js';
+export { type Issue, issue, describeValue, assertNoIssues } from './validation/issue.js';
+export { validateOrder, type ApiVersion, type ValidateOrderOptions } from './validation/order.js';
+export { validateBatch, splitBatchIssues, MAX_BATCH_ORDERS } from './validation/batch.js';
+export { plainDecimal } from './validation/decimal.js';
+export { checkTimeParams, MAX_RECV_WINDOW, type TimeParams } from './validation/time-params.js';
+export { parseDecimal, parseLong, charLength, MAX_CLIENT_ORDER_ID, SIDES, ORDER_TYPES, STP_MODES, TIME_IN_FORCE_VALUES } from './validation/fields.js';
+export { checkTimeWindow, DEFAULT_RECV_WINDOW, MAX_LEAD_MS, type Clock, systemClock, type TimeWindowInput, type TimeWindowVerdict } from './time.js';
+export { isSpotcheckError, type SpotcheckErrorCode, SpotcheckError, ApiError } from './errors.js';
+export { ENDPOINTS, SEED_WIRE, LIMITS, orderEndpoint, endpointAt, type EndpointName, type EndpointSpec, type ParamPlacement, type WireProfile, API_KEY_HEADER } from './wire.js';
 export { buildRequest, type BuiltWireRequest, type Defects, type RequestSpec, type WireRequest } from './request.js';
 export { classify, codeValue, type BodyCut, type Observation, type ResponseLike, type Verdict } from './response.js';
-export { signatureMatches, verifyWith, type HmacHex, type HmacHexAsync } from './signing/hmac.js';
 export { webCryptoHmac, webCryptoVerify } from './signing/webcrypto.js';
-export { signParamsWith, signJsonBodyWith } from './signing/build.js';
 export { diagnose, diagnoseAsync, candidates as doctorCandidates, firstDifference, DOCTOR_CODES, DOCTOR_SENTENCES, type Candidate as DoctorCandidate, type Diagnosis, type DoctorCode, type DoctorRequest, type FirstDifference } from './doctor/diagnose.js';
+export { type RuleId, RULE_IDS } from './rule-id.js';
+export { ApiCode, type RejectionKind, type Rejection } from './codes.js';
+export { type Side, type OrderType, type StpMode, type DecimalString, type Decimal, type Integer, type DigitString, type Long, type ClientOrderId, type TimeInForce, type SymbolName, type OrderFields, type BatchOrderItem, type BatchOrderRequest, type OrderRequestV1, type OrderRequestV11, type OrderResponse, type BatchResultEntry, type BatchOrderResponse, type ErrorResponse, type SingleOrderResponse } from './types.js';

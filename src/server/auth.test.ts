@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY_HEADER, type RawRequest, type RawResponse } from '../client/http.js';
+import { API_KEY_HEADER } from '../core/wire.js';
+import { type RawRequest, type RawResponse } from '../client/http.js';
 import { batchOrdersRequest, orderRequest } from '../client/requests.js';
-import { signJsonBody, signParams, type Params, type Placement } from '../signing/build.js';
+import { signJsonBody, signParams } from '../signing/build.js';
+import { type Params, type Placement } from '../core/signing/build.js';
 import { sign } from '../signing/hmac.js';
 import { DEMO_CREDENTIALS } from './credentials.js';
 import { startServer, type RunningServer } from './server.js';
-import { caller, settableClock, type Caller } from '../testing/server.js';
+import { caller, settableClock, type Caller } from '../../harness/testing/server.js';
 
 const NOW = 1_750_000_000_000;
 const [TRADE, READONLY] = DEMO_CREDENTIALS as [(typeof DEMO_CREDENTIALS)[0], (typeof DEMO_CREDENTIALS)[0]];

@@ -3,13 +3,13 @@
  * permission, time parameters and time window, in that order. Each rule is called
  * through the policy, whose defaults are the library's single implementations.
  */
-import type { BodyKind, SigningSteps } from '../signing/total-params.js';
+import type { BodyKind, SigningSteps } from '../core/signing/total-params.js';
 import { sign } from '../signing/hmac.js';
 import { diagnose } from '../core/doctor/diagnose.js';
-import { SIGNATURE_PARAM } from '../signing/query.js';
-import type { Clock } from '../time.js';
-import { checkTimeParams } from '../validation/time-params.js';
-import { ApiCode, issueRejection, reject, type Rejection } from './codes.js';
+import { SIGNATURE_PARAM } from '../core/signing/query.js';
+import type { Clock } from '../core/time.js';
+import { checkTimeParams } from '../core/validation/time-params.js';
+import { ApiCode, issueRejection, reject, type Rejection } from '../core/codes.js';
 import { paramName, type CollectedParams } from './params.js';
 import type { Credential, Permission, ServerPolicy } from './policy.js';
 import { API_KEY_HEADER } from '../core/wire.js';

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RawResponse } from '../client/http.js';
 import { batchOrdersRequest } from '../client/requests.js';
 import { signJsonBody } from '../signing/build.js';
-import type { BatchOrderResponse, BatchResultEntry } from '../types.js';
+import type { BatchOrderResponse, BatchResultEntry } from '../core/types.js';
 import { DEMO_CREDENTIALS } from './credentials.js';
 import { startServer, type RunningServer } from './server.js';
-import { caller, settableClock, specSchema, type Caller } from '../testing/server.js';
+import { caller, settableClock, specSchema, type Caller } from '../../harness/testing/server.js';
 
 const NOW = 1_750_000_000_000;
 const TRADE = DEMO_CREDENTIALS[0] as (typeof DEMO_CREDENTIALS)[0];

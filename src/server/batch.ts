@@ -1,11 +1,11 @@
 /**
  * `POST /api/v1/spot/batchOrders` (§4.1).
  */
-import { signingSteps } from '../signing/total-params.js';
-import type { BatchResultEntry } from '../types.js';
-import { splitBatchIssues } from '../validation/batch.js';
+import { signingSteps } from '../core/signing/total-params.js';
+import type { BatchResultEntry } from '../core/types.js';
+import { splitBatchIssues } from '../core/validation/batch.js';
 import { authorize } from './auth.js';
-import { ApiCode, issueCode, issueMessage, issueRejection, reject } from './codes.js';
+import { ApiCode, issueCode, issueMessage, issueRejection, reject } from '../core/codes.js';
 import type { HandlerDeps, RequestInput } from './handler.js';
 import { collectParams, mediaType } from './params.js';
 import { placeOrder, stpModeOf } from './place.js';

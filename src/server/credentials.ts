@@ -2,7 +2,7 @@
  * The keys a reference server accepts (§5.1, §5.2), including the documented demo
  * credentials used when none are given.
  */
-import { SpotcheckError } from '../errors.js';
+import { SpotcheckError } from '../core/errors.js';
 import type { Credential } from './policy.js';
 import { API_KEY_HEADER } from '../core/wire.js';
 

@@ -3,11 +3,12 @@
  * doctor's diagnosis and one log line, over real HTTP; off by default; never the secret.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY_HEADER, sendRaw, type RawRequest, type RawResponse } from '../client/http.js';
+import { API_KEY_HEADER } from '../core/wire.js';
+import { sendRaw, type RawRequest, type RawResponse } from '../client/http.js';
 import { sign } from '../signing/hmac.js';
 import { DEMO_CREDENTIALS } from './credentials.js';
 import { startServer, type RunningServer } from './server.js';
-import { settableClock } from '../testing/server.js';
+import { settableClock } from '../../harness/testing/server.js';
 
 const NOW = 1_750_000_000_000;
 const [TRADE] = DEMO_CREDENTIALS as [(typeof DEMO_CREDENTIALS)[0]];

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchOrdersRequest } from '../client/requests.js';
 import { sendRaw } from '../client/http.js';
-import { runFuzz, type FuzzStats } from '../testing/fuzz.js';
+import { runFuzz, type FuzzStats } from '../../harness/testing/fuzz.js';
 import { DEMO_CREDENTIALS } from './credentials.js';
 import { startServer, type RunningServer } from './server.js';
 

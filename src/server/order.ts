@@ -1,11 +1,11 @@
 /**
  * `POST /api/v1/spot/order` and `POST /api/v1.1/spot/order` (§4.2, §9).
  */
-import { SIGNATURE_PARAM } from '../signing/query.js';
-import { signingSteps } from '../signing/total-params.js';
-import type { ApiVersion } from '../validation/order.js';
+import { SIGNATURE_PARAM } from '../core/signing/query.js';
+import { signingSteps } from '../core/signing/total-params.js';
+import type { ApiVersion } from '../core/validation/order.js';
 import { authorize } from './auth.js';
-import { ApiCode, issueRejection, reject } from './codes.js';
+import { ApiCode, issueRejection, reject } from '../core/codes.js';
 import type { HandlerDeps, RequestInput } from './handler.js';
 import { collectParams, mediaType } from './params.js';
 import { placeOrder } from './place.js';

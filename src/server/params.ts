@@ -2,7 +2,7 @@
  * Request parameters as received: query string and form body decoded with the
  * signing module's `parsePairs`, duplicates detected (D-DUPLICATE-PARAM).
  */
-import { parsePairs } from '../signing/query.js';
+import { parsePairs } from '../core/signing/query.js';
 
 /** Decoded parameters by name, or the first name sent more than once. */
 export type CollectedParams = { ok: true; params: Map<string, string> } | { ok: false; duplicate: string };

@@ -3,10 +3,10 @@
  * D-DUPLICATE-CLIENT-ID, D-STP-PLACEMENT). Wire encoding: every LONG (accountId,
  * orderId, transactTime) is a digit string and every DECIMAL a decimal string.
  */
-import { plainDecimal } from '../validation/decimal.js';
-import type { StpMode } from '../types.js';
-import { isOneOf, STP_MODES } from '../validation/fields.js';
-import { ApiCode } from './codes.js';
+import { plainDecimal } from '../core/validation/decimal.js';
+import type { StpMode } from '../core/types.js';
+import { isOneOf, STP_MODES } from '../core/validation/fields.js';
+import { ApiCode } from '../core/codes.js';
 import type { OrderStore, PlacedOrder } from './store.js';
 
 /** Default self trade prevention mode (§2.1, ORDER-STP-MODE-DEFAULT). */

@@ -4,12 +4,12 @@
  * self-test builds deliberately broken servers by overriding one member.
  */
 import { verify } from '../signing/hmac.js';
-import type { SigningSteps } from '../signing/total-params.js';
-import { checkTimeWindow, type TimeWindowInput, type TimeWindowVerdict } from '../time.js';
-import { validateBatch } from '../validation/batch.js';
-import type { Issue } from '../validation/issue.js';
-import { validateOrder, type ValidateOrderOptions } from '../validation/order.js';
-import type { RejectionKind } from './codes.js';
+import type { SigningSteps } from '../core/signing/total-params.js';
+import { checkTimeWindow, type TimeWindowInput, type TimeWindowVerdict } from '../core/time.js';
+import { validateBatch } from '../core/validation/batch.js';
+import type { Issue } from '../core/validation/issue.js';
+import { validateOrder, type ValidateOrderOptions } from '../core/validation/order.js';
+import type { RejectionKind } from '../core/codes.js';
 import type { EndpointName } from '../core/wire.js';
 
 /** Permissions a key may hold: the security types of §5.1 that need a key. */

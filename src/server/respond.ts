@@ -3,8 +3,8 @@
  * encoding, and a `Date` header from the injected clock.
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
-import type { Clock } from '../time.js';
-import type { Rejection } from './codes.js';
+import type { Clock } from '../core/time.js';
+import type { Rejection } from '../core/codes.js';
 import type { Endpoint, OutgoingResponse, ServerPolicy } from './policy.js';
 
 /**

@@ -1,17 +1,18 @@
 import { connect } from 'node:net';
 import { Readable } from 'node:stream';
-import { assertSeeded } from '../testing/seeds.js';
+import { assertSeeded } from '../../harness/testing/seeds.js';
 import fc from 'fast-check';
 import { Pool, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY_HEADER, sendRaw, type RawRequest, type RawResponse } from '../client/http.js';
+import { API_KEY_HEADER } from '../core/wire.js';
+import { sendRaw, type RawRequest, type RawResponse } from '../client/http.js';
 import { batchOrdersRequest } from '../client/requests.js';
 import { sign } from '../signing/hmac.js';
-import { encodeComponent } from '../signing/query.js';
-import { signingSteps } from '../signing/total-params.js';
+import { encodeComponent } from '../core/signing/query.js';
+import { signingSteps } from '../core/signing/total-params.js';
 import { DEMO_CREDENTIALS } from './credentials.js';
 import { startServer, type RunningServer } from './server.js';
-import { caller, settableClock } from '../testing/server.js';
+import { caller, settableClock } from '../../harness/testing/server.js';
 
 const NOW = 1_750_000_000_000;
 const [TRADE, READONLY] = DEMO_CREDENTIALS as [(typeof DEMO_CREDENTIALS)[0], (typeof DEMO_CREDENTIALS)[0]];

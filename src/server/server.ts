@@ -4,12 +4,12 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { SpotcheckError } from '../errors.js';
-import { systemClock, type Clock } from '../time.js';
+import { SpotcheckError } from '../core/errors.js';
+import { systemClock, type Clock } from '../core/time.js';
 import { API_KEY_HEADER, ENDPOINTS } from '../core/wire.js';
 import { handleBatch } from './batch.js';
 import { DEFAULT_BODY_LIMIT, readBody } from './body.js';
-import { ApiCode, reject } from './codes.js';
+import { ApiCode, reject } from '../core/codes.js';
 import { checkCredentials, DEMO_CREDENTIALS } from './credentials.js';
 import type { HandlerDeps, RequestInput } from './handler.js';
 import { handleOrder } from './order.js';

@@ -2,7 +2,7 @@
  * The in-memory order store (decision D-ORDER-STORE): the newest orders are kept up
  * to a bound, older ones are forgotten, so memory stays flat under load.
  */
-import type { OrderResponse } from '../types.js';
+import type { OrderResponse } from '../core/types.js';
 
 /** Orders kept by default (D-ORDER-STORE). */
 export const DEFAULT_STORE_CAPACITY = 10_000;

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { placeParams, signJsonBody, signParams, type Params } from './build.js';
+import { placeParams, type Params } from '../core/signing/build.js';
+import { signJsonBody, signParams } from './build.js';
 import { sign, verify } from './hmac.js';
-import { signatureValues } from './query.js';
-import { signingSteps } from './total-params.js';
+import { signatureValues } from '../core/signing/query.js';
+import { signingSteps } from '../core/signing/total-params.js';
 
 const SECRET = 'unit-test-secret';
 const PARAMS: Params = [

@@ -4,7 +4,6 @@
 import { signJsonBodyWith, signParamsWith, type Params, type SignedRequest, type SignParamsOptions } from '../core/signing/build.js';
 import { sign } from './hmac.js';
 
-export { placeParams, type Params, type Placement, type SignedRequest, type SignParamsOptions } from '../core/signing/build.js';
 
 /** Sign ordered parameters in one placement (§5.3) with node:crypto. */
 export function signParams(opts: SignParamsOptions): SignedRequest {

@@ -10,7 +10,6 @@
 import { hash } from 'node:crypto';
 import { isSignatureShaped, signatureMatches } from '../core/signing/hmac.js';
 
-export { isSignatureShaped };
 
 const BLOCK = 64;
 const DIGEST = 32;

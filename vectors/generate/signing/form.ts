@@ -3,7 +3,10 @@
  * parameters and the signature pair, then the same requests tampered with as a server
  * receives them, and the spellings of a space and of percent-escapes.
  */
-import { encodePairs, sign, signParams, type Params } from '../../../src/signing/index.js';
+import { encodePairs } from '../../../src/core/signing/query.js';
+import { sign } from '../../../src/signing/hmac.js';
+import { signParams } from '../../../src/signing/build.js';
+import { type Params } from '../../../src/core/signing/build.js';
 import type { SigningVector } from '../../types.js';
 import type { Draft } from '../common.js';
 import { TS } from '../fixtures.js';

@@ -2,7 +2,9 @@
  * Our own signing vectors for JSON batch bodies (§4.1, §5.3): the raw JSON text is
  * signed as sent, so every re-serialisation in transit must be refused.
  */
-import { sign, signJsonBody, type Params } from '../../../src/signing/index.js';
+import { sign } from '../../../src/signing/hmac.js';
+import { signJsonBody } from '../../../src/signing/build.js';
+import { type Params } from '../../../src/core/signing/build.js';
 import type { SigningVector } from '../../types.js';
 import type { Draft } from '../common.js';
 import { batchOrders, TS } from '../fixtures.js';

@@ -5,7 +5,9 @@
  */
 import { createHmac } from 'node:crypto';
 import { ENDPOINTS } from '../../../src/core/wire.js';
-import { sign, signingSteps, type BodyKind, type Params } from '../../../src/signing/index.js';
+import { sign } from '../../../src/signing/hmac.js';
+import { signingSteps, type BodyKind } from '../../../src/core/signing/total-params.js';
+import { type Params } from '../../../src/core/signing/build.js';
 import type { SigningVector } from '../../types.js';
 import type { Draft } from '../common.js';
 import { TS } from '../fixtures.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { startServer } from '../server/server.js';
-import { validateBatch } from '../validation/batch.js';
+import { startServer } from '../../src/server/server.js';
+import { validateBatch } from '../../src/core/validation/batch.js';
 import { loadBatch, quantile, runLoad } from './server.js';
 
 describe('server benchmark helpers', () => {

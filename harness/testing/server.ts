@@ -5,14 +5,14 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { sendRaw, type RawRequest, type RawResponse } from '../client/http.js';
-import { kitPath } from '../paths.js';
-import { batchOrdersRequest, orderRequest, type BatchElement, type NewOrderV11, type SigningAuth } from '../client/requests.js';
-import type { Placement } from '../signing/build.js';
-import type { Clock } from '../time.js';
-import type { ApiVersion } from '../validation/order.js';
-import type { Credential } from '../server/policy.js';
-import type { RunningServer } from '../server/server.js';
+import { sendRaw, type RawRequest, type RawResponse } from '../../src/client/http.js';
+import { kitPath } from '../../src/paths.js';
+import { batchOrdersRequest, orderRequest, type BatchElement, type NewOrderV11, type SigningAuth } from '../../src/client/requests.js';
+import type { Placement } from '../../src/core/signing/build.js';
+import type { Clock } from '../../src/core/time.js';
+import type { ApiVersion } from '../../src/core/validation/order.js';
+import type { Credential } from '../../src/server/policy.js';
+import type { RunningServer } from '../../src/server/server.js';
 
 /** A clock standing still until the test moves it. */
 export interface SettableClock {

@@ -3,10 +3,11 @@
  * proxy with one fault on one route only, where the checks of issue 9 probed a single
  * route. Each names the family whose checks must catch it; test harness only.
  */
-import { DEMO_API_KEY, DEMO_SECRET, defaultPolicy } from '../src/server/index.js';
-import { verify } from '../src/signing/index.js';
+import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
+import { defaultPolicy } from '../src/server/policy.js';
+import { verify } from '../src/signing/hmac.js';
 import { API_KEY_HEADER } from '../src/core/wire.js';
-import { checkTimeWindow } from '../src/time.js';
+import { checkTimeWindow } from '../src/core/time.js';
 import type { RuleFamily } from '../src/rules.js';
 import { resign, type ProxiedRequest, type VariantOptions } from './variants.js';
 

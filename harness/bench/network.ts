@@ -5,15 +5,15 @@
  * old one-at-a-time defaults (cut at a deadline and projected). Prints requests, wall
  * time and ratios; medians over rounds.
  */
-import { startServer } from '../src/server/index.js';
-import { startLatencyProxy } from '../src/testing/latency-proxy.js';
-import { DEFAULT_RUNS, LOOPBACK_CONCURRENCY, REMOTE_CONCURRENCY, REMOTE_RATE } from './cli/run.js';
-import { mutants } from './mutants.js';
-import { routeMutants } from './route-mutants.js';
-import { startVariant } from './variants.js';
-import type { RunOptions } from './runner.js';
-import { runAgainstServer, runAgainstUrl } from './selftest.js';
-import type { RunReport } from './types.js';
+import { startServer } from '../../src/server/server.js';
+import { startLatencyProxy } from '../testing/latency-proxy.js';
+import { DEFAULT_RUNS, LOOPBACK_CONCURRENCY, REMOTE_CONCURRENCY, REMOTE_RATE } from '../../conformance/cli/run.js';
+import { mutants } from '../mutants.js';
+import { routeMutants } from '../route-mutants.js';
+import { startVariant } from '../variants.js';
+import type { RunOptions } from '../../conformance/runner.js';
+import { runAgainstServer, runAgainstUrl } from '../selftest.js';
+import type { RunReport } from '../../conformance/types.js';
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);

@@ -4,8 +4,8 @@
  * Usage: npm run fuzz -- [connections per seed, default 2000] [seeds, default 5] [first seed, default random]
  */
 import { runFuzz } from './fuzz.js';
-import { DEMO_CREDENTIALS } from '../server/credentials.js';
-import { startServer } from '../server/server.js';
+import { DEMO_CREDENTIALS } from '../../src/server/credentials.js';
+import { startServer } from '../../src/server/server.js';
 
 const [connArg, seedsArg, firstArg] = process.argv.slice(2);
 const connections = Number(connArg ?? 2000);

@@ -4,11 +4,11 @@
  * earned by a request that never reached its rule.
  */
 import { describe, expect, it } from 'vitest';
-import { isSpotcheckError } from '../src/errors.js';
-import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/index.js';
-import { runConformance } from './runner.js';
-import { resolveDescription, type TargetDescription } from './target/description.js';
-import type { RunReport } from './types.js';
+import { isSpotcheckError } from '../src/core/errors.js';
+import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
+import { runConformance } from '../conformance/runner.js';
+import { resolveDescription, type TargetDescription } from '../conformance/target/description.js';
+import type { RunReport } from '../conformance/types.js';
 import { startVariant, type RunningVariant, type VariantOptions } from './variants.js';
 
 /** The variant each report was earned against (its counters stay readable after it closed). */

@@ -1,5 +1,5 @@
 /**
- * Entry of `npm run bench` (`node dist/src/bench/main.js [section...] [--rounds N] [--sample-ms M]`).
+ * Entry of `npm run bench` (`node dist/harness/bench/main.js [section...] [--rounds N] [--sample-ms M]`).
  * Each section is a separate module listed in {@link SECTIONS}; with no section named,
  * all run. Figures are medians of alternating rounds, each beside its baseline.
  */
@@ -23,7 +23,7 @@ export const SECTIONS: readonly BenchSection[] = [
   { name: 'server', description: 'reference server vs bare node:http under child-process load; RSS over 60 s', run: (out) => benchServer(out) },
 ];
 
-const USAGE = `Usage: node dist/src/bench/main.js [section...] [--rounds N] [--sample-ms M]
+const USAGE = `Usage: node dist/harness/bench/main.js [section...] [--rounds N] [--sample-ms M]
 
 Sections:
 ${SECTIONS.map((s) => `  ${s.name.padEnd(10)} ${s.description}`).join('\n')}

@@ -4,7 +4,7 @@
 // for the action's checkout, the action's steps run there with bash (npm ci builds the
 // kit), against the reference server started here on loopback. Exit 0 when a correct
 // server passes (exit-code 0) and a case-sensitive-signature mutant fails (exit-code 1).
-// Usage: node src/testing/action-e2e.mjs   (needs npm, bash, git, network or npm cache)
+// Usage: node harness/testing/action-e2e.mjs   (needs npm, bash, git, network or npm cache)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,9 +16,9 @@ execFileSync('bash', ['-c', `git -C "${root}" archive HEAD | tar -x -C "${checko
 console.log(`action checkout: ${checkout}`);
 
 // The local runner and the servers come from this checkout's build (npm ci has built it).
-const { runActionLocally } = await import(join(root, 'dist/src/testing/action.js'));
-const { startServer, DEMO_API_KEY, DEMO_SECRET } = await import(join(root, 'dist/src/server/index.js'));
-const { mutants } = await import(join(root, 'dist/conformance/mutants.js'));
+const { runActionLocally } = await import(join(root, 'dist/harness/testing/action.js'));
+const { startServer, DEMO_API_KEY, DEMO_SECRET } = await import(join(root, 'dist/src/index.js'));
+const { mutants } = await import(join(root, 'dist/harness/mutants.js'));
 
 const clean = await startServer({ port: 0 });
 const faulty = await startServer({ port: 0, ...mutants.find((m) => m.name === 'case-sensitive signature').options });

@@ -8,9 +8,9 @@
  * before the breaking one answered), and that orders placed equal orders answered.
  */
 import { connect } from 'node:net';
-import { batchOrdersRequest } from '../client/requests.js';
-import { API_KEY_HEADER, ENDPOINTS } from '../core/wire.js';
-import type { Credential } from '../server/policy.js';
+import { batchOrdersRequest } from '../../src/client/requests.js';
+import { API_KEY_HEADER, ENDPOINTS } from '../../src/core/wire.js';
+import type { Credential } from '../../src/server/policy.js';
 
 /** A seeded PRNG (mulberry32): the same seed gives the same cases. */
 export function prng(seed: number): () => number {

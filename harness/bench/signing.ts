@@ -5,8 +5,8 @@
  * validation of a 20-order batch (§4.1) against the JSON.parse it needs anyway.
  */
 import { createHmac } from 'node:crypto';
-import { sign } from '../signing/index.js';
-import { validateBatch } from '../validation/index.js';
+import { sign } from '../../src/signing/hmac.js';
+import { validateBatch } from '../../src/core/validation/batch.js';
 import { compare, formatRate, table, type CompareOptions, type Throughput } from './measure.js';
 
 const SECRET = 'gQ7vN2kX9pL4wR8tY1uE6iO3aS5dF0hJ2kL7zX4cV9bN1mQ8wE3rT6yU0iO5pA2s';

@@ -3,12 +3,13 @@
  * deliberate fault each, built by overriding one rule seam (src/server policy) or
  * one option. Each names the rule family whose checks must catch it.
  */
-import { verify } from '../src/signing/index.js';
-import { checkTimeWindow, MAX_LEAD_MS } from '../src/time.js';
-import { defaultPolicy, type ServerOptions, type OutgoingResponse } from '../src/server/index.js';
+import { verify } from '../src/signing/hmac.js';
+import { checkTimeWindow, MAX_LEAD_MS } from '../src/core/time.js';
+import { defaultPolicy, type OutgoingResponse } from '../src/server/policy.js';
+import { type ServerOptions } from '../src/server/server.js';
 import type { RuleFamily } from '../src/rules.js';
 import type { RuleId } from '../src/core/rule-id.js';
-import { isRecord } from './observe.js';
+import { isRecord } from '../src/core/response.js';
 
 export interface Mutant {
   name: string;

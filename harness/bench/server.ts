@@ -16,10 +16,10 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { batchOrdersRequest } from '../client/requests.js';
-import { DEMO_API_KEY, DEMO_SECRET } from '../server/credentials.js';
-import { startServer } from '../server/server.js';
-import type { BatchOrderItem } from '../types.js';
+import { batchOrdersRequest } from '../../src/client/requests.js';
+import { DEMO_API_KEY, DEMO_SECRET } from '../../src/server/credentials.js';
+import { startServer } from '../../src/server/server.js';
+import type { BatchOrderItem } from '../../src/core/types.js';
 import { median, table } from './measure.js';
 
 const CHILD_ENV = 'SPOTCHECK_BENCH_LOAD_CHILD';

@@ -2,9 +2,10 @@
  * Running the whole suite against an in-process server, for the runner's self-tests
  * and the benchmark.
  */
-import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET, startServer, type ServerOptions } from '../src/server/index.js';
-import { runConformance, type RunOptions } from './runner.js';
-import type { RunReport } from './types.js';
+import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET } from '../src/server/credentials.js';
+import { startServer, type ServerOptions } from '../src/server/server.js';
+import { runConformance, type RunOptions } from '../conformance/runner.js';
+import type { RunReport } from '../conformance/types.js';
 
 /** Start a reference server with `options`, run the checks against it, stop it. */
 export async function runAgainstServer(options: ServerOptions, run: Partial<Omit<RunOptions, 'target'>> = {}): Promise<RunReport> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendRaw } from '../client/http.js';
-import { startServer, type RunningServer } from '../server/server.js';
+import { sendRaw } from '../../src/client/http.js';
+import { startServer, type RunningServer } from '../../src/server/server.js';
 import { startLatencyProxy, type LatencyProxy } from './latency-proxy.js';
 
 describe('latency proxy (issue 13 benchmark)', () => {

@@ -5,11 +5,12 @@
  * requests through the same transport (no generation, no checks), to show the
  * runner's own cost. Prints medians over several rounds.
  */
-import { DEMO_API_KEY, DEMO_SECRET, startServer } from '../src/server/index.js';
-import { runAgainstServer } from './selftest.js';
-import { DEFAULT_RUNS, LOOPBACK_CONCURRENCY } from './cli/run.js';
-import { createRequestFactory } from './requests.js';
-import { createTransport } from './transport.js';
+import { DEMO_API_KEY, DEMO_SECRET } from '../../src/server/credentials.js';
+import { startServer } from '../../src/server/server.js';
+import { runAgainstServer } from '../selftest.js';
+import { DEFAULT_RUNS, LOOPBACK_CONCURRENCY } from '../../conformance/cli/run.js';
+import { createRequestFactory } from '../../conformance/requests.js';
+import { createTransport } from '../../conformance/transport.js';
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);

@@ -11,10 +11,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { API_KEY_HEADER } from '../src/client/http.js';
+import { API_KEY_HEADER } from '../src/core/wire.js';
 import { BATCH_ORDERS_PATH, ORDER_PATHS } from '../src/client/requests.js';
-import { DEMO_CREDENTIALS, startServer, type RunningServer, type ServerOptions } from '../src/server/index.js';
-import { sign, signingSteps, verify } from '../src/signing/index.js';
+import { DEMO_CREDENTIALS } from '../src/server/credentials.js';
+import { startServer, type RunningServer, type ServerOptions } from '../src/server/server.js';
+import { sign, verify } from '../src/signing/hmac.js';
+import { signingSteps } from '../src/core/signing/total-params.js';
 
 /** What the proxy changes; every field is optional (none = a transparent proxy). */
 export interface VariantOptions {

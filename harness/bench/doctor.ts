@@ -3,8 +3,8 @@
  * request (worst case: no candidate matches, every single mistake and pair is tried)
  * against one plain verify of the same request (§5.3).
  */
-import { candidates, diagnose } from '../core/doctor/diagnose.js';
-import { sign, verify } from '../signing/index.js';
+import { candidates, diagnose } from '../../src/core/doctor/diagnose.js';
+import { sign, verify } from '../../src/signing/hmac.js';
 import { compare, formatRate, table, type CompareOptions, type Throughput } from './measure.js';
 
 const SECRET = 'bench-doctor-secret';

@@ -3,8 +3,8 @@
  * and only through the faulty route: the per-route checks of issue 10 fire.
  */
 import { describe, expect, it } from 'vitest';
-import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/index.js';
-import { runConformance } from './runner.js';
+import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
+import { runConformance } from '../conformance/runner.js';
 import { routeMutants } from './route-mutants.js';
 import { startVariant } from './variants.js';
 

@@ -2,15 +2,17 @@
  * The composite GitHub Action (action.yml, issue 12) run locally: its bash steps
  * against the reference server on loopback, started here. The install step (npm ci in
  * the action's checkout) is left out because this checkout is installed and built
- * already (`npm ci` builds); `node src/testing/action-e2e.mjs` runs it too, on a copy.
+ * already (`npm ci` builds); `node harness/testing/action-e2e.mjs` runs it too, on a copy.
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kitPath } from '../paths.js';
-import { defaultPolicy, DEMO_API_KEY, DEMO_SECRET, startServer, type RunningServer } from '../server/index.js';
+import { kitPath } from '../../src/paths.js';
+import { defaultPolicy } from '../../src/server/policy.js';
+import { DEMO_API_KEY, DEMO_SECRET } from '../../src/server/credentials.js';
+import { startServer, type RunningServer } from '../../src/server/server.js';
 import { readAction, runActionLocally } from './action.js';
 
 const ROOT = kitPath();
@@ -36,7 +38,7 @@ describe('action.yml', () => {
     let faulty: RunningServer;
     beforeAll(async () => {
       clean = await startServer({ port: 0 });
-      // One deliberate fault (as conformance/mutants.ts has it): upper-case signatures refused, against §5.3 item 3.
+      // One deliberate fault (as harness/mutants.ts has it): upper-case signatures refused, against §5.3 item 3.
       faulty = await startServer({ port: 0, policy: { verifySignature: (secret, steps, sig) => sig === sig.toLowerCase() && defaultPolicy.verifySignature(secret, steps, sig) } });
     });
     afterAll(async () => {

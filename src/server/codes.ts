@@ -1,2 +1,0 @@
-/** Moved to the core: src/core/codes.ts (reference decisions). */
-export * from '../core/codes.js';

@@ -1,2 +1,0 @@
-/** Moved to the core: src/core/signing/query.ts. */
-export * from '../core/signing/query.js';

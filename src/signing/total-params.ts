@@ -1,2 +1,0 @@
-/** Moved to the core: src/core/signing/total-params.ts. */
-export * from '../core/signing/total-params.js';

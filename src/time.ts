@@ -1,2 +1,0 @@
-/** Moved to the core: src/core/time.ts. */
-export * from './core/time.js';

@@ -1,2 +1,0 @@
-/** Moved to the core: src/core/validation/batch.ts. */
-export * from '../core/validation/batch.js';

@@ -1,2 +1,0 @@
-/** Moved to the core: src/core/validation/decimal.ts. */
-export * from '../core/validation/decimal.js';

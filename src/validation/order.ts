@@ -1,2 +1,0 @@
-/** Moved to the core: src/core/validation/order.ts. */
-export * from '../core/validation/order.js';

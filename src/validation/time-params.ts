@@ -1,2 +1,0 @@
-/** Moved to the core: src/core/validation/time-params.ts. */
-export * from '../core/validation/time-params.js';
