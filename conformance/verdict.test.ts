@@ -71,6 +71,7 @@ const rows: Row[] = [
   ['auth probe refused with the signature fingerprint: its refusal', want.refuse('auth'), refused(SIG), 'batch/json', 'pass'],
   ['a business refusal learnt mid-run never counts as the rule refusal', want.refuse(), refused(POSITION), 'batch/json', 'inconclusive', /business refusal/],
   ['... nor a filter met by a control in discovery', want.refuse(), refused(FILTER), 'batch/json', 'inconclusive', /business refusal/],
+  ["a control refused like a missing parameter (a route that does not read it) is no business refusal elsewhere", want.refuse('auth'), refused(MISSING), 'batch/json', 'pass'],
   ['two faults: any refusal', want.refuse('any'), refused(POSITION), 'batch/json', 'pass'],
   ['a negative probe accepted fails', want.refuse(), ok, 'batch/json', 'fail'],
   ['every entry failed counts only when allowed', want.refuse('rule', true), entries([-1100]), 'batch/json', 'pass'],

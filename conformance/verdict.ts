@@ -112,10 +112,14 @@ export function authRefusal(k: Knowledge, fp: string | undefined): string | unde
   return undefined;
 }
 
-/** Refusals valid orders met anywhere in this run (filters, balance, position), less the auth fingerprints. */
+/**
+ * Refusals valid orders met anywhere in this run (filters, balance, position), less the
+ * auth fingerprints and the missing-parameter answers: a valid order refused like a request
+ * missing a parameter shows a route that does not read it, not a business state.
+ */
 export function businessRefusals(k: Knowledge): Set<string> {
   const out = new Set<string>();
-  for (const r of Object.values(k.routes)) for (const f of r.validRefusals) if (authRefusal(k, f) === undefined) out.add(f);
+  for (const r of Object.values(k.routes)) for (const f of r.validRefusals) if (authRefusal(k, f) === undefined && !k.missing.includes(f)) out.add(f);
   return out;
 }
 
