@@ -4,7 +4,7 @@
  * came back (design notes, "How a verdict is earned"). The runner only orchestrates: it
  * sends, re-sends a route's positive control when this module asks, and files the cells.
  */
-import { describe, entriesOf, entryPlaced, isRecord, type Observation } from '../src/core/response.js';
+import { describe, entriesOf, entryFailed, entryPlaced, isRecord, type Observation } from '../src/core/response.js';
 
 /**
  * Which refusal a negative probe expects. `auth`: the fault is in the request's
@@ -142,7 +142,7 @@ function placedEntries(o: Observation): boolean {
 /** An accepted batch whose every entry failed: nothing placed (§4.1 "unsupported"). */
 function everyEntryFailed(o: Observation): boolean {
   const e = entriesOf(o.json);
-  return o.verdict === 'accepted' && e !== undefined && e.length > 0 && e.every((x) => isRecord(x) && x.code !== 0 && x.code !== undefined);
+  return o.verdict === 'accepted' && e !== undefined && e.length > 0 && e.every(entryFailed);
 }
 
 /**
@@ -198,7 +198,7 @@ export function judgeExchange(exp: Expectation, k: Knowledge, x: Judged, role: C
       if (o.verdict === 'accepted') {
         if (exp.kind === 'entry') {
           const e = entriesOf(o.json)?.[exp.index];
-          if (isRecord(e) && e.code !== 0 && e.code !== undefined) return v('pass', `entry ${exp.index} failed with code ${JSON.stringify(e.code)}`);
+          if (isRecord(e) && entryFailed(e)) return v('pass', `entry ${exp.index} failed with code ${JSON.stringify(e.code)}`);
           return v('fail', `entry ${exp.index} with a non-zero code, got ${JSON.stringify(e) ?? 'no such entry'}`);
         }
         if (exp.entries === true && everyEntryFailed(o)) return v('pass', 'accepted with every entry failed: nothing placed');

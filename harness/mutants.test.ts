@@ -14,6 +14,15 @@ describe.concurrent('the runner catches every mutant server (one deliberate faul
     expect(new Set(mutants.map((m) => m.family))).toEqual(new Set(['AUTH', 'SIG', 'TIME', 'BATCH', 'ORDER', 'RESULT', 'SCHEMA', 'ROBUST']));
   });
 
+  it('a failed entry answered with "code":"0" fails BATCH-PER-ORDER-RULES: the string reads as 0, placed', async () => {
+    const m = mutants.find((x) => x.name.includes('"code":"0"'));
+    expect(m).toBeDefined();
+    const report = await runAgainstServer(m?.options ?? {}, { runs: RUNS, seed: 7, only: ['BATCH-PER-ORDER-RULES'] });
+    const c = report.checks.find((x) => x.id === 'BATCH-PER-ORDER-RULES');
+    expect(c?.status).toBe('fail');
+    expect(c?.actual).toContain('"code":"0"');
+  });
+
   for (const m of mutants) {
     it(`catches: ${m.name} (${m.family})`, async () => {
       const report = await runAgainstServer(m.options, { runs: RUNS, seed: 7, only: [`${m.family}-`] });

@@ -136,6 +136,12 @@ export const mutants: readonly Mutant[] = [
     },
   },
   { name: 'mixed symbols accepted', family: 'BATCH', options: { policy: dropIssues('BATCH-SINGLE-SYMBOL') } },
+  {
+    // a string "0" reads as 0 (D-CODE-READING): the answer says the invalid order was placed
+    name: 'failed batch entries answered with "code":"0"',
+    family: 'BATCH',
+    options: { policy: mapEntries((es) => es.map((e) => (isRecord(e) && e.code !== 0 ? { ...e, code: '0' } : e))) },
+  },
   { name: 'LIMIT without price accepted', family: 'ORDER', options: { policy: dropIssues('ORDER-PRICE-REQUIRED-LIMIT') } },
   { name: '256-character client ids accepted', family: 'ORDER', options: { policy: dropIssues('ORDER-CLIENT-ID-LENGTH') } },
   { name: 'invalid side accepted', family: 'ORDER', options: { policy: dropIssues('ORDER-SIDE-ENUM') } },

@@ -8,7 +8,7 @@ import { LIMITS } from '../../src/core/wire.js';
 import { validateBatch } from '../../src/core/validation/batch.js';
 import type { CheckDefinition } from '../types.js';
 import { boundaryBatches, editableBatch, validBatch, validOrder, withClientIds } from '../generators.js';
-import { describe, isRecord, resultEntries } from '../../src/core/response.js';
+import { describe, entryFailed, entryPlaced, isRecord, resultEntries } from '../../src/core/response.js';
 import { expectAccepted, expectRefused, expectRejected, fail, firstFailure, info, openPoint, outcome, property, send } from './helpers.js';
 import { oneOrder } from './orders.js';
 
@@ -120,7 +120,7 @@ export const batchChecks: CheckDefinition[] = [
         if (step) return step;
         const entry = resultEntries(r.observation)?.[i];
         // Placed or not is the entry's code (issue 9): a failed entry may still echo what was sent.
-        if (!isRecord(entry) || entry.code === 0 || entry.code === undefined) {
+        if (!entryFailed(entry)) {
           return fail(`result[${i}] (${what}) with a non-zero code`, `result[${i}] = ${JSON.stringify(entry) ?? 'missing'}`, r.exchange);
         }
         return undefined;
@@ -185,8 +185,10 @@ export const batchChecks: CheckDefinition[] = [
       const o = r.observation;
       if (o.verdict === 'rejected') return info('all-or-nothing: the whole call was rejected for one bad order', false, r.exchange);
       if (o.verdict === 'accepted') {
-        const codes = (resultEntries(o) ?? []).map((e) => (isRecord(e) ? e.code : undefined));
-        return info(`per order: entry codes ${JSON.stringify(codes)}`, codes.length === 3 && codes[0] === 0 && codes[1] !== 0 && codes[2] === 0, r.exchange);
+        const entries = resultEntries(o) ?? [];
+        const codes = entries.map((e) => (isRecord(e) ? e.code : undefined));
+        const perOrder = entries.length === 3 && entryPlaced(entries[0]) && entryFailed(entries[1]) && entryPlaced(entries[2]);
+        return info(`per order: entry codes ${JSON.stringify(codes)}`, perOrder, r.exchange);
       }
       return fail('an answer that is a rejection or an acceptance', describe(o), r.exchange);
     },

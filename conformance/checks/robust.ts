@@ -8,7 +8,7 @@ import { flipFirstDigit } from '../sig-edits.js';
 import { API_KEY_HEADER } from '../../src/core/wire.js';
 import { type RawRequest } from '../../src/client/http.js';
 import type { CheckDefinition } from '../types.js';
-import { describe, entryPlaced, isRecord, resultEntries } from '../../src/core/response.js';
+import { describe, entryFailed, entryPlaced, resultEntries } from '../../src/core/response.js';
 import type { SendResult } from '../transport.js';
 import { BATCH_ORDERS_PATH as BATCH_PATH, ORDER_PATHS } from '../../src/client/requests.js';
 import { routeKey, type Route } from '../requests.js';
@@ -24,7 +24,7 @@ function refused(r: SendResult): boolean {
   const o = r.observation;
   if (o.verdict === 'rejected') return true;
   const e = resultEntries(o)?.[0];
-  return o.verdict === 'accepted' && isRecord(e) && e.code !== 0 && e.code !== undefined;
+  return o.verdict === 'accepted' && entryFailed(e);
 }
 
 /** Any answer but a 5xx, a hang or a garbled response; a reset connection is tolerated only when allowed. */

@@ -8,7 +8,7 @@
 export { isSignatureShaped, signatureMatches, verifyWith, type HmacHex, type HmacHexAsync } from './signing/hmac.js';
 export { SIGNATURE_PARAM, withoutSignature, signatureValues, parsePairs, rawPairs, decodeComponent, encodeComponent, encodePairs, isWellEncoded } from './signing/query.js';
 export { totalParams, signedBody, signingSteps, guessBodyKind, type BodyKind, type SigningSteps } from './signing/total-params.js';
-export { placeParams, type Placement, type Params, type SignedRequest, type SignParamsOptions, signParamsWith, signJsonBodyWith } from './signing/build.js';
+export { placeParams, type Placement, type Params, type SignedRequest } from './signing/build.js';
 export { type Issue, issue, describeValue, assertNoIssues } from './validation/issue.js';
 export { validateOrder, type ApiVersion, type ValidateOrderOptions } from './validation/order.js';
 export { validateBatch, splitBatchIssues, MAX_BATCH_ORDERS } from './validation/batch.js';

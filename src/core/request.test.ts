@@ -31,6 +31,15 @@ describe('buildRequest: valid requests in every placement (§5.3)', () => {
     expect(b.request.query).toBe('symbol=BTCUSDT&signature=H(s:symbol=BTCUSDTside=BUY&timestamp=1)');
   });
 
+  it('split at 0: the signature pair still goes to the query (placement decides, not which part is empty); signatureIn moves it', () => {
+    const b = buildRequest(fake, order({ placement: 'split', splitAt: 0 }));
+    expect(b.request.query).toBe('signature=H(s:symbol=BTCUSDT&side=BUY&timestamp=1)');
+    expect(b.request.body).toBe('symbol=BTCUSDT&side=BUY&timestamp=1');
+    const inBody = buildRequest(fake, order({ placement: 'split', splitAt: 0, signatureIn: 'body' }));
+    expect(inBody.request.query).toBe('');
+    expect(inBody.request.body).toBe('symbol=BTCUSDT&side=BUY&timestamp=1&signature=H(s:symbol=BTCUSDT&side=BUY&timestamp=1)');
+  });
+
   it('JSON body (batch, §4.1): time params and signature in the query, the JSON text signed as sent', () => {
     const b = buildRequest(fake, { endpoint: 'batchOrders', params: [['timestamp', '1']], jsonText: '[{"a":1}]', secret: 's', apiKey: 'k' });
     expect(b.request).toMatchObject({ path: '/api/v1/spot/batchOrders', query: 'timestamp=1&signature=H(s:timestamp=1[{"a":1}])', body: '[{"a":1}]' });

@@ -54,8 +54,8 @@ export interface RequestSpec {
   /** For `split`: how many leading params go to the query (default: half, rounded up). */
   splitAt?: number;
   /**
-   * Where the signature pair goes (§5.3 item 1). Default: the form body when the query
-   * is empty and a form body exists, else the query.
+   * Where the signature pair goes (§5.3 item 1: query or body). Default: the form body
+   * for `body` placement, the query otherwise (a JSON body never carries it).
    */
   signatureIn?: 'query' | 'body';
   /** HMAC key. */
@@ -91,7 +91,7 @@ export function buildRequest(hmac: HmacHex, spec: RequestSpec, wire: WireProfile
   const signedString = d.signedString ? d.signedString(tp, q, b) : tp;
   const genuine = hmac(spec.secret, signedString);
   const signature = d.signature ? d.signature(genuine) : genuine;
-  const inBody = !json && (spec.signatureIn ?? (q === '' && b !== '' ? 'body' : 'query')) === 'body';
+  const inBody = !json && (spec.signatureIn ?? (spec.placement === 'body' ? 'body' : 'query')) === 'body';
   let query = q;
   let body = b;
   if (!d.omitSignature) {

@@ -1,5 +1,5 @@
 import { describe as group, expect, it } from 'vitest';
-import { classify, codeValue, describe, entriesOf, entryPlaced } from './response.js';
+import { classify, codeValue, describe, entriesOf, entryFailed, entryPlaced } from './response.js';
 
 const answer = (status: number, json: unknown) => ({ status, json, text: json === undefined ? '' : JSON.stringify(json), elapsedMs: 1 });
 
@@ -77,5 +77,18 @@ group('entryPlaced', () => {
     expect(entryPlaced({ code: '', order: {} })).toBe(false);
     expect(entryPlaced({ order: {} })).toBe(false);
     expect(entryPlaced(null)).toBe(false);
+  });
+});
+
+group('entryFailed', () => {
+  it('is the complement of entryPlaced for an entry carrying a code: "0" is placed, not failed', () => {
+    expect(entryFailed({ code: -1130, msg: 'price required' })).toBe(true);
+    expect(entryFailed({ code: '-1130' })).toBe(true);
+    expect(entryFailed({ code: 'ERR' })).toBe(true);
+    expect(entryFailed({ code: 0 })).toBe(false);
+    expect(entryFailed({ code: '0' })).toBe(false);
+    expect(entryFailed({ code: '0.0' })).toBe(false);
+    expect(entryFailed({ msg: 'no code at all' })).toBe(false);
+    expect(entryFailed(null)).toBe(false);
   });
 });

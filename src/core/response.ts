@@ -139,6 +139,11 @@ export function entryPlaced(e: unknown): boolean {
   return isRecord(e) && codeValue(e.code) === 0;
 }
 
+/** Whether a batch `result` entry reports a failed order: it carries a code, and that code does not read as 0 ({@link entryPlaced}; `"0"` is placed). */
+export function entryFailed(e: unknown): boolean {
+  return isRecord(e) && e.code !== undefined && !entryPlaced(e);
+}
+
 /** The `result` entries of an observed batch answer. */
 export function resultEntries(o: Observation): unknown[] | undefined {
   return entriesOf(o.json);
