@@ -14,17 +14,6 @@ import type { Exchange, SendResult } from './transport.js';
 import { fingerprintOf } from './verdict.js';
 import type { ControlState, Knowledge, RouteKnowledge } from './verdict.js';
 
-export { fingerprintOf };
-
-/**
- * `accepted`: a valid order was accepted. `signature-ok`: refused, but not like a bad
- * signature on the same route (a business reason: filters, balance), so signing checks
- * may use the route and rule checks may not. `refused`: refused like a bad signature,
- * or no route at all (404), or no usable answer. `not-offered`: the target description
- * says the server does not serve it; nothing was sent.
- */
-export type { ControlState };
-
 /** The positive control of one route. */
 export interface Control {
   route: Route;

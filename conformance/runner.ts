@@ -8,9 +8,9 @@ import { rule, type RuleLevel } from '../src/rules.js';
 import { readKitJson } from '../src/paths.js';
 import { type Observation, describe, entriesOf, entryPlaced } from '../src/core/response.js';
 import { SpotcheckError } from '../src/core/errors.js';
-import { authRefusal, expect as want, judgeExchange, refusalToConfirm, routeVerdicts, type ExchangeVerdict, type RouteKnowledge, type RouteTally } from './verdict.js';
+import { authRefusal, expect as want, fingerprintOf, judgeExchange, refusalToConfirm, routeVerdicts, type ExchangeVerdict, type RouteKnowledge, type RouteTally } from './verdict.js';
 import { LIMITS } from '../src/core/wire.js';
-import { anyUsable, controlOf, controlRequest, discover, explainNothingAccepted, fingerprintOf, knowledgeOf, type Discovery } from './discovery.js';
+import { anyUsable, controlOf, controlRequest, discover, explainNothingAccepted, knowledgeOf, type Discovery } from './discovery.js';
 import { resolveDescription } from './target/description.js';
 import { coverageMatrix } from './coverage.js';
 import { limitParams, oneOrder } from './checks/orders.js';
@@ -21,7 +21,8 @@ import { checks as allChecks } from './checks/index.js';
 import { clientIdSource } from './generators.js';
 import { createRequestFactory, routeKey, type Built, type Route } from './requests.js';
 import { createTransport, DEADLINE_REASON, type Exchange, type SendResult, type Sender } from './transport.js';
-import type { CheckContext, CheckDefinition, CheckOutcome, CheckReport, DiscoveryReport, Profile, RunReport, Target } from './types.js';
+import type { CheckOutcome } from './verdict.js';
+import type { CheckContext, CheckDefinition, CheckReport, DiscoveryReport, Profile, RunReport, Target } from './types.js';
 
 export interface RunOptions {
   target: Target;

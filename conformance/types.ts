@@ -5,7 +5,7 @@
 import type { RuleFamily, RuleLevel } from '../src/rules.js';
 import type { RuleId } from '../src/core/rule-id.js';
 import type { Exchange, RateLimitStats, SendResult, Sender } from './transport.js';
-import type { ControlState } from './discovery.js';
+import type { ControlState } from './verdict.js';
 import type { TargetProfile } from './target/description.js';
 import type { CoverageMatrix } from './coverage.js';
 
@@ -43,9 +43,6 @@ export interface Target {
 
 /** `inconclusive` (issue 9): no request of the check demonstrably reached the rule; never counted as passed or failed. */
 export type CheckStatus = 'pass' | 'fail' | 'info' | 'skip' | 'inconclusive';
-
-/** What a check found: a discriminated union (conformance/verdict.ts); `expected`/`actual` are required for a failure. */
-export type { CheckOutcome, RouteCell, CellVerdict, Expectation } from './verdict.js';
 
 /** Everything a check may use. */
 export interface CheckContext {

@@ -54,7 +54,13 @@ export interface ExchangeVerdict {
   business?: string;
 }
 
-/** The positive control's state (conformance/discovery.ts). */
+/**
+ * `accepted`: a valid order was accepted. `signature-ok`: refused, but not like a bad
+ * signature on the same route (a business reason: filters, balance), so signing checks
+ * may use the route and rule checks may not. `refused`: refused like a bad signature,
+ * or no route at all (404), or no usable answer. `not-offered`: the target description
+ * says the server does not serve it; nothing was sent.
+ */
 export type ControlState = 'accepted' | 'signature-ok' | 'refused' | 'not-offered';
 
 /** What the run knows of one route. */

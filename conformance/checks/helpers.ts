@@ -3,7 +3,8 @@
  * and running a fast-check property with the run's seed.
  */
 import fc from 'fast-check';
-import type { CheckContext, CheckOutcome } from '../types.js';
+import type { CheckContext } from '../types.js';
+import type { CheckOutcome } from '../verdict.js';
 import { describe } from '../../src/core/response.js';
 import { expect as want, judgeExchange, type ExchangeVerdict, type Expectation, type Knowledge, type RefusalLayer } from '../verdict.js';
 import type { Exchange, SendResult } from '../transport.js';

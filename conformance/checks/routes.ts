@@ -6,7 +6,8 @@
  */
 import type { ApiVersion } from '../../src/core/validation/order.js';
 import type { Built, SignOptions } from '../requests.js';
-import type { CheckContext, CheckDefinition, RouteCell } from '../types.js';
+import type { CheckContext, CheckDefinition } from '../types.js';
+import type { RouteCell } from '../verdict.js';
 import { allRoutes } from '../discovery.js';
 import { routeKey, type Route } from '../requests.js';
 import { limitParams, oneOrder } from './orders.js';

@@ -15,7 +15,7 @@ import type { BatchOrderItem } from '../../src/core/types.js';
 import { expectAccepted, expectRejected, expectSignatureAccepted, fail, firstFailure, property, send, skip } from './helpers.js';
 import { ALL_ROUTES, onRoute, perRoute, routes } from './routes.js';
 import { routeKey, type Route } from '../requests.js';
-import type { CheckOutcome } from '../types.js';
+import type { CheckOutcome } from '../verdict.js';
 
 /** SIG-BODY-COVERED for a target that declares query-only batch signatures: one failure, nothing sent (issue 9). */
 function declaredQueryOnly(): CheckOutcome {

@@ -5,7 +5,8 @@
  * bounded tightly enough the check is skipped with the reason, never guessed.
  */
 import { DEFAULT_RECV_WINDOW, MAX_LEAD_MS } from '../../src/core/time.js';
-import type { CheckContext, CheckDefinition, CheckOutcome, RouteCell } from '../types.js';
+import type { CheckContext, CheckDefinition } from '../types.js';
+import type { CheckOutcome, RouteCell } from '../verdict.js';
 import type { RuleId } from '../../src/core/rule-id.js';
 import { expectAccepted, verdictOf, expectRejected, fail, firstFailure, inconclusive, info, openPoint, outcome, pass, send, skip, type Step } from './helpers.js';
 import { oneOrder } from './orders.js';

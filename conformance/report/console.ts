@@ -3,7 +3,8 @@
  * section (Requirement / Expected / Actual / reproduction), and the summary line.
  */
 import { NO_TRADE_SECRET_VAR } from '../curl.js';
-import type { CheckReport, RouteCell, RunReport } from '../types.js';
+import type { CheckReport, RunReport } from '../types.js';
+import type { RouteCell } from '../verdict.js';
 
 const FAMILIES = ['AUTH', 'SIG', 'TIME', 'BATCH', 'ORDER', 'RESULT', 'SCHEMA', 'ROBUST'] as const;
 
