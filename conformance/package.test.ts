@@ -26,7 +26,7 @@ describe('npm pack', () => {
     const vectorFiles = readdirSync(join(ROOT, 'vectors')).filter((f) => f.endsWith('.json') && !f.startsWith('tsconfig'));
     expect(vectorFiles.length).toBeGreaterThan(3);
     for (const f of vectorFiles) expect(files, `vectors/${f} is listed in package.json files`).toContain(`vectors/${f}`);
-    for (const f of ['dist/src/index.js', 'dist/src/core/request.js', 'dist/src/core/index.js', 'dist/vectors/load.js', 'dist/conformance/cli/bin.js', 'spec/rules.json', 'spec/coverage.json', 'vectors/signing.json', 'conformance/report/report.schema.json', 'conformance/target/target.schema.json', 'README.md']) {
+    for (const f of ['dist/src/index.js', 'dist/src/core/request.js', 'dist/src/core/index.js', 'dist/vectors/load.js', 'dist/conformance/cli/bin.js', 'dist/conformance/load/artillery/processor.cjs', 'spec/rules.json', 'spec/coverage.json', 'vectors/signing.json', 'conformance/report/report.schema.json', 'conformance/target/target.schema.json', 'README.md']) {
       expect(files, f).toContain(f);
     }
   }, 60_000);

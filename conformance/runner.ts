@@ -20,6 +20,7 @@ import { commandLine, replayArgv } from './reproduce.js';
 import { checks as allChecks } from './checks/index.js';
 import { clientIdSource } from './generators.js';
 import { createRequestFactory, routeKey, type Built, type Route } from './requests.js';
+import { summariseTraffic, timeProbeOf, type TimeProbe } from './traffic.js';
 import { createTransport, DEADLINE_REASON, type Exchange, type SendResult, type Sender } from './transport.js';
 import type { CheckOutcome } from './verdict.js';
 import type { CheckContext, CheckDefinition, CheckReport, DiscoveryReport, Profile, RunReport, Target } from './types.js';
@@ -199,6 +200,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   // At most `width` requests in flight over the whole run, whatever the checks ask (issue 13).
   const width = Math.max(1, Math.floor(opts.concurrency ?? 1));
   let inFlight = 0;
+  const latencies: number[] = [];
+  const answers: Record<string, number> = {};
   const waiting: Array<() => void> = [];
   const acquire = (): Promise<void> | undefined => {
     if (inFlight < width) {
@@ -223,6 +226,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       release();
     }
     if (orders) placed += placedBy(r.exchange.route, r.observation);
+    if (r.observation.verdict !== 'not-sent') answers[r.observation.verdict] = (answers[r.observation.verdict] ?? 0) + 1;
+    if (r.observation.elapsedMs !== undefined) latencies.push(r.observation.elapsedMs);
     if (r.observation.elapsedMs !== undefined && current === undefined) maxRttMs = Math.max(maxRttMs, r.observation.elapsedMs);
     opts.onProgress?.({ done, total: selected.length, ...(current === undefined ? {} : { current }), requests: transport.count() });
     return r;
@@ -360,6 +365,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     let cut = 0;
     const role = { establishes: def.establishes ?? [] };
     let withheldHere = 0;
+    const probes: TimeProbe[] = [];
     const judged: Sender = async (req, facts, rebuild) => {
       const route = facts?.route;
       const c = route === undefined ? undefined : controlOf(discovery, route);
@@ -373,6 +379,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       } else {
         r = await send(req, facts, rebuild);
         mine += placedBy(r.exchange.route, r.observation);
+        const tp = def.timeProbes === true ? timeProbeOf(r.exchange, clock.offsetMs ?? 0) : undefined;
+        if (tp !== undefined) probes.push(tp);
         if (r.observation.verdict === 'not-sent' && r.observation.error === DEADLINE_REASON) cut++;
         if (r.observation.verdict === 'no-answer') {
           unansweredCount++;
@@ -500,6 +508,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     if (byRoute.cells.length > 0) rep.cells = byRoute.cells;
     const failing = 'exchange' in out ? out.exchange : undefined;
     if (rep.status === 'fail' && failing !== undefined && 'request' in failing) rep.reproduce = curlFor(opts.target.baseUrl, failing as Exchange);
+    if (probes.length > 0) rep.timeProbes = probes;
     if (rep.status === 'fail' && opts.replayArgs !== undefined) rep.replay = `spotcheck ${commandLine(replayArgv(opts.seed, def.id, opts.replayArgs))}`;
     slots[index] = rep;
     done++;
@@ -568,6 +577,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       ...transport.wait(),
     },
     discovery: { ...discoveryReport(discovery), ...(learned.length === 0 ? {} : { learned }) },
+    traffic: summariseTraffic(latencies, answers),
     rateLimits: transport.rateLimits(),
     ...(opts.maxTimeMs === undefined
       ? {}

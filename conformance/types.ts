@@ -11,6 +11,7 @@ import type { CoverageMatrix } from './coverage.js';
 
 import type { ClockEstimate } from './clock.js';
 import type { CheckOutcome, RouteCell } from './verdict.js';
+import type { TimeProbe, TrafficReport } from './traffic.js';
 import type { Built, RequestFactory } from './requests.js';
 
 /** The discovery section of the report. */
@@ -109,6 +110,8 @@ export interface CheckDefinition {
   needsClock?: boolean;
   /** Sends v1 orders to the real v1 endpoint even when the target names a test-order path (it proves the endpoint itself accepts orders). */
   realEndpoint?: boolean;
+  /** Its requests are time-window probes (§5.4): the report lists each one's timestamp against the server clock and the answer. */
+  timeProbes?: boolean;
   run(ctx: CheckContext): Promise<CheckOutcome>;
 }
 
@@ -139,6 +142,8 @@ export interface CheckReport {
   routes?: string[];
   /** The check's verdict per route it covers: its cells of the coverage matrix (spec/coverage.json). */
   cells?: RouteCell[];
+  /** For a time-window check: every probe it sent, its timestamp against the server clock estimate and the answer (§5.4). */
+  timeProbes?: TimeProbe[];
   durationMs: number;
 }
 
@@ -172,6 +177,8 @@ export interface RunReport {
   unanswered?: { count: number; probes: string[]; timeoutMs: number; shortenedToMs?: number };
   /** What discovery found before the checks: routes with their positive controls, rejection fingerprints. */
   discovery?: DiscoveryReport;
+  /** Round-trip times of the run's requests and the answers by kind. */
+  traffic?: TrafficReport;
   /** How the target's rate limiting was met (429 / 503 + Retry-After). */
   rateLimits?: RateLimitStats;
   /** The whole-run deadline (`--max-time`), when one was set, and what it cut (issue 11). */

@@ -43,6 +43,7 @@ function timeCheck(id: string, ruleId: RuleId, title: string, plan: (margin: num
     placesOrders: true,
     exclusive: true,
     needsClock: true,
+    timeProbes: true,
     covers: ALL_ROUTES.map(routeKey),
     async run(ctx): Promise<CheckOutcome> {
       const m = probeMargin(ctx);
@@ -149,6 +150,7 @@ function widthCheck(id: string, ruleId: RuleId, recvWindow: number | undefined):
     placesOrders: true,
     exclusive: true,
     needsClock: true,
+    timeProbes: true,
     covers: ['batch/json'],
     async run(ctx) {
       // Each edge is known to 25 ms; a request's flight time and a busy machine add to that.
@@ -309,6 +311,7 @@ export const timeChecks: CheckDefinition[] = [
     ruleId: 'TIME-WINDOW-PAST',
     title: 'a timestamp an hour old is rejected on every route, whatever the clock offset',
     routes: ALL_ROUTES,
+    timeProbes: true,
     probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { timestamp: Date.now() - HOUR })), `${routeKey(r)} with a timestamp an hour old`),
   }),
   perRoute({
@@ -316,6 +319,7 @@ export const timeChecks: CheckDefinition[] = [
     ruleId: 'TIME-WINDOW-LEAD',
     title: 'a timestamp an hour ahead is rejected on every route, whatever the clock offset',
     routes: ALL_ROUTES,
+    timeProbes: true,
     probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { timestamp: Date.now() + HOUR })), `${routeKey(r)} with a timestamp an hour ahead`),
   }),
   {
@@ -326,6 +330,7 @@ export const timeChecks: CheckDefinition[] = [
     placesOrders: true,
     exclusive: true,
     needsClock: true,
+    timeProbes: true,
     async run(ctx) {
       const m = probeMargin(ctx);
       if ('reason' in m) return skip(m.reason);

@@ -14,6 +14,7 @@ import { startServer, type RunningServer } from '../../src/server/server.js';
 import { checks } from '../checks/index.js';
 import { renderConsole, RULES_PAGE } from '../report/console.js';
 import { renderJunit } from '../report/junit.js';
+import { renderHtml } from '../report/html.js';
 import { applyBaseline, gateFails, loadBaseline, markCheck } from '../report/baseline.js';
 import { assertWritable, openNdjson, writeReportFile } from '../report/files.js';
 import { loadDescription, resolveDescription, type TargetDescription } from '../target/description.js';
@@ -94,6 +95,10 @@ Safety:
 Reports:
   --report-json FILE     write the JSON report (schema: conformance/report/report.schema.json)
   --junit FILE           write JUnit XML, one testcase per check
+  --report-html FILE     write one self-contained HTML page (no script, nothing
+                         fetched): verdict, discovery, the rule x route grid, every
+                         failure with its curl, the time-window probes plotted
+                         against the server clock, latency
   --report-ndjson FILE   stream events as they happen, one JSON object a line:
                          start, one per check as it ends, end
                          Report paths are checked before the first request; on
@@ -144,6 +149,7 @@ const options = {
   yes: { type: 'boolean', default: false },
   'report-json': { type: 'string' },
   junit: { type: 'string' },
+  'report-html': { type: 'string' },
   baseline: { type: 'string' },
   'docs-url': { type: 'string' },
   'no-color': { type: 'boolean', default: false },
@@ -256,6 +262,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
   // Every report path is checked before the first request (issue 12), the NDJSON stream opened.
   if (v['report-json'] !== undefined) assertWritable('report-json', v['report-json']);
   if (v.junit !== undefined) assertWritable('junit', v.junit);
+  if (v['report-html'] !== undefined) assertWritable('report-html', v['report-html']);
   const ndjson = v['report-ndjson'] === undefined ? undefined : openNdjson(v['report-ndjson']);
   try {
     return await execute();
@@ -394,6 +401,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     ndjson?.end({ summary: report.summary, durationMs: report.durationMs, requests: report.requests, ...(report.stopped === undefined ? {} : { stopped: report.stopped }) });
     if (v['report-json'] !== undefined) writeReportFile('report-json', v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
     if (v.junit !== undefined) writeReportFile('junit', v.junit, renderJunit(report));
+    if (v['report-html'] !== undefined) writeReportFile('report-html', v['report-html'], renderHtml(report));
     if (report.stopped?.reason === 'interrupted') return 130;
     const budgetCut = (report.orders?.mustNotRun ?? 0) > 0;
     if (budgetCut) io.err(`spotcheck: --max-orders ${report.orders?.maxOrders ?? ''} left ${report.orders?.mustNotRun ?? 0} MUST checks without a single request (status skip): no verdict on them\n`);

@@ -7,7 +7,7 @@ import { startServer, type RunningServer } from '../../src/server/server.js';
 import { loadDocsData, renderPages } from '../lib/build.js';
 
 const root = packageRoot();
-const help = new Map(['', 'sign', 'serve', 'run', 'replay'].map((c) => [c, `Usage: spotcheck ${c}\n`]));
+const help = new Map(['', 'sign', 'serve', 'run', 'replay', 'matrix'].map((c) => [c, `Usage: spotcheck ${c}\n`]));
 
 /** The shell block that follows `<!-- snippet: NAME -->` in a rendered page. */
 function snippet(markdown: string, name: string): string {

@@ -9,7 +9,7 @@ import { copyPlayground, GUIDES, importsOf, loadDocsData, REFERENCE_PAGES, rende
 import type { GeneratedPage } from './openapi-pages.js';
 
 const root = packageRoot();
-const help = new Map(['', 'sign', 'serve', 'run', 'replay'].map((c) => [c, `Usage: spotcheck ${c}\n`]));
+const help = new Map(['', 'sign', 'serve', 'run', 'replay', 'matrix'].map((c) => [c, `Usage: spotcheck ${c}\n`]));
 
 describe('renderPages over the real kit', () => {
   let pages: GeneratedPage[];

@@ -29,9 +29,10 @@ import { renderOpenApi, type GeneratedPage, type OpenApiDocument } from './opena
 import { renderRulesPage, ruleLink, RULES_TITLE, type CheckSummary } from './rules-page.js';
 import { coverageMatrix } from '../../conformance/coverage.js';
 import { renderTemplate } from './template.js';
+import { EXAMPLE_DIR, EXAMPLE_MATRIX, EXAMPLE_REFERENCE, writeExampleReports } from './example-reports.js';
 
 /** The guide templates of `docs/guides/`, in navigation order; `index.md` is the home page. */
-export const GUIDES = ['quickstart.md', 'signing.md', 'playground.md', 'signature-doctor.md', 'time-window.md', 'batch-orders.md', 'conformance.md', 'library.md'] as const;
+export const GUIDES = ['quickstart.md', 'signing.md', 'playground.md', 'signature-doctor.md', 'time-window.md', 'batch-orders.md', 'conformance.md', 'reports.md', 'library.md'] as const;
 
 /** Generated pages after the guides, in navigation order (`http-api.md` holds its own children). */
 export const REFERENCE_PAGES = ['http-api.md', 'rules.md', 'decisions.md'] as const;
@@ -214,14 +215,23 @@ export async function buildSite(root: string, outDir: string, compiledRoot: stri
   let ok = false;
   try {
     for (const p of pages) writeFileSync(join(genDir, p.file), p.markdown);
+    // the worked example: the harness's clean and faulty servers in a matrix (exit 1: the faulty ones fail, as they must),
+    // written beside the pages so the guide's links to it resolve and TypeDoc publishes it under media/
+    const example = await writeExampleReports(genDir);
+    if (example.exitCode !== 1 || !existsSync(join(genDir, EXAMPLE_MATRIX)) || !existsSync(join(genDir, EXAMPLE_REFERENCE))) {
+      throw new Error(`the example matrix did not come out as expected (exit ${example.exitCode}, expected 1):\n${example.log}`);
+    }
     await runTypedoc(root, genDir, outDir);
     const copied = copyPlayground(compiledRoot, outDir, data.signing);
+    // TypeDoc copied the two pages the guide links to into media/; their sibling reports go beside them
+    const media = join(outDir, 'media');
+    for (const f of readdirSync(join(genDir, EXAMPLE_DIR))) copyFileSync(join(genDir, EXAMPLE_DIR, f), join(media, f));
     const titles = pages.map((p) => titleOf(p.markdown)).filter((t): t is string => t !== undefined);
     const problems = verifySite(outDir, data.rules.keys(), titles);
     if (problems.length > 0) throw new Error(`the built site has ${problems.length} problems:\n  ${problems.join('\n  ')}`);
     ok = true;
     const html = readdirSync(outDir, { recursive: true }).filter((f) => String(f).endsWith('.html')).length;
-    return `docs: ${html} pages (${pages.length} generated from docs/ and spec/, ${copied.length} playground modules) in ${relative(root, outDir)}/, links checked, ${((Date.now() - started) / 1000).toFixed(1)} s`;
+    return `docs: ${html} pages (${pages.length} generated from docs/ and spec/, ${copied.length} playground modules, the example matrix in media/) in ${relative(root, outDir)}/, links checked, ${((Date.now() - started) / 1000).toFixed(1)} s`;
   } finally {
     if (ok) rmSync(genDir, { recursive: true, force: true });
     else process.stderr.write(`docs: generated Markdown kept in ${genDir}\n`);

@@ -53,7 +53,7 @@ describe('action.yml', () => {
       return { ...r, workdir };
     };
 
-    it('passes a correct server and uploads JUnit, JSON and NDJSON without the secret', async () => {
+    it('passes a correct server and uploads JUnit, JSON, NDJSON and HTML without the secret', async () => {
       const r = await run(clean.url, '--seed 1 --runs 5 --only AUTH,SIG-CASE');
       expect(r.code, r.log).toBe(0);
       expect(r.outputs['exit-code']).toBe('0');
@@ -62,7 +62,8 @@ describe('action.yml', () => {
       expect(report.target).toBe(clean.url);
       expect(XMLValidator.validate(readFileSync(join(dir, 'junit.xml'), 'utf8'))).toBe(true);
       expect(readFileSync(join(dir, 'events.ndjson'), 'utf8')).toContain('"event":"end"');
-      expect(r.log + readFileSync(join(dir, 'report.json'), 'utf8')).not.toContain(DEMO_SECRET);
+      expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('<section id="coverage">');
+      expect(r.log + readFileSync(join(dir, 'report.json'), 'utf8') + readFileSync(join(dir, 'report.html'), 'utf8')).not.toContain(DEMO_SECRET);
     }, 120_000);
 
     it('fails on a faulty server (exit 1) and still uploads the reports', async () => {

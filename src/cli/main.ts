@@ -14,7 +14,9 @@ Commands:
   doctor   say why a request's signature is rejected
   run      run the conformance suite (no target: the embedded reference server)
   replay   rerun one check with a given seed
+  matrix   run several targets: one report each and a rules x targets matrix
   init     write a commented target description (--config FILE for run)
+  load     signed load with verdicts (load init: an Artillery project; load report FILE)
   serve    start the reference server
   sign     print each step of a request signature
 

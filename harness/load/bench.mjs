@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench:load`: `spotcheck load`'s engine beside autocannon (pinned devDependency),
+ * both signing every request at send time with the kit's builder, against the reference
+ * server running in a child process, same routes, connections and duration, alternating
+ * rounds. Prints the median req/s and p99 of each and the ratio (target: the engine at
+ * least 0.9x autocannon). The engine also judges every answer (JSON parse, verdict);
+ * autocannon only counts status codes, which the bench checks are all 2xx.
+ *
+ *   node harness/load/bench.mjs [--rounds 5] [--seconds 5] [--connections 16] [--routes batch,v1/query]
+ */
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const dist = (...p) => import(join(root, 'dist', ...p));
+const { runLoad, quantile } = await dist('conformance', 'load', 'engine.js');
+const { buildLoadRequest, clientIdSource, runPrefix, DEFAULT_ORDER } = await dist('conformance', 'load', 'build.js');
+const { parseMix } = await dist('conformance', 'load', 'mix.js');
+const { engineReport } = await dist('conformance', 'load', 'report.js');
+const { REFERENCE_FINGERPRINTS } = await dist('conformance', 'load', 'verdict.js');
+const { sign } = await dist('src', 'signing', 'hmac.js');
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '16' },
+    routes: { type: 'string', default: 'batch,v1/query' },
+  },
+});
+const rounds = Number(values.rounds);
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const build = { hmac: sign, apiKey: 'spotcheck-demo-key', secret: 'spotcheck-demo-secret', order: DEFAULT_ORDER, batchSize: 20, recvWindow: 5000 };
+
+/** The reference server in a child process (its own core), demo credentials. */
+function startReference() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, 'dist', 'conformance', 'cli', 'bin.js'), 'serve', '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, SPOTCHECK_API_KEY: '', SPOTCHECK_SECRET: '' },
+    });
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve({ url: m[1], child });
+    });
+    child.once('exit', (code) => reject(new Error(`reference server exited with ${code}`)));
+  });
+}
+
+async function engine(url, route) {
+  const r = await runLoad({
+    baseUrl: url,
+    build,
+    mix: parseMix(`${route}=1`),
+    durationMs: seconds * 1000,
+    connections,
+    maxOrders: Infinity,
+    timeoutMs: 10000,
+    fingerprints: REFERENCE_FINGERPRINTS,
+    idPrefix: runPrefix(),
+  });
+  const rep = engineReport(r);
+  const all = Object.values(r.latencies).flat().sort((a, b) => a - b);
+  return { rps: rep.requests / seconds, p99: quantile(all, 0.99), bad: rep.failures.length + rep.transportErrors + (rep.passed ? 0 : 1) };
+}
+
+async function cannon(url, route) {
+  const nextId = clientIdSource(`${runPrefix()}a`);
+  const res = await autocannon({
+    url,
+    connections,
+    pipelining: 1,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req) => {
+          const lr = buildLoadRequest(build, route, Date.now(), nextId);
+          const w = lr.request;
+          return { ...req, method: w.method, path: `${w.path}?${w.query}`, body: w.body, headers: { ...w.headers } };
+        },
+      },
+    ],
+  });
+  return { rps: res.requests.total / seconds, p99: res.latency.p99, bad: res.non2xx + res.errors + res.timeouts };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+const server = await startReference();
+console.log(`node ${process.version}; reference server in a child process at ${server.url}; ${connections} connections, ${seconds} s per run, ${rounds} alternating rounds; every request signed at send time`);
+try {
+  for (const route of values.routes.split(',')) {
+    const e = [];
+    const a = [];
+    for (let i = 0; i < rounds; i++) {
+      // Alternate who goes first, so a drift in the machine's load hits both alike.
+      if (i % 2 === 0) {
+        e.push(await engine(server.url, route));
+        a.push(await cannon(server.url, route));
+      } else {
+        a.push(await cannon(server.url, route));
+        e.push(await engine(server.url, route));
+      }
+    }
+    const er = median(e.map((x) => x.rps));
+    const ar = median(a.map((x) => x.rps));
+    const f = (x) => x.toFixed(0).padStart(6);
+    console.log(`\n== route ${route}${route === 'batch' ? ' (20 orders)' : ''}`);
+    console.log(`spotcheck load  req/s median ${f(er)}  (all: ${e.map((x) => x.rps.toFixed(0)).join(', ')})  p99 median ${median(e.map((x) => x.p99)).toFixed(1)} ms  failures ${e.reduce((s, x) => s + x.bad, 0)}`);
+    console.log(`autocannon      req/s median ${f(ar)}  (all: ${a.map((x) => x.rps.toFixed(0)).join(', ')})  p99 median ${median(a.map((x) => x.p99)).toFixed(1)} ms  non-2xx/errors ${a.reduce((s, x) => s + x.bad, 0)}`);
+    console.log(`ratio           spotcheck load / autocannon ${(er / ar).toFixed(2)}x (target >= 0.90x)`);
+  }
+} finally {
+  server.child.kill();
+}
