@@ -36,7 +36,7 @@ describe('spec/coverage.json', () => {
     for (const [ruleId, r] of Object.entries(data.rules)) {
       for (const route of Object.keys(r.explained ?? {})) {
         if (!appliesTo(data, ruleId).includes(route)) stale.push(`${ruleId} @ ${route}: does not apply`);
-        if (checks.some((c) => c.ruleId === ruleId && (c.covers ?? []).includes(route))) stale.push(`${ruleId} @ ${route}: covered by a check`);
+        if (checks.some((c) => c.ruleId === ruleId && ((c.covers ?? []) as readonly string[]).includes(route))) stale.push(`${ruleId} @ ${route}: covered by a check`);
       }
     }
     expect(stale).toEqual([]);

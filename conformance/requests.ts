@@ -7,12 +7,11 @@
  */
 import type { RawRequest } from '../src/client/http.js';
 import { buildRequest, type BuiltWireRequest, type Defects, type RequestSpec } from '../src/core/request.js';
-import { orderEndpoint, SEED_WIRE, type EndpointName as WireEndpoint, type WireProfile } from '../src/core/wire.js';
+import { orderEndpoint, SEED_WIRE, type EndpointName, type WireProfile } from '../src/core/wire.js';
 import { sign } from '../src/signing/hmac.js';
 import { type Placement } from '../src/core/signing/build.js';
 import type { ApiVersion } from '../src/core/validation/order.js';
 import { isSignatureEdit } from './sig-edits.js';
-import type { EndpointName } from './target/description.js';
 
 /** Where a request goes: the endpoint and, for single orders, the placement (§5.3); the batch carries JSON. */
 export interface Route {
@@ -20,9 +19,12 @@ export interface Route {
   placement: Placement | 'json';
 }
 
+/** A route as one word: the batch carries JSON, a single order travels in one placement (§5.3); a misspelt key is a compile error. */
+export type RouteKey = 'batch/json' | `${Exclude<EndpointName, 'batch'>}/${Placement}`;
+
 /** The route as one word, e.g. `v1.1/split` or `batch/json`: the key of positive controls. */
-export function routeKey(r: Route): string {
-  return `${r.endpoint}/${r.placement}`;
+export function routeKey(r: Route): RouteKey {
+  return `${r.endpoint}/${r.placement}` as RouteKey;
 }
 
 /** How a request was signed and where it went, carried into its exchange (for the curl reproduction). */
@@ -90,15 +92,10 @@ export interface RequestFactoryOptions {
   namedSecrets?: ReadonlyArray<{ secret: string; variable: string }>;
 }
 
-const WIRE_NAMES: Readonly<Record<EndpointName, WireEndpoint>> = { batch: 'batchOrders', v1: 'order-v1', 'v1.1': 'order-v1.1' };
-
 /** The target's wire: the seed's, with its header name and paths (target description, issue 9). */
 function wireOf(f: RequestFactoryOptions): WireProfile {
   const endpoints = { ...SEED_WIRE.endpoints };
-  for (const [name, wireName] of Object.entries(WIRE_NAMES) as Array<[EndpointName, WireEndpoint]>) {
-    const path = f.paths?.[name];
-    if (path !== undefined) endpoints[wireName] = { ...endpoints[wireName], path };
-  }
+  for (const [name, path] of Object.entries(f.paths ?? {}) as Array<[EndpointName, string]>) endpoints[name] = { ...endpoints[name], path };
   return { ...SEED_WIRE, apiKeyHeader: f.apiKeyHeader ?? SEED_WIRE.apiKeyHeader, endpoints };
 }
 
@@ -162,7 +159,7 @@ export function createRequestFactory(f: RequestFactoryOptions): RequestFactory {
       const spec = coreSpec(opts, f);
       // A target declaring query-only batch signatures is signed its way (reported once under SIG-BODY-COVERED).
       if (f.batchSignature === 'query-only' && spec.defects?.signedString === undefined) spec.defects = { ...spec.defects, signedString: (_tp, q) => q };
-      const built = buildRequest(sign, { endpoint: 'batchOrders', params: pairs, jsonText: opts.rawBody ?? JSON.stringify(orders), ...spec }, wire);
+      const built = buildRequest(sign, { endpoint: 'batch', params: pairs, jsonText: opts.rawBody ?? JSON.stringify(orders), ...spec }, wire);
       const b = { request: built.request, facts: factsOf(built, opts, f, timestamp, { endpoint: 'batch', placement: 'json' }) };
       return fresh(b, () => factory.batch(orders, opts), opts);
     },

@@ -13,6 +13,8 @@ import { LIMITS } from '../src/core/wire.js';
 import { anyUsable, controlOf, controlRequest, discover, explainNothingAccepted, knowledgeOf, type Discovery } from './discovery.js';
 import { resolveDescription } from './target/description.js';
 import { coverageMatrix } from './coverage.js';
+import { createEffectProber, methodText, type EffectMethod, type FollowUp } from './effects.js';
+import { createExhaustionWatch, meets, refusalMarks } from './exhaustion.js';
 import { limitParams, oneOrder } from './checks/orders.js';
 import { measureClock } from './clock.js';
 import { curlFor, NO_TRADE_SECRET_VAR } from './curl.js';
@@ -111,7 +113,7 @@ export function ordersIn(route: Route | undefined, body: string): number {
 }
 
 /** Why a request was held back by the order budget (the start of every such reason). */
-export const BUDGET_REASON = 'the order budget (--max-orders';
+export const BUDGET_REASON = 'the order budget (';
 
 /** Apply level and profile to an outcome: what goes in the report. INFO is never a failure (issue 9). */
 export function judge(def: CheckDefinition, out: CheckOutcome, profile: Profile): { status: CheckReport['status']; level: RuleLevel; pinned: boolean } {
@@ -184,6 +186,10 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const selected = selectChecks(opts.checks ?? allChecks, opts.only, opts.exclude ?? []);
   let stopped: RunReport['stopped'];
   const profile = opts.target.profile ?? resolveDescription({});
+  // A declared account budget caps the orders too (target description): the smaller cap holds.
+  const accountCap = profile.account?.orders ?? Infinity;
+  const maxOrders = Math.min(opts.maxOrders, accountCap);
+  const budgetLabel = accountCap < opts.maxOrders ? `the account budget: ${accountCap} orders` : `--max-orders ${opts.maxOrders}`;
   let placed = 0;
   let maxRttMs = 0;
   const transport = createTransport({
@@ -265,10 +271,10 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   let withheld = 0;
   const discovery = await discover({
     send: (b) => {
-      if (placed + ordersIn(b.facts.route, b.request.body) > opts.maxOrders) {
+      if (placed + ordersIn(b.facts.route, b.request.body) > maxOrders) {
         withheldInDiscovery++;
         withheld++;
-        return Promise.resolve(notSent(b.request, b.facts, `${BUDGET_REASON} ${opts.maxOrders}) is spent: discovery could not send it`));
+        return Promise.resolve(notSent(b.request, b.facts, `${BUDGET_REASON}${budgetLabel}) is spent: discovery could not send it`));
       }
       return send(b.request, b.facts, b.rebuild);
     },
@@ -318,6 +324,28 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const unanswered: string[] = [];
   let unansweredCount = 0;
   if (!anyUsable(discovery) && !cutInDiscovery && withheldInDiscovery === 0) throw new SpotcheckError('ERR_TARGET', explainNothingAccepted(discovery), { discovery: discoveryReport(discovery) });
+  // Place-nothing by effect: a whole-call refusal is followed by a valid order reusing one of its client ids, or by the order-lookup path.
+  const followedUp = new Set<string>();
+  const effects = createEffectProber({
+    send: async (b) => (placed + 1 > maxOrders ? undefined : send(b.request, b.facts, b.rebuild)),
+    sendPlain: (req) => sendVia(false)(req),
+    validOrder: (route, id) =>
+      route.endpoint === 'batch'
+        ? factory.batch([{ ...oneOrder(base), newClientOrderId: id }])
+        : factory.order({ ...limitParams(base), newClientOrderId: id }, route.endpoint, route.placement === 'json' ? 'query' : route.placement),
+    clientId,
+    ...(profile.orderLookup === undefined ? {} : { lookup: profile.orderLookup }),
+    auth: { apiKey: opts.target.apiKey, secret: opts.target.secret, apiKeyHeader: profile.apiKeyHeader, now: () => clock.serverNow() },
+    symbol: opts.target.symbol,
+  });
+  // Valid orders accepted earlier that now meet a new refusal: the account may be exhausted (said once).
+  const controlOrder = (route: Route, side: 'BUY' | 'SELL'): Built =>
+    route.endpoint === 'batch' ? factory.batch([{ ...oneOrder(base), side }]) : factory.order({ ...limitParams(base), side }, route.endpoint, route.placement === 'json' ? 'query' : route.placement);
+  const exhaustion = createExhaustionWatch({
+    control: controlOrder,
+    send: async (b) => (placed + 1 > maxOrders ? undefined : send(b.request, b.facts, b.rebuild)),
+    acceptedEarlier: (route) => controlOf(discovery, route)?.state === 'accepted',
+  });
   const ctx: CheckContext = {
     target: opts.target,
     profile: opts.profile,
@@ -335,6 +363,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   // Checks run `concurrency` at a time (issue 13); an exclusive check (the time window wants a quiet
   // clock) runs alone. Reports keep the selection order whatever order the checks end in.
   const slots: Array<CheckReport | undefined> = new Array(selected.length);
+  /** The refusals each failed check met (its failing answer's, or all it saw): the account may turn out exhausted. */
+  const failedOn: Array<{ marks: string[]; exchange?: Exchange } | undefined> = new Array(selected.length);
   let placingLeft = selected.filter((c) => c.placesOrders).length;
   const running = new Set<string>();
   const progress = (): void => {
@@ -357,7 +387,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     const t0 = performance.now();
     // Each check placing orders gets a fair share of what is left of --max-orders, so a
     // greedy early check cannot silently starve the MUST checks after it.
-    const share = Number.isFinite(opts.maxOrders) && def.placesOrders ? Math.floor((opts.maxOrders - placed) / Math.max(1, placingLeft)) : Infinity;
+    const share = Number.isFinite(maxOrders) && def.placesOrders ? Math.floor((maxOrders - placed) / Math.max(1, placingLeft)) : Infinity;
     if (def.placesOrders) placingLeft--;
     let mine = 0;
     /** Every exchange of this check with its route and the verdict of what the check last expected of it. */
@@ -365,6 +395,9 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     let cut = 0;
     const role = { establishes: def.establishes ?? [] };
     let withheldHere = 0;
+    /** The refusals this check met (an exhausted account may explain a failure later). */
+    const marks = new Set<string>();
+    const effectStats = { shown: 0, methods: new Set<string>(), placed: undefined as { refused: SendResult; follow: FollowUp; method: EffectMethod } | undefined };
     const probes: TimeProbe[] = [];
     const judged: Sender = async (req, facts, rebuild) => {
       const route = facts?.route;
@@ -372,8 +405,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       let r: SendResult;
       if (c?.state === 'not-offered' && route !== undefined) {
         r = notSent(req, facts, `the target does not offer ${routeKey(route)} (target description)`);
-      } else if (mine + ordersIn(route, req.body) > share || placed + ordersIn(route, req.body) > opts.maxOrders) {
-        r = notSent(req, facts, `${BUDGET_REASON} ${opts.maxOrders}) is spent: this check's share allowed no more orders`);
+      } else if (mine + ordersIn(route, req.body) > share || placed + ordersIn(route, req.body) > maxOrders) {
+        r = notSent(req, facts, `${BUDGET_REASON}${budgetLabel}) is spent: this check's share allowed no more orders`);
         withheldHere++;
         withheld++;
       } else {
@@ -388,8 +421,25 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
         }
         const fp = refusalToConfirm(knowledge, { observation: r.observation, ...(route === undefined ? {} : { route: routeKey(route) }) });
         if (fp !== undefined && route !== undefined) await confirm(route, fp);
+        for (const m of refusalMarks(r.observation)) marks.add(m);
+        await followUp(r);
       }
       return judgeable(r);
+    };
+    /** A whole-call refusal through a controlled route: shown to have placed nothing by effect (design notes, "Effects, not only answers"). */
+    const followUp = async (r: SendResult): Promise<void> => {
+      const route = r.exchange.route;
+      if (def.ownEffects === true || r.observation.verdict !== 'rejected' || route === undefined || controlOf(discovery, route)?.state !== 'accepted') return;
+      // Once per rule family, route and refusal over the whole run: a server placing the orders of one kind of refused call does so each time.
+      const key = `${rule(def.ruleId).family} ${routeKey(route)} ${fingerprintOf(r.observation) ?? ''}`;
+      if (followedUp.has(key) || mine + 1 > share) return;
+      followedUp.add(key);
+      const f = await effects.followUp(r);
+      if (f === undefined) return;
+      if (f.result !== undefined && f.method.kind === 'reuse') mine += placedBy(route, f.result.observation);
+      effectStats.methods.add(f.method.kind === 'none' ? `not shown on ${routeKey(route)}: ${methodText(f.method)}` : methodText(f.method));
+      if (f.reading === 'placed-nothing') effectStats.shown++;
+      if (f.reading === 'placed') effectStats.placed ??= { refused: r, follow: f, method: f.method };
     };
     /** The answer with its judge: the verdict for what the probe expects, counted toward this check's route (the last expectation judged counts). */
     const judgeable = (r: SendResult): SendResult => {
@@ -397,7 +447,11 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       const x = { observation: r.observation, ...(route === undefined ? {} : { route }) };
       const slot = exchanges.length;
       const judge = (exp: Parameters<typeof judgeExchange>[0]): ExchangeVerdict => {
-        const v = judgeExchange(exp, knowledge, x, role);
+        let v = judgeExchange(exp, knowledge, x, role);
+        // An exhausted account (conformance/exhaustion.ts): its refusal decides no rule past the authentication.
+        const spent = exhaustion.current();
+        const authLayer = exp.kind === 'refuse' && exp.layer !== 'rule';
+        if (spent !== undefined && !authLayer && (v.verdict === 'pass' || v.verdict === 'fail') && r.observation.verdict !== 'accepted' && meets(refusalMarks(r.observation), spent.mark)) v = { verdict: 'inconclusive', reason: spent.reason };
         exchanges[slot] = { ...(route === undefined ? {} : { route }), verdict: v };
         return v;
       };
@@ -445,11 +499,29 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     }
     // Nothing sent at all because of the order budget: the check did not run (status skip, with the reason).
     if (exchanges.length > 0 && withheldHere === exchanges.length && out.status !== 'fail') {
-      slots[index] = skipReport(def, `not run: ${BUDGET_REASON} ${opts.maxOrders}) left no order for it; every request of this check could place one`, performance.now() - t0);
+      slots[index] = skipReport(def, `not run: ${BUDGET_REASON}${budgetLabel}) left no order for it; every request of this check could place one`, performance.now() - t0);
       done++;
       progress();
       opts.onCheck?.(slots[index] as CheckReport);
       return;
+    }
+    // A failure on a refusal valid orders now meet too (accepted earlier in the run): no verdict, the account may be exhausted.
+    if (out.status === 'fail') {
+      const met = out.exchange !== undefined ? refusalMarks(out.exchange.observation) : [...marks];
+      const spent = out.exchange === undefined ? exhaustion.current() : await exhaustion.explains((out.exchange as Exchange).route, out.exchange.observation).catch(() => undefined);
+      if (spent !== undefined && meets(met, spent.mark)) out = { status: 'inconclusive', reason: spent.reason, ...(out.exchange === undefined ? {} : { exchange: out.exchange }) };
+      else if (met.length > 0) failedOn[index] = { marks: met, ...(out.exchange === undefined ? {} : { exchange: out.exchange as Exchange }) };
+    }
+    // A refused call that placed an order, shown by effect, fails the check whatever its answer said.
+    const effectPlaced = effectStats.placed;
+    if (effectPlaced !== undefined && out.status !== 'fail') {
+      const where = effectPlaced.refused.exchange.route === undefined ? 'a refused call' : `a call refused on ${routeKey(effectPlaced.refused.exchange.route)}`;
+      out = {
+        status: 'fail',
+        expected: `${where} (${describe(effectPlaced.refused.observation)}) places nothing`,
+        actual: `it placed an order: ${methodText(effectPlaced.method)} showed client id ${effectPlaced.follow.id} already used (${effectPlaced.follow.result === undefined ? '?' : describe(effectPlaced.follow.result.observation)})`,
+        exchange: effectPlaced.refused.exchange,
+      };
     }
     // Per route: the cells, and the check's status from them (conformance/verdict.ts routeVerdicts).
     const tallies = new Map<string, RouteTally>();
@@ -477,6 +549,9 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     const business = exchanges.filter((e) => e.verdict.business !== undefined);
     if (out.status === 'pass' && business.length > 0) {
       notes.push(`${business.length} correctly signed requests were refused for a reason other than the signature and count as signature accepted (first: ${business[0]?.verdict.business ?? '?'})`);
+    }
+    if (effectStats.shown > 0 || effectStats.methods.size > 0) {
+      notes.push(`place-nothing by effect: ${effectStats.shown} refused call(s) shown to have placed nothing; method: ${[...effectStats.methods].join('; ')}`);
     }
     if (out.status === 'pass' && decided < exchanges.length) notes.push(`${exchanges.length - decided} of ${exchanges.length} requests could not decide the rule (first: ${firstUndecided ?? '?'})`);
     const r = rule(def.ruleId);
@@ -541,6 +616,22 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     await Promise.all(Array.from({ length: Math.min(width, end - next) }, worker));
     next = end;
   }
+  // Failures on a refusal that turned out, later in the run, to be the one valid orders meet: inconclusive too.
+  if (exhaustion.current() === undefined) {
+    for (const f of failedOn) {
+      if (f?.exchange === undefined) continue;
+      if ((await exhaustion.explains(f.exchange.route, f.exchange.observation).catch(() => undefined)) !== undefined) break;
+    }
+  }
+  const spentAtEnd = exhaustion.current();
+  if (spentAtEnd !== undefined) {
+    for (const [i, f] of failedOn.entries()) {
+      const rep = slots[i];
+      if (f === undefined || rep === undefined || rep.status !== 'fail' || !meets(f.marks, spentAtEnd.mark)) continue;
+      const { expected: _e, actual, reproduce: _r, replay: _p, ...rest } = rep;
+      slots[i] = { ...rest, status: 'inconclusive', reason: spentAtEnd.reason, notes: [...(rep.notes ?? []), `would have failed on a refusal valid orders were later shown to meet: ${actual ?? '?'}`] };
+    }
+  }
   const reports = slots.filter((r): r is CheckReport => r !== undefined);
   if (stopped !== undefined) stopped.notRun = selected.length - reports.length;
   current = undefined;
@@ -592,13 +683,14 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     orders: ((): NonNullable<RunReport['orders']> => {
       const notRun = reports.filter((r) => r.status === 'skip' && r.reason?.includes(BUDGET_REASON) === true);
       return {
-        ...(Number.isFinite(opts.maxOrders) ? { maxOrders: opts.maxOrders } : {}),
+        ...(Number.isFinite(maxOrders) ? { maxOrders: maxOrders } : {}),
         placed,
         requestsNotSent: withheld,
         checksNotRun: notRun.map((r) => r.id),
         mustNotRun: notRun.filter((r) => r.level === 'MUST').length,
       };
     })(),
+    ...((spent) => (spent === undefined ? {} : { exhausted: spent.reason }))(exhaustion.current()),
     deviations: profile.deviations,
     coverage: coverageMatrix(opts.checks ?? allChecks),
     ...(opts.replayArgs === undefined ? {} : { replayArgs: [...opts.replayArgs] }),

@@ -31,8 +31,8 @@ function standalone(schema: Json): Json {
 async function build(): Promise<Record<ResponseSchema, ValidateFunction>> {
   const doc = await SwaggerParser.dereference(kitPath('spec', 'openapi.yaml'));
   const json = ['content', 'application/json', 'schema'];
-  const batch = at(doc, ['paths', ENDPOINTS.batchOrders.path, 'post', 'responses', '200', ...json]);
-  const single = at(doc, ['paths', ENDPOINTS['order-v1'].path, 'post', 'responses', '200', ...json]);
+  const batch = at(doc, ['paths', ENDPOINTS.batch.path, 'post', 'responses', '200', ...json]);
+  const single = at(doc, ['paths', ENDPOINTS.v1.path, 'post', 'responses', '200', ...json]);
   const order = at(batch, ['properties', 'result', 'items', 'properties', 'order']);
   const compile = (s: Json) => new Ajv2020({ allErrors: true, strict: false }).compile(standalone(s));
   return { 'batch-order-response': compile(batch), 'order-response': compile(order), 'single-order-response': compile(single) };

@@ -12,7 +12,7 @@ import type { CoverageMatrix } from './coverage.js';
 import type { ClockEstimate } from './clock.js';
 import type { CheckOutcome, RouteCell } from './verdict.js';
 import type { TimeProbe, TrafficReport } from './traffic.js';
-import type { Built, RequestFactory } from './requests.js';
+import type { Built, RequestFactory, RouteKey } from './requests.js';
 
 /** The discovery section of the report. */
 export interface DiscoveryReport {
@@ -97,17 +97,19 @@ export interface CheckDefinition {
    * when a route's positive control was refused, this check fails there once and the checks
    * that merely use the route are inconclusive.
    */
-  establishes?: readonly string[];
+  establishes?: readonly RouteKey[];
   /**
    * The routes this check sends to and can decide its rule on (`batch/json`, `v1/split`, ...):
    * its cells of the coverage matrix (spec/coverage.json). A test checks them against the
    * routes a real run reaches.
    */
-  covers?: readonly string[];
+  covers?: readonly RouteKey[];
   /** Why `level` differs from the catalog rule's level (required with such a `level`: levels live in data with their reason). */
   levelReason?: string;
   /** Its probes need the server's clock measured closely (the time window): the runner spends a second on clock samples first. */
   needsClock?: boolean;
+  /** Shows place-nothing by effect itself (reusing client ids on purpose): the runner does not follow up its refusals. */
+  ownEffects?: boolean;
   /** Sends v1 orders to the real v1 endpoint even when the target names a test-order path (it proves the endpoint itself accepts orders). */
   realEndpoint?: boolean;
   /** Its requests are time-window probes (§5.4): the report lists each one's timestamp against the server clock and the answer. */
@@ -185,6 +187,8 @@ export interface RunReport {
   deadline?: { maxTimeMs: number; reached: boolean; checksNotRun: string[]; requestsNotSent: number };
   /** The order budget (`--max-orders`) and what it held back (discovery included): checks it left without a request are `skip`. */
   orders?: { maxOrders?: number; placed: number; requestsNotSent: number; checksNotRun: string[]; mustNotRun: number };
+  /** Said once when valid orders accepted earlier in the run started to meet a new refusal: the account may be exhausted; the checks meeting it are inconclusive. */
+  exhausted?: string;
   /** Where the target differs from the seed (target description). */
   deviations?: string[];
   /** The coverage matrix of the check list (spec/coverage.json, issue 10). */

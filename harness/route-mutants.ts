@@ -10,6 +10,7 @@ import { API_KEY_HEADER } from '../src/core/wire.js';
 import { checkTimeWindow } from '../src/core/time.js';
 import type { RuleFamily } from '../src/rules.js';
 import { resign, type ProxiedRequest, type VariantOptions } from './variants.js';
+import type { RouteKey } from '../conformance/requests.js';
 
 /** The request's signature is not the one its text needs (a wrong signature was sent). */
 function badlySigned(r: ProxiedRequest): boolean {
@@ -24,7 +25,7 @@ export interface RouteMutant {
 }
 
 /** Rewrite the requests of one route; others pass untouched. */
-function on(route: string, f: (r: ProxiedRequest) => ProxiedRequest | { answer: { status: number; body: unknown } }): VariantOptions {
+function on(route: RouteKey, f: (r: ProxiedRequest) => ProxiedRequest | { answer: { status: number; body: unknown } }): VariantOptions {
   return { rewrite: (r) => (r.route === route ? f(r) : r) };
 }
 

@@ -142,6 +142,7 @@ export const robustChecks: CheckDefinition[] = [
     ruleId: 'ROBUST-REJECT-PLACES-NOTHING',
     title: 'a refused request placed nothing: its newClientOrderId is still free for a valid order (where the server refuses repeated ids), on every route',
     placesOrders: true,
+    ownEffects: true,
     routes: ALL_ROUTES,
     async probe(ctx, r) {
       const order = (id: string) => ({ ...(r.endpoint === 'batch' ? oneOrder(ctx) : limitParams(ctx)), newClientOrderId: id });

@@ -241,6 +241,25 @@ export const sigChecks: CheckDefinition[] = [
       return expectRejected(res, `${routeKey(r)}: form body changed after signing, still a valid order`, 'auth');
     },
   }),
+  // A split request signed over one of its halves only (§5.3 item 4: totalParams is both).
+  perRoute({
+    id: 'SIG-BODY-COVERED.split',
+    ruleId: 'SIG-BODY-COVERED',
+    title: 'a split order signed over its query half only, leaving the form body unsigned, is rejected',
+    routes: routes('v1/split', 'v1.1/split'),
+    async probe(ctx, r) {
+      return expectRejected(await send(ctx, onRoute(ctx, r, { signedString: (_tp, q) => q })), `${routeKey(r)}: signature over the query half only`);
+    },
+  }),
+  perRoute({
+    id: 'SIG-QUERY-COVERED.split',
+    ruleId: 'SIG-QUERY-COVERED',
+    title: 'a split order signed over its form-body half only, leaving the query unsigned, is rejected',
+    routes: routes('v1/split', 'v1.1/split'),
+    async probe(ctx, r) {
+      return expectRejected(await send(ctx, onRoute(ctx, r, { signedString: (_tp, _q, b) => b })), `${routeKey(r)}: signature over the body half only`);
+    },
+  }),
   perRoute({
     id: 'SIG-QUERY-COVERED.routes',
     ruleId: 'SIG-QUERY-COVERED',

@@ -290,6 +290,20 @@ export const timeChecks: CheckDefinition[] = [
       return firstFailure(...steps);
     },
   }),
+  // recvWindow=0 is a zero-width window (§5.4 item 3 with recvWindow 0), not the default.
+  perRoute({
+    id: 'TIME-RECVWINDOW-HONOURED.zero',
+    ruleId: 'TIME-RECVWINDOW-HONOURED',
+    title: 'recvWindow 0 is a window of 0 ms, not the default: a timestamp 2.5 s old is refused with it, on every route',
+    routes: ALL_ROUTES,
+    async probe(ctx, r) {
+      const m = probeMargin(ctx);
+      if ('reason' in m) return skip(m.reason);
+      // 2.5 s old: outside a 0 ms window, inside the default 5000 ms one, whatever the measured uncertainty up to 2 s
+      if (m.margin > 2000) return skip(`the clock uncertainty (${m.margin} ms margin) is too large to stand 2.5 s inside the default window`);
+      return expectRejected(await probe(ctx, 2500, 0, r), `${routeKey(r)}: timestamp 2500 ms old with recvWindow 0`);
+    },
+  }),
   // Text forms of timestamp and recvWindow (D-LONG-CANONICAL): each a one-defect probe on every route.
   ...LONG_FORMS.map(({ id, ruleId, param, what, form }) =>
     perRoute({

@@ -84,7 +84,7 @@ export function buildLoadRequest(o: LoadBuildOptions, route: LoadRoute, timestam
       timeInForce: 'GTC',
       newClientOrderId: id,
     }));
-    const built = buildRequest(o.hmac, { endpoint: 'batchOrders', params: time, jsonText: JSON.stringify(orders), secret: o.secret, apiKey: o.apiKey, ...(o.batchQueryOnly === true ? { defects: { signedString: (_tp: string, q: string) => q } } : {}) }, wire);
+    const built = buildRequest(o.hmac, { endpoint: 'batch', params: time, jsonText: JSON.stringify(orders), secret: o.secret, apiKey: o.apiKey, ...(o.batchQueryOnly === true ? { defects: { signedString: (_tp: string, q: string) => q } } : {}) }, wire);
     return { route, request: built.request, timestamp, recvWindow: o.recvWindow, clientIds };
   }
   const id = nextId();

@@ -28,7 +28,9 @@ describe('spotcheck load (command line)', () => {
   it('passes against the embedded reference server and writes the JSON report (closed model)', async () => {
     const io = capture();
     const out = join(dir, 'embedded.json');
-    expect(await cli(['load', '--duration', '1', '--connections', '4', '--no-progress', '--report-json', out], io)).toBe(0);
+    const html = join(dir, 'embedded.html');
+    expect(await cli(['load', '--duration', '1', '--connections', '4', '--no-progress', '--report-json', out, '--report-html', html], io)).toBe(0);
+    expect(readFileSync(html, 'utf8')).toContain('<svg id="latency-over-time"');
     const r = readReport(out);
     expect(r.passed).toBe(true);
     expect(r.requestsPerSecond).toBeGreaterThan(0);

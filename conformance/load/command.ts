@@ -21,6 +21,7 @@ import { runLoad, splitBase } from './engine.js';
 import { DEFAULT_MIX, formatMix } from './mix.js';
 import { engineReport, renderLoad, reportFromJson, type LoadReport } from './report.js';
 import { initCommand } from './init.js';
+import { renderLoadHtml } from './html.js';
 import { intFlag, midValue, mixFor, numberFlag, TARGET_MAX_ORDERS, wireOfProfile } from './flags.js';
 
 /** Default measured seconds. */
@@ -66,6 +67,7 @@ Safety:
 Output:
   --report-json FILE    JSON report (requestsPerSecond, badSignatures, misalignedEntries,
                         per-route counts, a per-second latency series)
+  --report-html FILE    the same as one HTML page, with latency over time plotted
   --no-progress         no progress line
   -h, --help            this text
 
@@ -89,6 +91,7 @@ const options = {
   'max-orders': { type: 'string' },
   yes: { type: 'boolean', default: false },
   'report-json': { type: 'string' },
+  'report-html': { type: 'string' },
   'no-progress': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -115,6 +118,7 @@ export async function loadCommand(argv: string[], io: Io): Promise<number> {
   const baseUrlArg = v['base-url'] ?? description.baseUrl;
   const maxOrders = v['max-orders'] !== undefined ? intFlag('max-orders', v['max-orders'], 1) : baseUrlArg === undefined ? Infinity : TARGET_MAX_ORDERS;
   if (v['report-json'] !== undefined) assertWritable('report-json', v['report-json']);
+  if (v['report-html'] !== undefined) assertWritable('report-html', v['report-html']);
 
   let server: RunningServer | undefined;
   let baseUrl: string;
@@ -219,11 +223,12 @@ export async function loadCommand(argv: string[], io: Io): Promise<number> {
   }
   io.out(renderLoad(report));
   if (v['report-json'] !== undefined) writeReportFile('report-json', v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
+  if (v['report-html'] !== undefined) writeReportFile('report-html', v['report-html'], renderLoadHtml(report));
   if (report.stopped === 'interrupted') return 130;
   return report.passed ? 0 : 1;
 }
 
-const REPORT_HELP = `Usage: spotcheck load report FILE [--report-json OUT]
+const REPORT_HELP = `Usage: spotcheck load report FILE [--report-json OUT] [--report-html OUT]
 
 Judges a load run from its JSON: Artillery's (\`artillery run --output FILE\` with the
 project \`spotcheck load init\` wrote) or spotcheck load's own --report-json. Prints the
@@ -233,7 +238,7 @@ accepted, 2 the file is missing or is not such a report.
 
 /** `spotcheck load report FILE`. */
 export function reportCommand(argv: string[], io: Io): number {
-  const { values: v, positionals } = parse({ args: argv, strict: true, allowPositionals: true, options: { 'report-json': { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } }, 'load report');
+  const { values: v, positionals } = parse({ args: argv, strict: true, allowPositionals: true, options: { 'report-json': { type: 'string' }, 'report-html': { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } }, 'load report');
   if (v.help) {
     io.out(REPORT_HELP);
     return 0;
@@ -250,5 +255,6 @@ export function reportCommand(argv: string[], io: Io): number {
   const report = reportFromJson(json);
   io.out(renderLoad(report));
   if (v['report-json'] !== undefined) writeReportFile('report-json', v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
+  if (v['report-html'] !== undefined) writeReportFile('report-html', v['report-html'], renderLoadHtml(report));
   return report.passed ? 0 : 1;
 }

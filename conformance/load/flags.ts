@@ -29,9 +29,9 @@ export function wireOfProfile(p: TargetProfile): WireProfile {
     ...SEED_WIRE,
     apiKeyHeader: p.apiKeyHeader,
     endpoints: {
-      batchOrders: { ...SEED_WIRE.endpoints.batchOrders, path: p.endpoints.batch.path },
-      'order-v1': { ...SEED_WIRE.endpoints['order-v1'], path: p.endpoints.v1.path },
-      'order-v1.1': { ...SEED_WIRE.endpoints['order-v1.1'], path: p.endpoints['v1.1'].path },
+      batch: { ...SEED_WIRE.endpoints.batch, path: p.endpoints.batch.path },
+      v1: { ...SEED_WIRE.endpoints.v1, path: p.endpoints.v1.path },
+      'v1.1': { ...SEED_WIRE.endpoints['v1.1'], path: p.endpoints['v1.1'].path },
     },
   };
 }

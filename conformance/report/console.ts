@@ -88,6 +88,7 @@ export function discoveryLines(r: RunReport): string[] {
     if (u.count > 5) out.push(`  ... (${u.count - 5} more in the JSON report's unanswered.probes, up to 20)`);
   }
   if (r.deviations !== undefined && r.deviations.length > 0) out.push(`target deviations: ${r.deviations.join('; ')}`);
+  if (r.exhausted !== undefined) out.push(`account: ${r.exhausted}`);
   const rl = r.rateLimits;
   if (rl !== undefined && rl.responses > 0) out.push(`rate limited ${rl.responses} times: ${rl.retried} resent after waiting ${rl.waitedMs} ms, ${rl.gaveUp} gave up (inconclusive)`);
   return out;

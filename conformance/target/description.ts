@@ -7,17 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { SpotcheckError } from '../../src/core/errors.js';
-import { API_KEY_HEADER } from '../../src/core/wire.js';
-import { BATCH_ORDERS_PATH, ORDER_PATHS } from '../../src/client/requests.js';
+import { API_KEY_HEADER, ENDPOINT_NAMES, ENDPOINTS, type EndpointName } from '../../src/core/wire.js';
 import type { Placement } from '../../src/core/signing/build.js';
 import { MAX_RECV_WINDOW } from '../../src/core/validation/time-params.js';
 import { kitPath } from '../../src/paths.js';
 import { stripJsonComments } from './jsonc.js';
-import { toGrid, type DecimalSpec, type Grid } from './decimal-grid.js';
+import { cheapest, gridValue, ordersAffordable, toGrid, type DecimalSpec, type Grid } from './decimal-grid.js';
 
-/** The three order endpoints of the seed (§4.1, §4.2). */
-export type EndpointName = 'batch' | 'v1' | 'v1.1';
-export const ENDPOINT_NAMES: readonly EndpointName[] = ['batch', 'v1', 'v1.1'];
 /** Placements of the single-order endpoints (§5.3). */
 export const SINGLE_PLACEMENTS: readonly Placement[] = ['query', 'body', 'split'];
 
@@ -32,6 +28,18 @@ export interface TargetDescription {
   maxRecvWindow?: number;
   timePath?: string;
   testOrderPath?: string;
+  orderLookup?: { path: string; method?: 'GET' | 'POST'; param?: string };
+  account?: { quote: string; base: string };
+}
+
+/** An order-lookup path: a signed request asking whether a client id names an order (conformance/effects.ts). */
+export interface OrderLookup {
+  /** Path, prefix included (e.g. `/api/v1/spot/order`). */
+  path: string;
+  /** HTTP method (default GET). */
+  method: 'GET' | 'POST';
+  /** Parameter carrying the client id (default `origClientOrderId`). */
+  param: string;
 }
 
 /** One endpoint as the runner uses it. */
@@ -59,6 +67,10 @@ export interface TargetProfile {
   timePath?: string;
   /** Where v1 requests go instead of the v1 endpoint (places nothing), prefix included. */
   testOrderPath?: string;
+  /** The declared account budget and the orders it pays for (cheapest valid orders, any mix of sides). */
+  account?: { quote: string; base: string; orders: number };
+  /** A signed request asking whether a client id names an order (prefix included): shows place-nothing by effect. */
+  orderLookup?: OrderLookup;
   /** Every field that differs from the seed, in words, for the report's opening. */
   deviations: string[];
 }
@@ -91,7 +103,6 @@ export function loadDescription(file: string): TargetDescription {
   return value as TargetDescription;
 }
 
-const SEED_PATHS: Readonly<Record<EndpointName, string>> = { batch: BATCH_ORDERS_PATH, v1: ORDER_PATHS.v1, 'v1.1': ORDER_PATHS['v1.1'] };
 
 /** Fill in the seed's defaults; a decimal spec that is no grid is a usage error. */
 export function resolveDescription(d: TargetDescription): TargetProfile {
@@ -100,11 +111,11 @@ export function resolveDescription(d: TargetDescription): TargetProfile {
   const endpoints = {} as Record<EndpointName, ResolvedEndpoint>;
   for (const name of ENDPOINT_NAMES) {
     const e = d.endpoints?.[name] ?? {};
-    const path = prefix + (e.path ?? SEED_PATHS[name]);
+    const path = prefix + (e.path ?? ENDPOINTS[name].path);
     const placements = name === 'batch' ? [] : (e.placements ?? SINGLE_PLACEMENTS);
     const offered = e.offered ?? true;
     endpoints[name] = { name, path, offered, placements };
-    if (path !== SEED_PATHS[name]) deviations.push(`${name} endpoint at ${path}`);
+    if (path !== ENDPOINTS[name].path) deviations.push(`${name} endpoint at ${path}`);
     if (!offered) deviations.push(`${name} endpoint not offered`);
     if (name !== 'batch' && placements.length < SINGLE_PLACEMENTS.length) deviations.push(`${name} accepts only the ${placements.join(', ')} placement(s)`);
   }
@@ -137,6 +148,21 @@ export function resolveDescription(d: TargetDescription): TargetProfile {
   if (d.testOrderPath !== undefined) {
     out.testOrderPath = prefix + d.testOrderPath;
     deviations.push(`v1 requests go to the test-order path ${out.testOrderPath} (places nothing), except ORDER-V1-ENDPOINT's`);
+  }
+  if (d.account !== undefined) {
+    // The cheapest valid orders: each grid held at its minimum; the kit's own values where none is declared.
+    for (const f of ['price', 'quantity', 'amount'] as const) {
+      const g = out[f];
+      if (g !== undefined) out[f] = cheapest(g);
+    }
+    const price = out.price === undefined ? '0.1' : gridValue(out.price, 0n);
+    const quantity = out.quantity === undefined ? '1' : gridValue(out.quantity, 0n);
+    const orders = ordersAffordable(d.account, price, quantity);
+    out.account = { ...d.account, orders };
+    deviations.push(`account budget ${d.account.quote} quote and ${d.account.base} base: the cheapest orders (price ${price}, quantity ${quantity}), at most ${orders} of them`);
+  }
+  if (d.orderLookup !== undefined) {
+    out.orderLookup = { path: prefix + d.orderLookup.path, method: d.orderLookup.method ?? 'GET', param: d.orderLookup.param ?? 'origClientOrderId' };
   }
   return out;
 }

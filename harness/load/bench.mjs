@@ -3,11 +3,11 @@
  * `npm run bench:load`: `spotcheck load`'s engine beside autocannon (pinned devDependency),
  * both signing every request at send time with the kit's builder, against the reference
  * server running in a child process, same routes, connections and duration, alternating
- * rounds. Prints the median req/s and p99 of each and the ratio (target: the engine at
- * least 0.9x autocannon). The engine also judges every answer (JSON parse, verdict);
+ * rounds. Prints the median req/s, p99 and client CPU per request of each and the ratio
+ * (target: the engine at least 0.9x autocannon). The engine also judges every answer (JSON parse, verdict);
  * autocannon only counts status codes, which the bench checks are all 2xx.
  *
- *   node harness/load/bench.mjs [--rounds 5] [--seconds 5] [--connections 16] [--routes batch,v1/query]
+ *   node harness/load/bench.mjs [--rounds 9] [--seconds 3] [--connections 16] [--routes batch,v1/query]
  */
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -26,8 +26,8 @@ const { sign } = await dist('src', 'signing', 'hmac.js');
 
 const { values } = parseArgs({
   options: {
-    rounds: { type: 'string', default: '5' },
-    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '9' },
+    seconds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '16' },
     routes: { type: 'string', default: 'batch,v1/query' },
   },
@@ -55,6 +55,7 @@ function startReference() {
 }
 
 async function engine(url, route) {
+  const cpu0 = process.cpuUsage();
   const r = await runLoad({
     baseUrl: url,
     build,
@@ -66,13 +67,15 @@ async function engine(url, route) {
     fingerprints: REFERENCE_FINGERPRINTS,
     idPrefix: runPrefix(),
   });
+  const cpu = process.cpuUsage(cpu0);
   const rep = engineReport(r);
   const all = Object.values(r.latencies).flat().sort((a, b) => a - b);
-  return { rps: rep.requests / seconds, p99: quantile(all, 0.99), bad: rep.failures.length + rep.transportErrors + (rep.passed ? 0 : 1) };
+  return { rps: rep.requests / seconds, p99: quantile(all, 0.99), bad: rep.failures.length + rep.transportErrors + (rep.passed ? 0 : 1), cpuUs: (cpu.user + cpu.system) / rep.requests };
 }
 
 async function cannon(url, route) {
   const nextId = clientIdSource(`${runPrefix()}a`);
+  const cpu0 = process.cpuUsage();
   const res = await autocannon({
     url,
     connections,
@@ -89,7 +92,8 @@ async function cannon(url, route) {
       },
     ],
   });
-  return { rps: res.requests.total / seconds, p99: res.latency.p99, bad: res.non2xx + res.errors + res.timeouts };
+  const cpu = process.cpuUsage(cpu0);
+  return { rps: res.requests.total / seconds, p99: res.latency.p99, bad: res.non2xx + res.errors + res.timeouts, cpuUs: (cpu.user + cpu.system) / res.requests.total };
 }
 
 const median = (xs) => {
@@ -118,9 +122,9 @@ try {
     const ar = median(a.map((x) => x.rps));
     const f = (x) => x.toFixed(0).padStart(6);
     console.log(`\n== route ${route}${route === 'batch' ? ' (20 orders)' : ''}`);
-    console.log(`spotcheck load  req/s median ${f(er)}  (all: ${e.map((x) => x.rps.toFixed(0)).join(', ')})  p99 median ${median(e.map((x) => x.p99)).toFixed(1)} ms  failures ${e.reduce((s, x) => s + x.bad, 0)}`);
-    console.log(`autocannon      req/s median ${f(ar)}  (all: ${a.map((x) => x.rps.toFixed(0)).join(', ')})  p99 median ${median(a.map((x) => x.p99)).toFixed(1)} ms  non-2xx/errors ${a.reduce((s, x) => s + x.bad, 0)}`);
-    console.log(`ratio           spotcheck load / autocannon ${(er / ar).toFixed(2)}x (target >= 0.90x)`);
+    console.log(`spotcheck load  req/s median ${f(er)}  (all: ${e.map((x) => x.rps.toFixed(0)).join(', ')})  p99 median ${median(e.map((x) => x.p99)).toFixed(1)} ms  client CPU ${median(e.map((x) => x.cpuUs)).toFixed(0)} µs/request  failures ${e.reduce((s, x) => s + x.bad, 0)}`);
+    console.log(`autocannon      req/s median ${f(ar)}  (all: ${a.map((x) => x.rps.toFixed(0)).join(', ')})  p99 median ${median(a.map((x) => x.p99)).toFixed(1)} ms  client CPU ${median(a.map((x) => x.cpuUs)).toFixed(0)} µs/request  non-2xx/errors ${a.reduce((s, x) => s + x.bad, 0)}`);
+    console.log(`ratio           spotcheck load / autocannon ${(er / ar).toFixed(2)}x req/s (target >= 0.90x); per-round ratios ${e.map((x, i) => (x.rps / (a[i]?.rps ?? NaN)).toFixed(2)).join(', ')}`);
   }
 } finally {
   server.child.kill();

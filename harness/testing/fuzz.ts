@@ -38,7 +38,7 @@ export interface FuzzCase {
   framed: boolean;
 }
 
-const PATHS = [ENDPOINTS.batchOrders.path, ENDPOINTS['order-v1'].path, ENDPOINTS['order-v1.1'].path, '/', '/nothing', '/api/v1/spot/order/../order', '/%00%ff', '/api/v1/spot/batchOrders/'];
+const PATHS = [ENDPOINTS.batch.path, ENDPOINTS.v1.path, ENDPOINTS['v1.1'].path, '/', '/nothing', '/api/v1/spot/order/../order', '/%00%ff', '/api/v1/spot/batchOrders/'];
 /** No HEAD: its answer has a Content-Length but no body, which a byte-stream reader cannot tell apart. */
 const METHODS = ['POST', 'POST', 'POST', 'GET', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'];
 
@@ -140,7 +140,7 @@ export function framedCase(r: Rand, signed: () => string): FuzzCase {
 
 /** A case that may break framing or end the connection: sent last on its connection. */
 export function breakingCase(r: Rand): FuzzCase {
-  const p = ENDPOINTS.batchOrders.path;
+  const p = ENDPOINTS.batch.path;
   const cases: Array<[string, () => string]> = [
     ['bad-request-line', () => pick(r, ['GET\r\n\r\n', 'POST / HTTP/9.9\r\n\r\n', `${bytesOf(r, int(r, 1, 200), 0, 0xff)}\r\n\r\n`, ' / HTTP/1.1\r\n\r\n', 'POST  /x  HTTP/1.1\r\nHost: x\r\n\r\n'])],
     ['cl-longer-than-body', () => `POST ${p} HTTP/1.1\r\nHost: x\r\nContent-Length: ${int(r, 10, 5000)}\r\n\r\n[1]`],

@@ -14,8 +14,8 @@ import { ENDPOINTS } from '../core/wire.js';
 /** Usage text of `spotcheck serve`. */
 export const SERVE_HELP = `Usage: spotcheck serve [--port P] [--host H] [--api-key K --secret S] [--explain] [--max-connections N]
 
-Starts the reference server (POST ${ENDPOINTS.batchOrders.path}, ${ENDPOINTS['order-v1'].path},
-${ENDPOINTS['order-v1.1'].path}) and prints its URL and the API key it accepts. Stops on
+Starts the reference server (POST ${ENDPOINTS.batch.path}, ${ENDPOINTS.v1.path},
+${ENDPOINTS['v1.1'].path}) and prints its URL and the API key it accepts. Stops on
 SIGINT (Ctrl-C) or SIGTERM.
 
 Options:

@@ -13,7 +13,7 @@ import { ENDPOINTS, orderEndpoint } from '../core/wire.js';
 import type { RawRequest } from './http.js';
 
 /** Path of the batch endpoint (§4.1), from the core's wire table. */
-export const BATCH_ORDERS_PATH = ENDPOINTS.batchOrders.path;
+export const BATCH_ORDERS_PATH = ENDPOINTS.batch.path;
 
 /** Paths of the single-order endpoints by version (§4.2, §9), from the core's wire table. */
 export const ORDER_PATHS: Readonly<Record<ApiVersion, string>> = Object.freeze({
@@ -82,7 +82,7 @@ export type BatchElement = BatchOrderItem | Readonly<Record<string, unknown>>;
  * query, the JSON array as body, signed as sent (SIG-BODY-COVERED).
  */
 export function batchOrdersRequest(orders: ReadonlyArray<BatchElement>, auth: SigningAuth): BuiltRequest {
-  const { request, signed } = buildRequest(sign, { endpoint: 'batchOrders', params: timeParams(auth), jsonText: JSON.stringify(orders), secret: auth.secret, apiKey: auth.apiKey });
+  const { request, signed } = buildRequest(sign, { endpoint: 'batch', params: timeParams(auth), jsonText: JSON.stringify(orders), secret: auth.secret, apiKey: auth.apiKey });
   return { request, signed };
 }
 

@@ -17,7 +17,7 @@ export { checkTimeParams, MAX_RECV_WINDOW, type TimeParams } from './validation/
 export { parseDecimal, parseLong, charLength, MAX_CLIENT_ORDER_ID, SIDES, ORDER_TYPES, STP_MODES, TIME_IN_FORCE_VALUES } from './validation/fields.js';
 export { checkTimeWindow, DEFAULT_RECV_WINDOW, MAX_LEAD_MS, type Clock, systemClock, type TimeWindowInput, type TimeWindowVerdict } from './time.js';
 export { isSpotcheckError, type SpotcheckErrorCode, SpotcheckError, ApiError } from './errors.js';
-export { ENDPOINTS, SEED_WIRE, LIMITS, orderEndpoint, endpointAt, type EndpointName, type EndpointSpec, type ParamPlacement, type WireProfile, API_KEY_HEADER } from './wire.js';
+export { ENDPOINTS, ENDPOINT_NAMES, SEED_WIRE, LIMITS, orderEndpoint, endpointAt, type EndpointName, type EndpointSpec, type Permission, type WireProfile, API_KEY_HEADER } from './wire.js';
 export { buildRequest, type BuiltWireRequest, type Defects, type RequestSpec, type WireRequest } from './request.js';
 export { classify, codeValue, type BodyCut, type Observation, type ResponseLike, type Verdict } from './response.js';
 export { webCryptoHmac, webCryptoVerify } from './signing/webcrypto.js';

@@ -9,7 +9,7 @@ const params: Array<[string, string]> = [
   ['side', 'BUY'],
   ['timestamp', '1'],
 ];
-const order = (over: Partial<RequestSpec> = {}): RequestSpec => ({ endpoint: 'order-v1', params, secret: 's', apiKey: 'k', ...over });
+const order = (over: Partial<RequestSpec> = {}): RequestSpec => ({ endpoint: 'v1', params, secret: 's', apiKey: 'k', ...over });
 
 describe('buildRequest: valid requests in every placement (§5.3)', () => {
   it('query: everything and the signature in the query, no body', () => {
@@ -41,7 +41,7 @@ describe('buildRequest: valid requests in every placement (§5.3)', () => {
   });
 
   it('JSON body (batch, §4.1): time params and signature in the query, the JSON text signed as sent', () => {
-    const b = buildRequest(fake, { endpoint: 'batchOrders', params: [['timestamp', '1']], jsonText: '[{"a":1}]', secret: 's', apiKey: 'k' });
+    const b = buildRequest(fake, { endpoint: 'batch', params: [['timestamp', '1']], jsonText: '[{"a":1}]', secret: 's', apiKey: 'k' });
     expect(b.request).toMatchObject({ path: '/api/v1/spot/batchOrders', query: 'timestamp=1&signature=H(s:timestamp=1[{"a":1}])', body: '[{"a":1}]' });
     expect(b.request.headers['content-type']).toBe('application/json');
   });
@@ -73,7 +73,7 @@ describe('buildRequest: the wire is data', () => {
     const wire: WireProfile = {
       apiKeyHeader: 'X-OTHER-KEY',
       signatureParam: 'sig',
-      endpoints: { ...SEED_WIRE.endpoints, 'order-v1': { ...SEED_WIRE.endpoints['order-v1'], path: '/openapi/v1/order' } },
+      endpoints: { ...SEED_WIRE.endpoints, v1: { ...SEED_WIRE.endpoints.v1, path: '/openapi/v1/order' } },
     };
     const b = buildRequest(fake, order(), wire);
     expect(b.request.path).toBe('/openapi/v1/order');

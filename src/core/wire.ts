@@ -1,20 +1,22 @@
 /**
  * The wire contract of the seed as data: endpoints (§4.1, §4.2, §9), the API-key header
  * (§5.2), the signature parameter (§5.3) and the limits and defaults (§4.1, §8, §5.4).
- * Builders and the server take a {@link WireProfile}, so a target described otherwise
- * (another header name, path prefix, offered placements) is a different object, not
- * different code.
+ * The builder and the server take a {@link WireProfile}, so a target described otherwise
+ * (another header name, other paths) is a different object, not different code.
  */
 import { MAX_BATCH_ORDERS } from './validation/batch.js';
 import { MAX_CLIENT_ORDER_ID } from './validation/fields.js';
 import { SIGNATURE_PARAM } from './signing/query.js';
 import { DEFAULT_RECV_WINDOW, MAX_LEAD_MS } from './time.js';
 
-/** Name of an endpoint of the seed. */
-export type EndpointName = 'batchOrders' | 'order-v1' | 'order-v1.1';
+/** Name of an endpoint of the seed: the batch (§4.1) and the single order of each parameter-set version (§4.2, §9). */
+export type EndpointName = 'batch' | 'v1' | 'v1.1';
 
-/** Where the signed parameters may travel: query, form body, split, or query + JSON body (batch). */
-export type ParamPlacement = 'query' | 'body' | 'split' | 'json-body';
+/** The endpoint names, batch first. */
+export const ENDPOINT_NAMES: readonly EndpointName[] = ['batch', 'v1', 'v1.1'];
+
+/** Security types of §5.1 that need an API key: the permissions a key may hold. */
+export type Permission = 'TRADE' | 'USER_DATA' | 'USER_STREAM' | 'MARKET_DATA';
 
 /** One endpoint of the contract. */
 export interface EndpointSpec {
@@ -28,14 +30,8 @@ export interface EndpointSpec {
   bodyKind: 'form' | 'json';
   /** Media type of the body (D-CONTENT-TYPE). */
   contentType: 'application/x-www-form-urlencoded' | 'application/json';
-  /** Placements of the signed parameters this endpoint accepts (§5.3). */
-  placements: ReadonlyArray<ParamPlacement>;
-  /** Where `timestamp`/`recvWindow` may go. */
-  timeParamsIn: ReadonlyArray<'query' | 'body'>;
-  /** Where the `signature` pair may go. */
-  signatureIn: ReadonlyArray<'query' | 'body'>;
-  /** Permission the key needs (§5.1). */
-  permission: 'SPOT_TRADE';
+  /** Security type of the endpoint, the permission the key needs (§5.1, §5.3: order creation is TRADE). */
+  permission: Permission;
   /** Parameter set version (§4.2, §9). */
   version: 'v1' | 'v1.1';
 }
@@ -74,18 +70,15 @@ const endpoint = (name: EndpointName, path: string, version: 'v1' | 'v1.1', body
     path,
     bodyKind,
     contentType: bodyKind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
-    placements: bodyKind === 'json' ? ['json-body'] : ['query', 'body', 'split'],
-    timeParamsIn: bodyKind === 'json' ? ['query'] : ['query', 'body'],
-    signatureIn: bodyKind === 'json' ? ['query'] : ['query', 'body'],
-    permission: 'SPOT_TRADE',
+    permission: 'TRADE',
     version,
   });
 
 /** The endpoints the seed names (§4.1, §4.2, §9). */
 export const ENDPOINTS: Readonly<Record<EndpointName, EndpointSpec>> = Object.freeze({
-  batchOrders: endpoint('batchOrders', '/api/v1/spot/batchOrders', 'v1', 'json'),
-  'order-v1': endpoint('order-v1', '/api/v1/spot/order', 'v1', 'form'),
-  'order-v1.1': endpoint('order-v1.1', '/api/v1.1/spot/order', 'v1.1', 'form'),
+  batch: endpoint('batch', '/api/v1/spot/batchOrders', 'v1', 'json'),
+  v1: endpoint('v1', '/api/v1/spot/order', 'v1', 'form'),
+  'v1.1': endpoint('v1.1', '/api/v1.1/spot/order', 'v1.1', 'form'),
 });
 
 /** The wire the seed describes. */
@@ -97,7 +90,7 @@ export const SEED_WIRE: WireProfile = Object.freeze({
 
 /** The single-order endpoint of a parameter-set version. */
 export function orderEndpoint(version: 'v1' | 'v1.1', wire: WireProfile = SEED_WIRE): EndpointSpec {
-  return wire.endpoints[version === 'v1' ? 'order-v1' : 'order-v1.1'];
+  return wire.endpoints[version];
 }
 
 /** The endpoint served at `path`, if any. */

@@ -11,8 +11,8 @@ import type { Clock } from '../core/time.js';
 import { checkTimeParams } from '../core/validation/time-params.js';
 import { ApiCode, issueRejection, reject, type Rejection } from '../core/codes.js';
 import { paramName, type CollectedParams } from './params.js';
-import type { Credential, Permission, ServerPolicy } from './policy.js';
-import { API_KEY_HEADER } from '../core/wire.js';
+import type { Credential, ServerPolicy } from './policy.js';
+import type { Permission, WireProfile } from '../core/wire.js';
 
 /** What the server knows that authentication needs. */
 export interface AuthDeps {
@@ -22,13 +22,15 @@ export interface AuthDeps {
   credentials: ReadonlyArray<Credential>;
   /** Server time (§5.4). */
   clock: Clock;
+  /** The served wire: API-key header name (§5.2), paths, each endpoint's permission (§5.1). */
+  wire: WireProfile;
   /** Attach the signature doctor's diagnosis to a signature rejection (`serve --explain`; default off). */
   explain?: boolean;
 }
 
 /** One signed request as received. */
 export interface SignedInput {
-  /** Value of `X-SVC-APIKEY` (undefined when absent). */
+  /** Value of the API-key header, `X-SVC-APIKEY` on the seed's wire (undefined when absent). */
   apiKeyHeader: string | undefined;
   /** Decoded parameters that carry `signature`, `timestamp` and `recvWindow`. */
   params: CollectedParams;
@@ -36,15 +38,16 @@ export interface SignedInput {
   steps: SigningSteps;
   /** Permission the endpoint needs (§5.1). */
   permission: Permission;
-  /** The raw query and body as received, for the diagnosis (a signature pair left in is only visible here). */
-  raw?: { query: string; body: string; bodyKind: BodyKind };
+  /** The raw query and body as received, for the diagnosis (a signature pair left in is only visible here), with method and path. */
+  raw?: { query: string; body: string; bodyKind: BodyKind; method?: string; path?: string };
 }
 
 /** The signature rejection, with the doctor's diagnosis when the server explains (§5.3). */
 function signatureRejection(input: SignedInput, deps: AuthDeps, secret: string, signature: string): Rejection {
   const r = reject('signature', 401, ApiCode.SIGNATURE, 'Signature for this request is not valid (SIG-HMAC-SHA256-HEX)');
   if (deps.explain !== true || input.raw === undefined) return r;
-  const d = diagnose({ ...input.raw, signature }, secret, sign);
+  // The API key sent lets the doctor see a client that keyed the HMAC with it (API_KEY_AS_SECRET); it is never echoed.
+  const d = diagnose({ ...input.raw, signature, ...(input.apiKeyHeader !== undefined ? { apiKey: input.apiKeyHeader } : {}) }, secret, sign);
   return d === null ? r : { ...r, diagnosis: d };
 }
 
@@ -62,8 +65,8 @@ export function authorize(input: SignedInput, deps: AuthDeps): AuthOutcome {
   const auth = policy.authenticate(input.apiKeyHeader, deps.credentials);
   if (!auth.ok) {
     return auth.reason === 'missing'
-      ? fail(reject('auth', 401, ApiCode.APIKEY_MISSING, `The ${API_KEY_HEADER} header is missing (AUTH-APIKEY-REQUIRED)`))
-      : fail(reject('auth', 401, ApiCode.APIKEY_REJECTED, `The API key in ${API_KEY_HEADER} is not known (AUTH-APIKEY-UNKNOWN)`));
+      ? fail(reject('auth', 401, ApiCode.APIKEY_MISSING, `The ${deps.wire.apiKeyHeader} header is missing (AUTH-APIKEY-REQUIRED)`))
+      : fail(reject('auth', 401, ApiCode.APIKEY_REJECTED, `The API key in ${deps.wire.apiKeyHeader} is not known (AUTH-APIKEY-UNKNOWN)`));
   }
   // D-DUPLICATE-PARAM
   if (!input.params.ok) {

@@ -251,7 +251,7 @@ describe('server options', () => {
       const r = await c.batch(Array.from({ length: 21 }, () => limit()));
       expect((r.json as BatchOrderResponse).result).toHaveLength(21);
       await c.batch([limit()], { secret: 'wrong' });
-      expect(seen).toEqual(['batchOrders:ok', 'batchOrders:signature']);
+      expect(seen).toEqual(['batch:ok', 'batch:signature']);
     } finally {
       await s.close();
     }

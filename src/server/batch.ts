@@ -6,11 +6,11 @@ import type { BatchResultEntry } from '../core/types.js';
 import { splitBatchIssues } from '../core/validation/batch.js';
 import { authorize } from './auth.js';
 import { ApiCode, issueCode, issueMessage, issueRejection, reject } from '../core/codes.js';
-import type { HandlerDeps, RequestInput } from './handler.js';
+import { methodAndPath, type HandlerDeps, type RequestInput } from './handler.js';
 import { collectParams, mediaType } from './params.js';
 import { placeOrder, stpModeOf } from './place.js';
 import { rejectionReply, type Reply } from './respond.js';
-import { ENDPOINTS } from '../core/wire.js';
+import type { EndpointSpec } from '../core/wire.js';
 import { jsonNestingDepth } from '../core/json.js';
 
 /** Deepest nesting of arrays and objects a batch body may have (D-JSON-DEPTH; a valid batch has 2). */
@@ -28,9 +28,9 @@ export const ENTRY_OK_MSG = 'OK';
  * with its own code and msg (§4.1 rule 4, §7 item 2; D-RESULT-ORDER); D-STP-PLACEMENT:
  * each entry carries stpMode and concentration; D-TOP-CODE: top-level code 0.
  */
-export function handleBatch(input: RequestInput, deps: HandlerDeps): Reply {
+export function handleBatch(input: RequestInput, ep: EndpointSpec, deps: HandlerDeps): Reply {
   // BATCH-JSON-BODY (§4.1), D-CONTENT-TYPE
-  if (mediaType(input.contentType) !== ENDPOINTS.batchOrders.contentType) {
+  if (mediaType(input.contentType) !== ep.contentType) {
     return rejectionReply(reject('content-type', 415, ApiCode.REQUEST, 'The batch body must be sent as Content-Type: application/json (BATCH-JSON-BODY)'));
   }
   const auth = authorize(
@@ -38,8 +38,8 @@ export function handleBatch(input: RequestInput, deps: HandlerDeps): Reply {
       apiKeyHeader: input.apiKeyHeader,
       params: collectParams(input.rawQuery, ''),
       steps: signingSteps(input.rawQuery, input.body, 'json'),
-      permission: 'TRADE',
-      raw: { query: input.rawQuery, body: input.body, bodyKind: 'json' },
+      permission: ep.permission,
+      raw: { query: input.rawQuery, body: input.body, bodyKind: 'json', ...methodAndPath(input) },
     },
     deps,
   );

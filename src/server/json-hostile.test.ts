@@ -23,7 +23,7 @@ afterAll(() => server.close());
 
 /** Send `jsonText` as a batch body, signed exactly as sent (SIG-BODY-COVERED). */
 function sendSigned(jsonText: string): ReturnType<typeof sendRaw> {
-  const { request } = buildRequest(sign, { endpoint: 'batchOrders', params: [['timestamp', String(NOW)]], jsonText, secret: TRADE.secret, apiKey: TRADE.apiKey });
+  const { request } = buildRequest(sign, { endpoint: 'batch', params: [['timestamp', String(NOW)]], jsonText, secret: TRADE.secret, apiKey: TRADE.apiKey });
   return sendRaw(server.url, request, { timeoutMs: 5000 });
 }
 

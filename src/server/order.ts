@@ -3,17 +3,16 @@
  */
 import { SIGNATURE_PARAM } from '../core/signing/query.js';
 import { signingSteps } from '../core/signing/total-params.js';
-import type { ApiVersion } from '../core/validation/order.js';
 import { authorize } from './auth.js';
 import { ApiCode, issueRejection, reject } from '../core/codes.js';
-import type { HandlerDeps, RequestInput } from './handler.js';
+import { methodAndPath, type HandlerDeps, type RequestInput } from './handler.js';
 import { collectParams, mediaType } from './params.js';
 import { placeOrder } from './place.js';
 import { rejectionReply, type Reply } from './respond.js';
-import { ENDPOINTS } from '../core/wire.js';
+import { ENDPOINTS, type EndpointSpec } from '../core/wire.js';
 
 /** Media type of a single-order body (D-CONTENT-TYPE). */
-export const FORM_MEDIA_TYPE = ENDPOINTS['order-v1'].contentType;
+export const FORM_MEDIA_TYPE = ENDPOINTS.v1.contentType;
 
 /** Parameters that are not order fields. */
 const SIGNED_ONLY = new Set([SIGNATURE_PARAM, 'timestamp', 'recvWindow']);
@@ -25,19 +24,20 @@ const SIGNED_ONLY = new Set([SIGNATURE_PARAM, 'timestamp', 'recvWindow']);
  * is the order data with `code: 0` (D-SINGLE-RESPONSE); a duplicate newClientOrderId
  * refuses the call with -1141 (D-DUPLICATE-CLIENT-ID).
  */
-export function handleOrder(input: RequestInput, version: ApiVersion, deps: HandlerDeps): Reply {
+export function handleOrder(input: RequestInput, ep: EndpointSpec, deps: HandlerDeps): Reply {
+  const { version } = ep;
   const hasBody = input.body !== '';
   // D-CONTENT-TYPE
-  if (hasBody && mediaType(input.contentType) !== FORM_MEDIA_TYPE) {
-    return rejectionReply(reject('content-type', 415, ApiCode.REQUEST, `An order body must be sent as Content-Type: ${FORM_MEDIA_TYPE}`));
+  if (hasBody && mediaType(input.contentType) !== ep.contentType) {
+    return rejectionReply(reject('content-type', 415, ApiCode.REQUEST, `An order body must be sent as Content-Type: ${ep.contentType}`));
   }
   const auth = authorize(
     {
       apiKeyHeader: input.apiKeyHeader,
       params: collectParams(input.rawQuery, input.body),
       steps: signingSteps(input.rawQuery, input.body, hasBody ? 'form' : 'none'),
-      permission: 'TRADE',
-      raw: { query: input.rawQuery, body: input.body, bodyKind: hasBody ? 'form' : 'none' },
+      permission: ep.permission,
+      raw: { query: input.rawQuery, body: input.body, bodyKind: hasBody ? 'form' : 'none', ...methodAndPath(input) },
     },
     deps,
   );

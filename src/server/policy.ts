@@ -10,10 +10,7 @@ import { validateBatch } from '../core/validation/batch.js';
 import type { Issue } from '../core/validation/issue.js';
 import { validateOrder, type ValidateOrderOptions } from '../core/validation/order.js';
 import type { RejectionKind } from '../core/codes.js';
-import type { EndpointName } from '../core/wire.js';
-
-/** Permissions a key may hold: the security types of §5.1 that need a key. */
-export type Permission = 'TRADE' | 'USER_DATA' | 'USER_STREAM' | 'MARKET_DATA';
+import type { EndpointName, Permission } from '../core/wire.js';
 
 /** One API key with its secret and permissions (§5.1, §5.2). */
 export interface Credential {

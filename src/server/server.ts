@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { SpotcheckError } from '../core/errors.js';
 import { systemClock, type Clock } from '../core/time.js';
-import { API_KEY_HEADER, ENDPOINTS } from '../core/wire.js';
+import { SEED_WIRE, type WireProfile } from '../core/wire.js';
 import { handleBatch } from './batch.js';
 import { DEFAULT_BODY_LIMIT, readBody } from './body.js';
 import { ApiCode, reject } from '../core/codes.js';
@@ -16,7 +16,7 @@ import { handleOrder } from './order.js';
 import { splitTarget } from './params.js';
 import { resolvePolicy, type Credential, type Endpoint, type ServerPolicy } from './policy.js';
 import { rawReply, rejectionReply, writeReply, type ErrorStyle, type Reply, type RespondDeps } from './respond.js';
-import { route } from './router.js';
+import { route, routesOf, type Routes } from './router.js';
 import { DEFAULT_STORE_CAPACITY, OrderStore, type OrderLog } from './store.js';
 
 /** Default time a client has to send one whole request, ms. */
@@ -34,6 +34,8 @@ export interface ServerOptions {
   clock?: Clock;
   /** How rejections are written (default `http-status`). */
   errorStyle?: ErrorStyle;
+  /** The wire served: API-key header name, paths, each endpoint's permission (default the seed's, {@link SEED_WIRE}). */
+  wire?: WireProfile;
   /** Rule seams to override (fault injection); production keeps the defaults. */
   policy?: Partial<ServerPolicy>;
   /** Largest body, bytes (default 64 KiB, D-BODY-LIMIT). */
@@ -79,6 +81,7 @@ export interface RunningServer {
 }
 
 interface Context extends HandlerDeps, RespondDeps {
+  routes: Routes;
   bodyLimit: number;
   log: ((line: string) => void) | undefined;
   /** Sockets that got their last answer and are closing: they never get another (no late 408). */
@@ -175,7 +178,7 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Con
     return writeFinalReply(req, rejectionReply(reject('overloaded', 503, ApiCode.REQUEST, msg), { 'retry-after': '1' }), 'none', ctx);
   }
   const { path, rawQuery } = splitTarget(req.url ?? '');
-  const r = route(req.method, path);
+  const r = route(req.method, path, ctx.routes);
   if (!r.ok) return writeReply(res, r.reply, 'none', ctx);
   const body = await readBody(req, ctx.bodyLimit);
   if (body.kind === 'aborted') return;
@@ -190,10 +193,12 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Con
     rawQuery,
     body: body.text,
     contentType: header(req, 'content-type'),
-    apiKeyHeader: header(req, API_KEY_HEADER.toLowerCase()),
+    apiKeyHeader: header(req, ctx.wire.apiKeyHeader.toLowerCase()),
+    path,
+    ...(req.method !== undefined ? { method: req.method } : {}),
   };
-  const ep = ENDPOINTS[r.endpoint];
-  const reply = ep.bodyKind === 'json' ? handleBatch(input, ctx) : handleOrder(input, ep.version, ctx);
+  const ep = ctx.wire.endpoints[r.endpoint];
+  const reply = ep.bodyKind === 'json' ? handleBatch(input, ep, ctx) : handleOrder(input, ep, ctx);
   const diagnosis = reply.rejection?.diagnosis;
   if (diagnosis !== undefined) ctx.log?.(JSON.stringify({ event: 'signature-rejected', method: req.method, path, diagnosis }));
   writeReply(res, reply, r.endpoint, ctx);
@@ -257,7 +262,10 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
   const clock = options.clock ?? systemClock;
   const requestTimeout = Math.max(1, options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
   const accountIds = new Map(credentials.map((c, i) => [c.apiKey, String(1_000_000_001 + i)]));
+  const wire = options.wire ?? SEED_WIRE;
   const ctx: Context = {
+    wire,
+    routes: routesOf(wire),
     policy: resolvePolicy(options.policy),
     credentials,
     clock,

@@ -26,7 +26,7 @@ export interface SignParamsOptions {
 /** Sign ordered parameters in one placement (§5.3); the signature pair is appended to the query, or to the form body (see `signatureIn`). */
 export function signParams(opts: SignParamsOptions): SignedRequest {
   return buildRequest(sign, {
-    endpoint: 'order-v1',
+    endpoint: 'v1',
     params: opts.params,
     placement: opts.placement,
     ...(opts.splitAt === undefined ? {} : { splitAt: opts.splitAt }),
@@ -38,5 +38,5 @@ export function signParams(opts: SignParamsOptions): SignedRequest {
 
 /** Sign a JSON-body request (the batch endpoint, §4.1): the query carries `timestamp`/`recvWindow` and the signature; the body is the JSON text exactly as sent. */
 export function signJsonBody(secret: string, queryParams: Params, jsonText: string): SignedRequest {
-  return buildRequest(sign, { endpoint: 'batchOrders', params: queryParams, jsonText, secret, apiKey: null }).signed;
+  return buildRequest(sign, { endpoint: 'batch', params: queryParams, jsonText, secret, apiKey: null }).signed;
 }

@@ -60,9 +60,9 @@ function options(vars: Record<string, unknown>): LoadBuildOptions | Error {
     ...SEED_WIRE,
     apiKeyHeader: str('spotcheckApiKeyHeader', SEED_WIRE.apiKeyHeader),
     endpoints: {
-      batchOrders: { ...SEED_WIRE.endpoints.batchOrders, path: str('spotcheckBatchPath', SEED_WIRE.endpoints.batchOrders.path) },
-      'order-v1': { ...SEED_WIRE.endpoints['order-v1'], path: str('spotcheckV1Path', SEED_WIRE.endpoints['order-v1'].path) },
-      'order-v1.1': { ...SEED_WIRE.endpoints['order-v1.1'], path: str('spotcheckV11Path', SEED_WIRE.endpoints['order-v1.1'].path) },
+      batch: { ...SEED_WIRE.endpoints.batch, path: str('spotcheckBatchPath', SEED_WIRE.endpoints.batch.path) },
+      v1: { ...SEED_WIRE.endpoints.v1, path: str('spotcheckV1Path', SEED_WIRE.endpoints.v1.path) },
+      'v1.1': { ...SEED_WIRE.endpoints['v1.1'], path: str('spotcheckV11Path', SEED_WIRE.endpoints['v1.1'].path) },
     },
   };
   return {

@@ -96,9 +96,9 @@ export function mixedCase(sig: string): string {
   return [...sig].map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c)).join('');
 }
 
-export const ORDER_PATH_V1 = ENDPOINTS['order-v1'].path;
-export const ORDER_PATH_V11 = ENDPOINTS['order-v1.1'].path;
-export const BATCH_PATH = ENDPOINTS.batchOrders.path;
+export const ORDER_PATH_V1 = ENDPOINTS.v1.path;
+export const ORDER_PATH_V11 = ENDPOINTS['v1.1'].path;
+export const BATCH_PATH = ENDPOINTS.batch.path;
 
 export function singleOrderParams(extra: Params = [], ts = TS): Params {
   return [
