@@ -248,7 +248,7 @@ export const sigChecks: CheckDefinition[] = [
     title: 'a split order signed over its query half only, leaving the form body unsigned, is rejected',
     routes: routes('v1/split', 'v1.1/split'),
     async probe(ctx, r) {
-      return expectRejected(await send(ctx, onRoute(ctx, r, { signedString: (_tp, q) => q })), `${routeKey(r)}: signature over the query half only`);
+      return expectRejected(await send(ctx, onRoute(ctx, r, { signedString: (_tp, q) => q })), `${routeKey(r)}: signature over the query half only`, 'auth');
     },
   }),
   perRoute({
@@ -257,7 +257,7 @@ export const sigChecks: CheckDefinition[] = [
     title: 'a split order signed over its form-body half only, leaving the query unsigned, is rejected',
     routes: routes('v1/split', 'v1.1/split'),
     async probe(ctx, r) {
-      return expectRejected(await send(ctx, onRoute(ctx, r, { signedString: (_tp, _q, b) => b })), `${routeKey(r)}: signature over the body half only`);
+      return expectRejected(await send(ctx, onRoute(ctx, r, { signedString: (_tp, _q, b) => b })), `${routeKey(r)}: signature over the body half only`, 'auth');
     },
   }),
   perRoute({
