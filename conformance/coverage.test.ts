@@ -1,5 +1,5 @@
 /**
- * The coverage matrix (issue 10): every cell of rule x route the rule applies to is
+ * The coverage matrix: every cell of rule x route the rule applies to is
  * covered by a check or explained, and what a check declares it covers is what it
  * demonstrably reaches in a real run against the reference server.
  */

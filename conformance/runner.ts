@@ -64,7 +64,7 @@ export interface RunOptions {
   /**
    * Checks in flight at once, and requests in flight over the whole run (a global cap on
    * the checks' route probes and property cases too; default 1). Exclusive checks (the
-   * time window) always run alone (issue 13).
+   * time window) always run alone.
    */
   concurrency?: number;
   /** Progress events for the console. */
@@ -90,7 +90,7 @@ function version(): string {
   }
 }
 
-/** Orders a response shows as placed: an accepted single order, or the batch entries whose code is 0 (issue 9: by code, never by an echoed `order`). */
+/** Orders a response shows as placed: an accepted single order, or the batch entries whose code is 0 (by code, never by an echoed `order`). */
 function placedBy(route: Route | undefined, o: Observation): number {
   if (o.verdict !== 'accepted') return 0;
   if (route?.endpoint !== 'batch') return 1;
@@ -115,7 +115,7 @@ export function ordersIn(route: Route | undefined, body: string): number {
 /** Why a request was held back by the order budget (the start of every such reason). */
 export const BUDGET_REASON = 'the order budget (';
 
-/** Apply level and profile to an outcome: what goes in the report. INFO is never a failure (issue 9). */
+/** Apply level and profile to an outcome: what goes in the report. INFO is never a failure. */
 export function judge(def: CheckDefinition, out: CheckOutcome, profile: Profile): { status: CheckReport['status']; level: RuleLevel; pinned: boolean } {
   const level = def.level ?? rule(def.ruleId).level;
   if (out.status === 'info' && profile === 'reference' && out.matchesReference === false) {
@@ -203,7 +203,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const maxTimeNote = `--max-time ${opts.maxTimeMs ?? 0} ms`;
   let current: string | undefined;
   let done = 0;
-  // At most `width` requests in flight over the whole run, whatever the checks ask (issue 13).
+  // At most `width` requests in flight over the whole run, whatever the checks ask.
   const width = Math.max(1, Math.floor(opts.concurrency ?? 1));
   let inFlight = 0;
   const latencies: number[] = [];
@@ -258,7 +258,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       apiKeyHeader: profile.apiKeyHeader,
       paths: { batch: profile.endpoints.batch.path, v1, 'v1.1': profile.endpoints['v1.1'].path },
       batchSignature: profile.batchSignature,
-      // a printed curl re-signs with the no-TRADE key's secret from its own variable (issue 12)
+      // a printed curl re-signs with the no-TRADE key's secret from its own variable
       ...(opts.target.noTradeKey === undefined ? {} : { namedSecrets: [{ secret: opts.target.noTradeKey.secret, variable: NO_TRADE_SECRET_VAR }] }),
     });
   // With a test-order path, v1 requests go there (it places nothing); checks marked realEndpoint use the real one.
@@ -360,7 +360,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     timeouts: () => transport.timeouts(),
   };
 
-  // Checks run `concurrency` at a time (issue 13); an exclusive check (the time window wants a quiet
+  // Checks run `concurrency` at a time; an exclusive check (the time window wants a quiet
   // clock) runs alone. Reports keep the selection order whatever order the checks end in.
   const slots: Array<CheckReport | undefined> = new Array(selected.length);
   /** The refusals each failed check met (its failing answer's, or all it saw): the account may turn out exhausted. */
@@ -459,7 +459,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       judge(want.observe);
       return { ...r, judge };
     };
-    /** One exchange per key for the whole run (issue 13): the first check asking sends it, the others judge the same answer. */
+    /** One exchange per key for the whole run: the first check asking sends it, the others judge the same answer. */
     const shared = async <T>(key: string, make: () => { built: Built; carry: T }): Promise<{ result: SendResult; carry: T }> => {
       const first = sharedProbes.get(key) as Promise<{ result: SendResult; carry: T }> | undefined;
       if (first !== undefined) {
@@ -541,7 +541,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     }
     const byRoute = routeVerdicts(out, def.covers ?? [], tallies, absent);
     out = byRoute.outcome;
-    // A pass earned by no request that reached the rule is no pass (issue 9).
+    // A pass earned by no request that reached the rule is no pass.
     if (out.status === 'pass' && exchanges.length > 0 && decided === 0) {
       out = { status: 'inconclusive', reason: firstUndecided ?? 'no request reached the rule' };
     }

@@ -31,7 +31,7 @@ export interface SendResult {
 /** Send a request; `rebuild` makes it afresh (new timestamp, re-signed) when a 429 asks for a retry. */
 export type Sender = (request: RawRequest, facts?: SigningFacts, rebuild?: () => Built) => Promise<SendResult>;
 
-/** What the target's rate limiting cost the run (issue 9: counted, never a verdict). */
+/** What the target's rate limiting cost the run (counted, never a verdict). */
 export interface RateLimitStats {
   /** Answers that were 429, or 503 with Retry-After. */
   responses: number;

@@ -1,5 +1,5 @@
 /**
- * Variant targets for the runner's self-test (issue 9): the reference server behind a
+ * Variant targets for the runner's self-test: the reference server behind a
  * loopback proxy that makes one legitimate choice the seed leaves open, or follows a
  * real deployment's shape — a path prefix, another API-key header, no batch endpoint,
  * one placement only, occasional 429s, 19-digit ids as JSON numbers, failed entries that
@@ -68,7 +68,7 @@ export interface VariantOptions {
   /** Options of the reference server behind the proxy. */
   server?: ServerOptions;
   /**
-   * A fault on some routes only (route-mutant self-test, issue 10): rewrite a request before
+   * A fault on some routes only (route-mutant self-test): rewrite a request before
    * it reaches the server (e.g. add a missing key, or change a value and re-sign with
    * `resign`), or answer it directly.
    */

@@ -166,7 +166,7 @@ export const batchChecks: CheckDefinition[] = [
         const step = expectAccepted(r, `a batch whose order ${i} has ${what} (or a rejection)`);
         if (step) return step;
         const entry = resultEntries(r.observation)?.[i];
-        // Placed or not is the entry's code (issue 9): a failed entry may still echo what was sent.
+        // Placed or not is the entry's code: a failed entry may still echo what was sent.
         if (!entryFailed(entry)) {
           return fail(`result[${i}] (${what}) with a non-zero code`, `result[${i}] = ${JSON.stringify(entry) ?? 'missing'}`, r.exchange);
         }

@@ -47,7 +47,7 @@ export function send(ctx: CheckContext, b: Built): Promise<SendResult> {
 /**
  * Send a generated valid batch (client ids added), once per run for all the checks that
  * judge the same batches (the RESULT and SCHEMA properties draw the same cases from the
- * seed): the first sends it, the others judge the same answer (issue 13). Undefined, and
+ * seed): the first sends it, the others judge the same answer. Undefined, and
  * nothing sent, for a generated batch the validators refuse (§4.1): it is no valid case.
  */
 export async function sendBatchOnce(ctx: CheckContext, orders: readonly BatchOrderItem[]): Promise<{ sent: Array<BatchOrderItem & { newClientOrderId: string }>; r: SendResult } | undefined> {
@@ -97,7 +97,7 @@ export function expectRejected(r: SendResult, what: string, layer: RefusalLayer 
 /**
  * Expect a refusal where the seed only says "unsupported" (§4.1 rule 2): a rejection,
  * or an accepted call whose every entry failed (nothing placed) — both readings are
- * legitimate (issue 9).
+ * legitimate.
  */
 export function expectRefused(r: SendResult, what: string, layer: RefusalLayer = 'rule'): Step {
   return stepOf(verdictOf(r, want.refuse(layer, true)), r, what, `${what}: refused (a rejection, or every entry failed), no order placed`);
@@ -164,7 +164,7 @@ export async function property<T>(
 ): Promise<CheckOutcome> {
   let last: Failure | undefined;
   const numRuns = opts.runs ?? ctx.runs;
-  // Shrinking has an order budget of its own (issue 9): past it, candidates are not sent
+  // Shrinking has an order budget of its own: past it, candidates are not sent
   // and the smallest failure found so far is the counterexample.
   let placedAtFailure: number | undefined;
   let tried: number | undefined;
@@ -172,8 +172,8 @@ export async function property<T>(
   let skip = 0;
   const width = ctx.parallel ?? 1;
   if (width > 1) {
-    // Cases are independent: the seed's cases (boundary examples first) go out `width` at a time
-    // (issue 13). No new case starts after a failure; the first failing case in seed order, the
+    // Cases are independent: the seed's cases (boundary examples first) go out `width` at a time.
+    // No new case starts after a failure; the first failing case in seed order, the
     // same whatever the timing, is then found again by the sequential run below (fast-check
     // draws the same cases from the same seed, the ones known to pass are skipped unsent) and
     // shrunk one request at a time: the counterexample is the one a sequential run reports.

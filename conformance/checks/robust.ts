@@ -197,7 +197,7 @@ export const robustChecks: CheckDefinition[] = [
           for (const b of faults.slice(i + 1)) probes.push([r, a, b]);
         }
       }
-      // independent probes: ctx.parallel in flight (issue 13), steps in the order above
+      // independent probes: ctx.parallel in flight, steps in the order above
       return outcome(firstFailure(...(await inOrder(probes, ctx.parallel ?? 1, ([r, a, b]) => probePair(r, a, b)))));
 
       async function probePair(r: Route, a: Fault, b: Fault): Promise<Step> {

@@ -17,7 +17,7 @@ import { ALL_ROUTES, onRoute, perRoute, routes } from './routes.js';
 import { routeKey, type Route } from '../requests.js';
 import type { CheckOutcome } from '../verdict.js';
 
-/** SIG-BODY-COVERED for a target that declares query-only batch signatures: one failure, nothing sent (issue 9). */
+/** SIG-BODY-COVERED for a target that declares query-only batch signatures: one failure, nothing sent. */
 function declaredQueryOnly(): CheckOutcome {
   return fail(
     'the batch signature to cover the query string and the JSON body (§5.3 item 4)',

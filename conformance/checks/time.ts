@@ -82,7 +82,7 @@ const D = DEFAULT_RECV_WINDOW;
 const HOUR = 3_600_000;
 
 /**
- * The acceptance window found by behaviour alone (issue 10): bisect, against the local
+ * The acceptance window found by behaviour alone: bisect, against the local
  * clock, the newest and the oldest timestamp the server accepts. Each edge moves with the
  * server's clock offset, their distance does not: `recvWindow + 1000` (§5.4 item 3), so
  * the width is checked even when no Date header or time endpoint gives the offset.
@@ -318,7 +318,7 @@ export const timeChecks: CheckDefinition[] = [
       },
     }),
   ),
-  // Clock-free (issue 10): an hour beyond either edge is outside the window whatever the
+  // Clock-free: an hour beyond either edge is outside the window whatever the
   // offset, so these run even when the server's clock could not be measured.
   perRoute({
     id: 'TIME-WINDOW-PAST.hour',

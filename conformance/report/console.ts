@@ -5,8 +5,8 @@
 import { NO_TRADE_SECRET_VAR } from '../curl.js';
 import type { CheckReport, RunReport } from '../types.js';
 import type { RouteCell } from '../verdict.js';
+import { RULE_FAMILIES } from '../../src/core/rule-id.js';
 
-const FAMILIES = ['AUTH', 'SIG', 'TIME', 'BATCH', 'ORDER', 'RESULT', 'SCHEMA', 'ROBUST'] as const;
 
 /** The rule catalog page, relative to the docs site root (built by `npm run docs`). */
 export const RULES_PAGE = 'documents/Rule_catalog.html';
@@ -105,7 +105,7 @@ export function renderConsole(r: RunReport, style: ConsoleStyle): string {
       : `server clock: offset ${c.offsetMs} ms ± ${c.uncertaintyMs ?? '?'} ms (${c.method})`,
   );
   out.push(...discoveryLines(r), '');
-  for (const fam of FAMILIES) {
+  for (const fam of RULE_FAMILIES) {
     const list = r.checks.filter((x) => x.family === fam);
     if (list.length === 0) continue;
     out.push(paint(style.color, '1', fam));

@@ -1,5 +1,5 @@
 /**
- * The target description (issue 9): how one deployment differs from the seed — header
+ * The target description: how one deployment differs from the seed — header
  * name, paths, endpoints and placements offered, what a batch signature covers, the
  * order values its venue accepts, the largest recvWindow, a time endpoint. Read from a JSON-with-comments
  * file (`--config`), overridden by flags; whatever is left out is the seed's value.
