@@ -5,7 +5,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'conformance/**/*.test.ts', 'harness/**/*.test.ts', 'vectors/**/*.test.ts', 'spec/**/*.test.ts', 'docs/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'dist/**', '**/*.browser.test.ts'],
     // Many suites wait on sockets and timers (hostile servers, deadlines): more workers than
-    // cores keep both cores busy (issue 13; vitest's default here would be 1 worker).
+    // cores keep both cores busy (vitest's default here would be 1 worker).
     maxWorkers: 4,
     isolate: false,
     // concurrent tests of one file (the variant servers, the mutants) a few at a time: the time checks want a quiet machine

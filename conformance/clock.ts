@@ -82,7 +82,7 @@ export interface MeasureOptions {
    * Time the Date header samples are spread over, ms (default 1100: one tick of the
    * one-second header is then caught, narrowing the offset well below a second). 0 takes
    * them back to back: the offset is then known to about half a second, enough for
-   * timestamps inside the window but not for the time checks (issue 13).
+   * timestamps inside the window but not for the time checks.
    */
   spreadMs?: number;
   sleep?: (ms: number) => Promise<void>;

@@ -1,5 +1,5 @@
 /**
- * The coverage matrix (issue 10): for every rule of the catalog and every route it
+ * The coverage matrix: for every rule of the catalog and every route it
  * applies to (spec/coverage.json), the checks that cover the cell, or the reason it is
  * not observed. Printed by `spotcheck run --list`, carried by the JSON report, shown on
  * the docs site beside the rule catalog; a test fails when a cell is neither.

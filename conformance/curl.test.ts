@@ -44,7 +44,7 @@ describe('signature rewrites carry a bash form that does the same thing', () => 
 });
 
 /**
- * Issue 12: every curl printed by a failing run against a faulty server, pasted into
+ * Every curl printed by a failing run against a faulty server, pasted into
  * bash, reproduces the failure: the faulty server answers it the way the check
  * complained about, a correct server answers it the other way.
  */

@@ -1,5 +1,5 @@
 /**
- * Discovery before any check (issue 9): one valid order per endpoint x placement as a
+ * Discovery before any check: one valid order per endpoint x placement as a
  * positive control, and the target's answers to a bad signature, an unknown key and a
  * stale timestamp as rejection fingerprints. A negative verdict is conclusive only
  * through a route whose control was accepted, and only when the rejection is not the

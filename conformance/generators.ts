@@ -8,7 +8,7 @@ import type { BatchOrderItem, OrderType, Side } from '../src/core/types.js';
 import { LIMITS } from '../src/core/wire.js';
 import { gridValue, type Grid } from './target/decimal-grid.js';
 
-/** The order values a target accepts (target description, issue 9); absent fields are generated freely. */
+/** The order values a target accepts (target description); absent fields are generated freely. */
 export interface OrderValues {
   price?: Grid | undefined;
   quantity?: Grid | undefined;
@@ -65,7 +65,7 @@ export function validBatch(symbol: string, min = 1, max = LIMITS.maxBatchOrders,
 }
 
 /**
- * The boundary cases of a batch property, run before the random ones (issue 13): one
+ * The boundary cases of a batch property, run before the random ones: one
  * batch of the smallest and one of the largest size the property covers, drawn from the
  * run's seed, so the edges (a single order, the §4.1 limit of 20) are never left to chance.
  */

@@ -41,7 +41,7 @@ function run(baseUrl: string, only: string[], timeoutMs = 2000, extra: Partial<R
   });
 }
 
-/** The run's end when nothing is accepted anywhere: exit 2 (ERR_TARGET) with the reason and what each route answered (issue 9). */
+/** The run's end when nothing is accepted anywhere: exit 2 (ERR_TARGET) with the reason and what each route answered. */
 async function nothingAccepted(p: Promise<RunReport>): Promise<string> {
   const err = await p.then(
     () => undefined,
@@ -104,7 +104,7 @@ function endedAtDiscovery(r: { ms: number; error?: unknown }, withinMs: number):
   return (r.error as Error).message;
 }
 
-describe('hostile servers end within the deadlines (issue 11)', () => {
+describe('hostile servers end within the deadlines', () => {
   it('a body trickled one byte every 50 ms: each request ends at its total deadline, the run at discovery', async () => {
     const url = await hostile((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -175,7 +175,7 @@ describe('hostile servers end within the deadlines (issue 11)', () => {
   });
 });
 
-describe('--max-time against the reference server (issue 11)', () => {
+describe('--max-time against the reference server', () => {
   it('ends with a partial, schema-valid report: checks run before the deadline keep their verdicts, the rest are skip with the reason', async () => {
     const ref = await startServer();
     try {

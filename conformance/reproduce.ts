@@ -1,5 +1,5 @@
 /**
- * The reproduction of a run as a command line (issue 12): the target settings a check
+ * The reproduction of a run as a command line: the target settings a check
  * ran with, so a printed `spotcheck replay` line aims at the same server with the same
  * description, profile and runs. Credentials are never part of it (they come from the
  * environment). New target settings are added here, in one place.

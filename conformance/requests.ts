@@ -92,7 +92,7 @@ export interface RequestFactoryOptions {
   namedSecrets?: ReadonlyArray<{ secret: string; variable: string }>;
 }
 
-/** The target's wire: the seed's, with its header name and paths (target description, issue 9). */
+/** The target's wire: the seed's, with its header name and paths (target description). */
 function wireOf(f: RequestFactoryOptions): WireProfile {
   const endpoints = { ...SEED_WIRE.endpoints };
   for (const [name, path] of Object.entries(f.paths ?? {}) as Array<[EndpointName, string]>) endpoints[name] = { ...endpoints[name], path };
@@ -103,7 +103,7 @@ function wireOf(f: RequestFactoryOptions): WireProfile {
 function factsOf(b: BuiltWireRequest, opts: SignOptions, f: RequestFactoryOptions, timestamp: string | undefined, route: Route): SigningFacts {
   const facts: SigningFacts = { signature: b.signature, route };
   // The shell can redo the signature when it is made with the target's secret (or it plus a known suffix)
-  // and any rewrite of it has a shell form (issue 12: a printed curl re-signs, then applies the defect).
+  // and any rewrite of it has a shell form (a printed curl re-signs, then applies the defect).
   const named = opts.secret === undefined ? undefined : f.namedSecrets?.find((n) => n.secret === opts.secret);
   const secretOk = opts.secret === undefined || named !== undefined || (opts.secret.startsWith(f.secret) && opts.secret !== f.secret);
   const editOk = opts.signature === undefined || isSignatureEdit(opts.signature);

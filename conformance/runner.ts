@@ -12,6 +12,8 @@ import { LIMITS } from '../src/core/wire.js';
 import { anyUsable, authFingerprint, controlOf, discover, explainNothingAccepted, fingerprintOf, type Discovery } from './discovery.js';
 import { resolveDescription } from './target/description.js';
 import { coverageMatrix } from './coverage.js';
+import { createEffectProber, methodText, type EffectMethod, type FollowUp } from './effects.js';
+import { createExhaustionWatch, meets, refusalMarks } from './exhaustion.js';
 import { limitParams, oneOrder } from './checks/orders.js';
 import { measureClock } from './clock.js';
 import { curlFor, NO_TRADE_SECRET_VAR } from './curl.js';
@@ -20,7 +22,7 @@ import { checks as allChecks } from './checks/index.js';
 import { clientIdSource } from './generators.js';
 import { createRequestFactory, routeKey, type Built, type Route } from './requests.js';
 import { summariseTraffic, timeProbeOf, type TimeProbe } from './traffic.js';
-import { createTransport, DEADLINE_REASON, type SendResult, type Sender } from './transport.js';
+import { createTransport, DEADLINE_REASON, type Exchange, type SendResult, type Sender } from './transport.js';
 import type { CheckContext, CheckDefinition, CheckOutcome, CheckReport, DiscoveryReport, Profile, RunReport, Target } from './types.js';
 
 export interface RunOptions {
@@ -60,7 +62,7 @@ export interface RunOptions {
   /**
    * Checks in flight at once, and requests in flight over the whole run (a global cap on
    * the checks' route probes and property cases too; default 1). Exclusive checks (the
-   * time window) always run alone (issue 13).
+   * time window) always run alone.
    */
   concurrency?: number;
   /** Progress events for the console. */
@@ -86,7 +88,7 @@ function version(): string {
   }
 }
 
-/** Orders a response shows as placed: an accepted single order, or the batch entries whose code is 0 (issue 9: by code, never by an echoed `order`). */
+/** Orders a response shows as placed: an accepted single order, or the batch entries whose code is 0 (by code, never by an echoed `order`). */
 function placedBy(route: Route | undefined, o: Observation): number {
   if (o.verdict !== 'accepted') return 0;
   if (route?.endpoint !== 'batch') return 1;
@@ -109,9 +111,9 @@ export function ordersIn(route: Route | undefined, body: string): number {
 }
 
 /** Why a request was held back by the order budget (the start of every such reason). */
-export const BUDGET_REASON = 'the order budget (--max-orders';
+export const BUDGET_REASON = 'the order budget (';
 
-/** Apply level and profile to an outcome: what goes in the report. INFO is never a failure (issue 9). */
+/** Apply level and profile to an outcome: what goes in the report. INFO is never a failure. */
 export function judge(def: CheckDefinition, out: CheckOutcome, profile: Profile): { status: CheckReport['status']; level: RuleLevel; pinned: boolean } {
   const level = def.level ?? rule(def.ruleId).level;
   if (out.status === 'info' && profile === 'reference' && out.matchesReference === false) {
@@ -127,7 +129,7 @@ function notSent(request: SendResult['exchange']['request'], facts: Parameters<S
   return { observation, exchange: { request, observation, ...facts }, inconclusive: why };
 }
 
-/** Why an answer cannot decide the check's rule, or undefined when it can (issue 9, design notes "How a verdict is earned"). */
+/** Why an answer cannot decide the check's rule, or undefined when it can (design notes "How a verdict is earned"). */
 export function whyInconclusive(d: Discovery, def: CheckDefinition, route: Route | undefined, o: Observation): string | undefined {
   if (o.verdict === 'accepted' || o.verdict === 'server-error' || o.verdict === 'no-answer' || o.verdict === 'bad-response') return undefined;
   if (o.verdict === 'rate-limited') return 'still rate limited after waiting and retrying (HTTP 429/503): no verdict';
@@ -192,6 +194,10 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const selected = selectChecks(opts.checks ?? allChecks, opts.only, opts.exclude ?? []);
   let stopped: RunReport['stopped'];
   const profile = opts.target.profile ?? resolveDescription({});
+  // A declared account budget caps the orders too (target description): the smaller cap holds.
+  const accountCap = profile.account?.orders ?? Infinity;
+  const maxOrders = Math.min(opts.maxOrders, accountCap);
+  const budgetLabel = accountCap < opts.maxOrders ? `the account budget: ${accountCap} orders` : `--max-orders ${opts.maxOrders}`;
   let placed = 0;
   let maxRttMs = 0;
   const transport = createTransport({
@@ -205,7 +211,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const maxTimeNote = `--max-time ${opts.maxTimeMs ?? 0} ms`;
   let current: string | undefined;
   let done = 0;
-  // At most `width` requests in flight over the whole run, whatever the checks ask (issue 13).
+  // At most `width` requests in flight over the whole run, whatever the checks ask.
   const width = Math.max(1, Math.floor(opts.concurrency ?? 1));
   let inFlight = 0;
   const latencies: number[] = [];
@@ -260,7 +266,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       apiKeyHeader: profile.apiKeyHeader,
       paths: { batch: profile.endpoints.batch.path, v1, 'v1.1': profile.endpoints['v1.1'].path },
       batchSignature: profile.batchSignature,
-      // a printed curl re-signs with the no-TRADE key's secret from its own variable (issue 12)
+      // a printed curl re-signs with the no-TRADE key's secret from its own variable
       ...(opts.target.noTradeKey === undefined ? {} : { namedSecrets: [{ secret: opts.target.noTradeKey.secret, variable: NO_TRADE_SECRET_VAR }] }),
     });
   // With a test-order path, v1 requests go there (it places nothing); checks marked realEndpoint use the real one.
@@ -273,10 +279,10 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   let withheld = 0;
   const discovery = await discover({
     send: (b) => {
-      if (placed + ordersIn(b.facts.route, b.request.body) > opts.maxOrders) {
+      if (placed + ordersIn(b.facts.route, b.request.body) > maxOrders) {
         withheldInDiscovery++;
         withheld++;
-        return Promise.resolve(notSent(b.request, b.facts, `${BUDGET_REASON} ${opts.maxOrders}) is spent: discovery could not send it`));
+        return Promise.resolve(notSent(b.request, b.facts, `${BUDGET_REASON}${budgetLabel}) is spent: discovery could not send it`));
       }
       return send(b.request, b.facts, b.rebuild);
     },
@@ -287,6 +293,28 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   });
   const cutInDiscovery = transport.cutByDeadline() > 0;
   if (!anyUsable(discovery) && !cutInDiscovery && withheldInDiscovery === 0) throw new SpotcheckError('ERR_TARGET', explainNothingAccepted(discovery), { discovery: discoveryReport(discovery) });
+  // Place-nothing by effect: a whole-call refusal is followed by a valid order reusing one of its client ids, or by the order-lookup path.
+  const followedUp = new Set<string>();
+  const effects = createEffectProber({
+    send: async (b) => (placed + 1 > maxOrders ? undefined : send(b.request, b.facts, b.rebuild)),
+    sendPlain: (req) => sendVia(false)(req),
+    validOrder: (route, id) =>
+      route.endpoint === 'batch'
+        ? factory.batch([{ ...oneOrder(base), newClientOrderId: id }])
+        : factory.order({ ...limitParams(base), newClientOrderId: id }, route.endpoint, route.placement === 'json' ? 'query' : route.placement),
+    clientId,
+    ...(profile.orderLookup === undefined ? {} : { lookup: profile.orderLookup }),
+    auth: { apiKey: opts.target.apiKey, secret: opts.target.secret, apiKeyHeader: profile.apiKeyHeader, now: () => clock.serverNow() },
+    symbol: opts.target.symbol,
+  });
+  // Valid orders accepted earlier that now meet a new refusal: the account may be exhausted (said once).
+  const controlOrder = (route: Route, side: 'BUY' | 'SELL'): Built =>
+    route.endpoint === 'batch' ? factory.batch([{ ...oneOrder(base), side }]) : factory.order({ ...limitParams(base), side }, route.endpoint, route.placement === 'json' ? 'query' : route.placement);
+  const exhaustion = createExhaustionWatch({
+    control: controlOrder,
+    send: async (b) => (placed + 1 > maxOrders ? undefined : send(b.request, b.facts, b.rebuild)),
+    acceptedEarlier: (route) => controlOf(discovery, route)?.state === 'accepted',
+  });
   const ctx: CheckContext = {
     target: opts.target,
     profile: opts.profile,
@@ -301,9 +329,11 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     timeouts: () => transport.timeouts(),
   };
 
-  // Checks run `concurrency` at a time (issue 13); an exclusive check (the time window wants a quiet
+  // Checks run `concurrency` at a time; an exclusive check (the time window wants a quiet
   // clock) runs alone. Reports keep the selection order whatever order the checks end in.
   const slots: Array<CheckReport | undefined> = new Array(selected.length);
+  /** The refusals each failed check met (its failing answer's, or all it saw): the account may turn out exhausted. */
+  const failedOn: Array<{ marks: string[]; exchange?: Exchange } | undefined> = new Array(selected.length);
   let placingLeft = selected.filter((c) => c.placesOrders).length;
   const running = new Set<string>();
   const progress = (): void => {
@@ -326,11 +356,12 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     const t0 = performance.now();
     // Each check placing orders gets a fair share of what is left of --max-orders, so a
     // greedy early check cannot silently starve the MUST checks after it.
-    const share = Number.isFinite(opts.maxOrders) && def.placesOrders ? Math.floor((opts.maxOrders - placed) / Math.max(1, placingLeft)) : Infinity;
+    const share = Number.isFinite(maxOrders) && def.placesOrders ? Math.floor((maxOrders - placed) / Math.max(1, placingLeft)) : Infinity;
     if (def.placesOrders) placingLeft--;
     let mine = 0;
+    const effectStats = { shown: 0, methods: new Set<string>(), placed: undefined as { refused: SendResult; follow: FollowUp; method: EffectMethod } | undefined };
     const probes: TimeProbe[] = [];
-    const stats = { routes: new Set<string>(), sends: 0, conclusive: 0, cut: 0, withheld: 0, firstInconclusive: undefined as string | undefined, business: 0, firstBusiness: undefined as string | undefined };
+    const stats = { marks: new Set<string>(), routes: new Set<string>(), sends: 0, conclusive: 0, cut: 0, withheld: 0, firstInconclusive: undefined as string | undefined, business: 0, firstBusiness: undefined as string | undefined };
     const judged: Sender = async (req, facts, rebuild) => {
       const route = facts?.route;
       const c = route === undefined ? undefined : controlOf(discovery, route);
@@ -338,8 +369,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       if (c?.state === 'not-offered' && route !== undefined) {
         r = notSent(req, facts, `the target does not offer ${routeKey(route)} (target description)`);
         if (def.establishes === routeKey(route)) delete r.inconclusive;
-      } else if (mine + ordersIn(route, req.body) > share || placed + ordersIn(route, req.body) > opts.maxOrders) {
-        r = notSent(req, facts, `${BUDGET_REASON} ${opts.maxOrders}) is spent: this check's share allowed no more orders`);
+      } else if (mine + ordersIn(route, req.body) > share || placed + ordersIn(route, req.body) > maxOrders) {
+        r = notSent(req, facts, `${BUDGET_REASON}${budgetLabel}) is spent: this check's share allowed no more orders`);
         stats.withheld++;
         withheld++;
       } else {
@@ -349,8 +380,24 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
         if (tp !== undefined) probes.push(tp);
         if (r.observation.verdict === 'not-sent' && r.observation.error === DEADLINE_REASON) stats.cut++;
         review(r);
+        await followUp(r);
       }
       return tally(r);
+    };
+    /** A whole-call refusal through a controlled route: shown to have placed nothing by effect (design notes, "Effects, not only answers"). */
+    const followUp = async (r: SendResult): Promise<void> => {
+      const route = r.exchange.route;
+      if (def.ownEffects === true || r.observation.verdict !== 'rejected' || route === undefined || controlOf(discovery, route)?.state !== 'accepted') return;
+      // Once per rule family, route and refusal over the whole run: a server placing the orders of one kind of refused call does so each time.
+      const key = `${rule(def.ruleId).family} ${routeKey(route)} ${fingerprintOf(r.observation) ?? ''}`;
+      if (followedUp.has(key) || mine + 1 > share) return;
+      followedUp.add(key);
+      const f = await effects.followUp(r);
+      if (f === undefined) return;
+      if (f.result !== undefined && f.method.kind === 'reuse') mine += placedBy(route, f.result.observation);
+      effectStats.methods.add(f.method.kind === 'none' ? `not shown on ${routeKey(route)}: ${methodText(f.method)}` : methodText(f.method));
+      if (f.reading === 'placed-nothing') effectStats.shown++;
+      if (f.reading === 'placed') effectStats.placed ??= { refused: r, follow: f, method: f.method };
     };
     /** What an answer means for this check's rule (inconclusive, or a business refusal: the signature was accepted). */
     const review = (r: SendResult): void => {
@@ -358,6 +405,11 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       const c = route === undefined ? undefined : controlOf(discovery, route);
       const why = whyInconclusive(discovery, def, route, r.observation);
       if (why !== undefined) r.inconclusive = why;
+      for (const m of refusalMarks(r.observation)) stats.marks.add(m);
+      const spent = exhaustion.current();
+      if (r.inconclusive === undefined && spent !== undefined && meets(refusalMarks(r.observation), spent.mark) && !(def.anyRejection === true || def.ruleId.startsWith('AUTH-') || def.ruleId.startsWith('SIG-'))) {
+        r.inconclusive = spent.reason;
+      }
       // A refusal that is not the auth fingerprint, on a route shown to verify signatures: the signature was accepted.
       const verifies = c === undefined || c.state === 'accepted' || c.state === 'signature-ok';
       if (verifies && r.observation.verdict === 'rejected' && authFingerprint(discovery, r.observation) === undefined && r.inconclusive === undefined) {
@@ -377,7 +429,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       else stats.firstInconclusive ??= r.inconclusive;
       return r;
     };
-    /** One exchange per key for the whole run (issue 13): the first check asking sends it, the others judge the same answer. */
+    /** One exchange per key for the whole run: the first check asking sends it, the others judge the same answer. */
     const shared = async <T>(key: string, make: () => { built: Built; carry: T }): Promise<{ result: SendResult; carry: T }> => {
       const first = sharedProbes.get(key) as Promise<{ result: SendResult; carry: T }> | undefined;
       if (first !== undefined) {
@@ -418,19 +470,40 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     }
     // Nothing sent at all because of the order budget: the check did not run (status skip, with the reason).
     if (stats.sends > 0 && stats.withheld === stats.sends && out.status !== 'fail') {
-      slots[index] = skipReport(def, `not run: ${BUDGET_REASON} ${opts.maxOrders}) left no order for it; every request of this check could place one`, performance.now() - t0);
+      slots[index] = skipReport(def, `not run: ${BUDGET_REASON}${budgetLabel}) left no order for it; every request of this check could place one`, performance.now() - t0);
       done++;
       progress();
       opts.onCheck?.(slots[index] as CheckReport);
       return;
     }
-    // A pass earned by no request that reached the rule is no pass (issue 9).
+    // A failure on a refusal valid orders now meet too (accepted earlier in the run): no verdict, the account may be exhausted.
+    if (out.status === 'fail') {
+      const marks = out.exchange !== undefined ? refusalMarks(out.exchange.observation) : [...stats.marks];
+      const spent = out.exchange === undefined ? exhaustion.current() : await exhaustion.explains(out.exchange.route, out.exchange.observation).catch(() => undefined);
+      if (spent !== undefined && meets(marks, spent.mark)) out = { status: 'inconclusive', reason: spent.reason, ...(out.exchange === undefined ? {} : { exchange: out.exchange }) };
+      else if (marks.length > 0) failedOn[index] = { marks, ...(out.exchange === undefined ? {} : { exchange: out.exchange }) };
+    }
+    // A refused call that placed an order, shown by effect, fails the check whatever its answer said.
+    const effectPlaced = effectStats.placed;
+    if (effectPlaced !== undefined && out.status !== 'fail') {
+      const where = effectPlaced.refused.exchange.route === undefined ? 'a refused call' : `a call refused on ${routeKey(effectPlaced.refused.exchange.route)}`;
+      out = {
+        status: 'fail',
+        expected: `${where} (${describe(effectPlaced.refused.observation)}) places nothing`,
+        actual: `it placed an order: ${methodText(effectPlaced.method)} showed client id ${effectPlaced.follow.id} already used (${effectPlaced.follow.result === undefined ? '?' : describe(effectPlaced.follow.result.observation)})`,
+        exchange: effectPlaced.refused.exchange,
+      };
+    }
+    // A pass earned by no request that reached the rule is no pass.
     if (out.status === 'pass' && stats.sends > 0 && stats.conclusive === 0) {
       out = { status: 'inconclusive', reason: stats.firstInconclusive ?? 'no request reached the rule' };
     }
     const notes: string[] = [];
     if (out.status === 'pass' && def.ruleId.startsWith('SIG-') && stats.business > 0) {
       notes.push(`${stats.business} correctly signed requests were refused for a reason other than the signature and count as signature accepted (first: ${stats.firstBusiness ?? '?'})`);
+    }
+    if (effectStats.shown > 0 || effectStats.methods.size > 0) {
+      notes.push(`place-nothing by effect: ${effectStats.shown} refused call(s) shown to have placed nothing; method: ${[...effectStats.methods].join('; ')}`);
     }
     if (out.status === 'pass' && stats.conclusive < stats.sends) notes.push(`${stats.sends - stats.conclusive} of ${stats.sends} requests could not decide the rule (first: ${stats.firstInconclusive ?? '?'})`);
     const r = rule(def.ruleId);
@@ -492,6 +565,22 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     await Promise.all(Array.from({ length: Math.min(width, end - next) }, worker));
     next = end;
   }
+  // Failures on a refusal that turned out, later in the run, to be the one valid orders meet: inconclusive too.
+  if (exhaustion.current() === undefined) {
+    for (const f of failedOn) {
+      if (f?.exchange === undefined) continue;
+      if ((await exhaustion.explains(f.exchange.route, f.exchange.observation).catch(() => undefined)) !== undefined) break;
+    }
+  }
+  const spentAtEnd = exhaustion.current();
+  if (spentAtEnd !== undefined) {
+    for (const [i, f] of failedOn.entries()) {
+      const rep = slots[i];
+      if (f === undefined || rep === undefined || rep.status !== 'fail' || !meets(f.marks, spentAtEnd.mark)) continue;
+      const { expected: _e, actual, reproduce: _r, replay: _p, ...rest } = rep;
+      slots[i] = { ...rest, status: 'inconclusive', reason: spentAtEnd.reason, notes: [...(rep.notes ?? []), `would have failed on a refusal valid orders were later shown to meet: ${actual ?? '?'}`] };
+    }
+  }
   const reports = slots.filter((r): r is CheckReport => r !== undefined);
   if (stopped !== undefined) stopped.notRun = selected.length - reports.length;
   current = undefined;
@@ -537,13 +626,14 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     orders: ((): NonNullable<RunReport['orders']> => {
       const notRun = reports.filter((r) => r.status === 'skip' && r.reason?.includes(BUDGET_REASON) === true);
       return {
-        ...(Number.isFinite(opts.maxOrders) ? { maxOrders: opts.maxOrders } : {}),
+        ...(Number.isFinite(maxOrders) ? { maxOrders: maxOrders } : {}),
         placed,
         requestsNotSent: withheld,
         checksNotRun: notRun.map((r) => r.id),
         mustNotRun: notRun.filter((r) => r.level === 'MUST').length,
       };
     })(),
+    ...((spent) => (spent === undefined ? {} : { exhausted: spent.reason }))(exhaustion.current()),
     deviations: profile.deviations,
     coverage: coverageMatrix(opts.checks ?? allChecks),
     ...(opts.replayArgs === undefined ? {} : { replayArgs: [...opts.replayArgs] }),

@@ -1,7 +1,7 @@
 /**
  * Deliberate rewrites of a signature value (§5.3 items 2-3), each with the bash line
  * that applies the same rewrite to `$SIG`, so a printed curl recomputes the genuine
- * signature at replay time and then spoils it exactly as the check did (issue 12).
+ * signature at replay time and then spoils it exactly as the check did.
  */
 
 /** A signature rewrite the shell can repeat: `shell` turns the genuine `$SIG` into the sent one. */

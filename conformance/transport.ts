@@ -20,7 +20,7 @@ export interface SendResult {
   /** The raw response, when one came. */
   response?: RawResponse;
   /**
-   * Set by the runner when this answer cannot decide the rule the check tests (issue 9):
+   * Set by the runner when this answer cannot decide the rule the check tests:
    * rate limited, a route without a positive control, or a rejection carrying the
    * signature/key fingerprint. Why, in words.
    */
@@ -32,7 +32,7 @@ export interface SendResult {
 /** Send a request; `rebuild` makes it afresh (new timestamp, re-signed) when a 429 asks for a retry. */
 export type Sender = (request: RawRequest, facts?: SigningFacts, rebuild?: () => Built) => Promise<SendResult>;
 
-/** What the target's rate limiting cost the run (issue 9: counted, never a verdict). */
+/** What the target's rate limiting cost the run (counted, never a verdict). */
 export interface RateLimitStats {
   /** Answers that were 429, or 503 with Retry-After. */
   responses: number;

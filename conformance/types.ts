@@ -2,7 +2,8 @@
  * The check model of the conformance runner: every check names its rule (catalog
  * ID), level and the seed sentence it enforces.
  */
-import type { RuleFamily, RuleLevel } from '../src/rules.js';
+import type { RuleLevel } from '../src/rules.js';
+import type { RuleFamily } from '../src/core/rule-id.js';
 import type { RuleId } from '../src/core/rule-id.js';
 import type { Exchange, RateLimitStats, SendResult, Sender } from './transport.js';
 import type { ControlState } from './discovery.js';
@@ -39,7 +40,7 @@ export interface Target {
   profile?: TargetProfile;
 }
 
-/** `inconclusive` (issue 9): no request of the check demonstrably reached the rule; never counted as passed or failed. */
+/** `inconclusive`: no request of the check demonstrably reached the rule; never counted as passed or failed. */
 export type CheckStatus = 'pass' | 'fail' | 'info' | 'skip' | 'inconclusive';
 
 /** What a check found. `expected`/`actual` are required for a failure. */
@@ -79,12 +80,12 @@ export interface CheckContext {
   /** Minimum spacing between requests, ms (the --rate limit; 0 when unlimited). */
   requestSpacingMs: number;
   /**
-   * Send a probe once for the whole run (issue 13: no duplicate probes across checks): the
+   * Send a probe once for the whole run (no duplicate probes across checks): the
    * first check asking for `key` sends what `make` builds, every other one judges the same
    * answer (counted toward its own verdict) and gets the same `carry` (e.g. the orders sent).
    */
   shared?: <T>(key: string, make: () => { built: Built; carry: T }) => Promise<{ result: SendResult; carry: T }>;
-  /** Requests this check may keep in flight at once across independent probes (1: one at a time, issue 13). */
+  /** Requests this check may keep in flight at once across independent probes (1: one at a time). */
   parallel?: number;
   /** Orders this check has placed so far (its share of --max-orders is enforced per request). */
   ordersPlaced?: () => number;
@@ -105,12 +106,12 @@ export interface CheckDefinition {
   placesOrders?: boolean;
   /** Run after every other check (it judges the whole run). */
   runLast?: boolean;
-  /** Run alone, with nothing else in flight (time-window probes want a quiet clock and steady latency, issue 13). */
+  /** Run alone, with nothing else in flight (time-window probes want a quiet clock and steady latency). */
   exclusive?: boolean;
   /**
    * The route (`batch/json`, `v1/query`, ...) whose acceptance this check establishes:
    * when the route has no positive control, this check fails once and the checks that
-   * merely use the route are inconclusive (issue 9).
+   * merely use the route are inconclusive.
    */
   establishes?: RouteKey;
   /**
@@ -121,6 +122,8 @@ export interface CheckDefinition {
   covers?: readonly RouteKey[];
   /** Any refusal satisfies the rule (a request with several faults may be refused for any of them), so the auth fingerprint counts too. */
   anyRejection?: boolean;
+  /** Shows place-nothing by effect itself (reusing client ids on purpose): the runner does not follow up its refusals. */
+  ownEffects?: boolean;
   /** Sends v1 orders to the real v1 endpoint even when the target names a test-order path (it proves the endpoint itself accepts orders). */
   realEndpoint?: boolean;
   /** Its requests are time-window probes (§5.4): the report lists each one's timestamp against the server clock and the answer. */
@@ -151,7 +154,7 @@ export interface CheckReport {
   replay?: string;
   /** Remarks on how the verdict was earned (requests refused for business reasons, inconclusive cases). */
   notes?: string[];
-  /** Routes (`batch/json`, `v1.1/split`, ...) this check reached with an answer that could decide its rule (the coverage matrix, issue 10). */
+  /** Routes (`batch/json`, `v1.1/split`, ...) this check reached with an answer that could decide its rule (the coverage matrix). */
   routes?: string[];
   /** For a time-window check: every probe it sent, its timestamp against the server clock estimate and the answer (§5.4). */
   timeProbes?: TimeProbe[];
@@ -188,13 +191,15 @@ export interface RunReport {
   traffic?: TrafficReport;
   /** How the target's rate limiting was met (429 / 503 + Retry-After). */
   rateLimits?: RateLimitStats;
-  /** The whole-run deadline (`--max-time`), when one was set, and what it cut (issue 11). */
+  /** The whole-run deadline (`--max-time`), when one was set, and what it cut. */
   deadline?: { maxTimeMs: number; reached: boolean; checksNotRun: string[]; requestsNotSent: number };
   /** The order budget (`--max-orders`) and what it held back (discovery included): checks it left without a request are `skip`. */
   orders?: { maxOrders?: number; placed: number; requestsNotSent: number; checksNotRun: string[]; mustNotRun: number };
+  /** Said once when valid orders accepted earlier in the run started to meet a new refusal: the account may be exhausted; the checks meeting it are inconclusive. */
+  exhausted?: string;
   /** Where the target differs from the seed (target description). */
   deviations?: string[];
-  /** The coverage matrix of the check list (spec/coverage.json, issue 10). */
+  /** The coverage matrix of the check list (spec/coverage.json). */
   coverage?: CoverageMatrix;
   /** The run's target settings as `spotcheck` arguments (`--base-url URL ...` or `--embedded`, profile, runs; never credentials), for replay lines. */
   replayArgs?: string[];

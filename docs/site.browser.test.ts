@@ -6,12 +6,13 @@
  * signing guide and the playground go to artifacts/docs/. Run `npm run docs` first:
  * without a built site this suite fails.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kitPath } from '../src/paths.js';
+import { DOCTOR_CODES } from '../src/core/doctor/diagnose.js';
 import type { SigningVector } from '../vectors/types.js';
 import { loadDoctorVectors, loadSigningVectors } from '../vectors/load.js';
 import { listFiles } from './lib/link-check.js';
@@ -146,11 +147,36 @@ describe('the guide "Why is my signature rejected?"', () => {
     await page.waitForURL(/documents\/Why_is_my_signature_rejected_\.html$/);
     await expect(page.locator('h1').first().textContent()).resolves.toContain('Why is my signature rejected?');
     const text = (await page.locator('body').textContent()) ?? '';
-    for (const c of ['BODY_NOT_SIGNED', 'QUERY_NOT_SIGNED', 'SEPARATOR_INSERTED', 'SIGNATURE_PARAM_SIGNED', 'PARAMS_REORDERED', 'SIGNED_BEFORE_ENCODING', 'ENCODING_MISMATCH', 'JSON_RESERIALISED', 'OTHER_TIMESTAMP', 'UNKNOWN']) {
+    for (const c of DOCTOR_CODES) {
       expect(await page.locator(`h3:has-text("${c}")`).count(), c).toBe(1);
       expect(text).toContain(`"code": "${c}"`);
     }
     await page.screenshot({ path: join(ARTIFACTS, 'signature-doctor.png'), fullPage: true });
+    expect(problems.errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('the guide "Client libraries"', () => {
+  it('is in the navigation and shows the interop matrix with its date, versions and the mistakes found', async () => {
+    const matrix = JSON.parse(readFileSync(kitPath('docs', 'data', 'client-libraries.json'), 'utf8')) as { generated: string; clients: Array<{ name: string; version: string }> };
+    const page = await context.newPage();
+    const problems = watch(page, server.url);
+    await page.goto(server.url, { waitUntil: 'load' });
+    const link = page.locator('.site-menu a', { hasText: 'Client libraries' }).first();
+    await link.waitFor({ state: 'visible', timeout: 10_000 });
+    await link.click();
+    await page.waitForURL(/documents\/Client_libraries\.html$/);
+    await expect(page.locator('h1').first().textContent()).resolves.toContain('Client libraries');
+    const text = (await page.locator('body').textContent()) ?? '';
+    expect(text).toContain(matrix.generated.slice(0, 10));
+    for (const c of matrix.clients) {
+      expect(text).toContain(c.name);
+      expect(text).toContain(c.version);
+    }
+    expect(await page.locator('table').count()).toBeGreaterThanOrEqual(4);
+    expect(text).toContain('ENCODING_MISMATCH');
+    await page.screenshot({ path: join(ARTIFACTS, 'client-libraries.png'), fullPage: true });
     expect(problems.errors).toEqual([]);
     await page.close();
   });

@@ -7,8 +7,7 @@ import { verify } from '../src/signing/hmac.js';
 import { checkTimeWindow, MAX_LEAD_MS } from '../src/core/time.js';
 import { defaultPolicy, type OutgoingResponse } from '../src/server/policy.js';
 import { type ServerOptions } from '../src/server/server.js';
-import type { RuleFamily } from '../src/rules.js';
-import type { RuleId } from '../src/core/rule-id.js';
+import type { RuleFamily, RuleId } from '../src/core/rule-id.js';
 import { isRecord } from '../src/core/response.js';
 
 export interface Mutant {

@@ -1,6 +1,6 @@
 /**
  * Each route mutant (one fault on one route) is caught by a MUST check of its family,
- * and only through the faulty route: the per-route checks of issue 10 fire.
+ * and only through the faulty route: the per-route checks fire.
  */
 import { describe, expect, it } from 'vitest';
 import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';

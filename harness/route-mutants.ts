@@ -1,14 +1,14 @@
 /**
- * Route mutants for the self-test (issue 10): the reference server behind the variant
- * proxy with one fault on one route only, where the checks of issue 9 probed a single
- * route. Each names the family whose checks must catch it; test harness only.
+ * Route mutants for the self-test: the reference server behind the variant
+ * proxy with one fault on one route only, where a check probing a single route would
+ * miss it. Each names the family whose checks must catch it; test harness only.
  */
 import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
 import { defaultPolicy } from '../src/server/policy.js';
 import { verify } from '../src/signing/hmac.js';
 import { API_KEY_HEADER } from '../src/core/wire.js';
 import { checkTimeWindow } from '../src/core/time.js';
-import type { RuleFamily } from '../src/rules.js';
+import type { RuleFamily } from '../src/core/rule-id.js';
 import { resign, type ProxiedRequest, type VariantOptions } from './variants.js';
 import type { RouteKey } from '../conformance/requests.js';
 

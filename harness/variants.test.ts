@@ -1,5 +1,5 @@
 /**
- * Issue 9's self-test: servers making legitimate choices the seed leaves open, or shaped
+ * The variants' self-test: servers making legitimate choices the seed leaves open, or shaped
  * like real deployments, each with the verdict it must get: no false failure, no pass
  * earned by a request that never reached its rule.
  */
@@ -50,8 +50,8 @@ function passedOnlyThrough(r: RunReport, id: string, excluded: readonly string[]
   for (const route of excluded) expect(c?.routes ?? [], `${id} @ ${route}`).not.toContain(route);
 }
 
-// Each test owns its server: they run together, overlapping their clock waits (issue 13).
-describe.concurrent('verdicts against servers nobody on the team wrote (issue 9)', () => {
+// Each test owns its server: they run together, overlapping their clock waits.
+describe.concurrent('verdicts against servers nobody on the team wrote', () => {
   it('a transparent proxy changes nothing: the reference verdict, every route controlled', async () => {
     const r = await check({});
     expect(ids(r, 'fail')).toEqual([]);

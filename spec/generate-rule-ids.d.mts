@@ -2,6 +2,8 @@
 
 /** Absolute path of spec/rules.json. */
 export declare const RULES_FILE: string;
+/** Absolute path of spec/rules.schema.json. */
+export declare const RULES_SCHEMA_FILE: string;
 /** Absolute path of src/core/rule-id.ts. */
 export declare const RULE_ID_FILE: string;
 /** The text src/core/rule-id.ts must have for the catalog as it is now. */

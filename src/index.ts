@@ -7,7 +7,7 @@
 export * from './core/index.js';
 export { sign, verify } from './signing/hmac.js';
 export { signParams, signJsonBody, type SignParamsOptions } from './signing/build.js';
-export { rules, rule, type RuleFamily, type RuleLevel, type Rule } from './rules.js';
+export { rules, rule, type RuleLevel, type Rule } from './rules.js';
 export { SpotClient, expectObject, DEFAULT_CLIENT_TIMEOUT_MS, type SpotClientOptions, type OrderCallOptions } from './client/spot-client.js';
 export { batchOrdersRequest, orderRequest, orderParams, decimalParam, BATCH_ORDERS_PATH, ORDER_PATHS, type NewOrderV1, type NewOrderV11, type SigningAuth, type BuiltRequest, type BatchElement } from './client/requests.js';
 export { sendRaw, requestUrl, type RawRequest, type RawResponse, type SendOptions } from './client/http.js';

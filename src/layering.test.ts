@@ -64,6 +64,18 @@ describe('layering (design notes)', () => {
     }
   });
 
+  it('code and comments cite the seed section, rule ID or decision ID, never a tracker issue number', () => {
+    const code = ['src', 'conformance', 'harness', 'vectors', 'spec', 'docs'].flatMap((d) =>
+      readdirSync(join(ROOT, d), { withFileTypes: true, recursive: true })
+        .filter((e) => e.isFile() && /\.(ts|mts|mjs)$/.test(e.name) && !e.parentPath.includes('node_modules'))
+        .map((e) => relative(ROOT, join(e.parentPath, e.name)).split(sep).join('/')),
+    );
+    expect(code.length).toBeGreaterThan(100);
+    const TRACKER = new RegExp(['\\b[Ii]ssues?', '#?\\d+\\b'].join(' '));
+    const cited = code.flatMap((f) => readFileSync(join(ROOT, f), 'utf8').split('\n').flatMap((l, i) => (TRACKER.test(l) ? [`${f}:${i + 1}: ${l.trim()}`] : [])));
+    expect(cited).toEqual([]);
+  });
+
   it('src/ never imports conformance/', () => {
     expect(violations(src, (i) => i.target?.startsWith('conformance/') === true)).toEqual([]);
   });

@@ -3,11 +3,8 @@
  * stable named ID, a level and its seed section.
  */
 import { readKitJson } from './paths.js';
-import type { RuleId } from './core/rule-id.js';
+import type { RuleFamily, RuleId } from './core/rule-id.js';
 
-
-/** Rule family: the prefix of every rule ID (design notes). */
-export type RuleFamily = 'AUTH' | 'SIG' | 'TIME' | 'BATCH' | 'ORDER' | 'RESULT' | 'SCHEMA' | 'ROBUST';
 /** MUST: a failure sets exit code 1; SHOULD: reported, sets the exit code only with --strict; INFO: observed and reported, never a failure. */
 export type RuleLevel = 'MUST' | 'SHOULD' | 'INFO';
 

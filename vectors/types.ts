@@ -118,9 +118,14 @@ export type TimeWindowVectorFile = VectorFile<TimeWindowVector>;
 /** `vectors/orders.json`. */
 export type OrderVectorFile = VectorFile<OrderVector>;
 
-/** A request signed with at most one known client mistake and the doctor code naming it (§5.3). */
+/** A request signed with at most two known client mistakes and the doctor code naming it (§5.3). */
 export interface DoctorVector extends VectorBase {
   secret: string;
+  /** The API key sent in the API key header (§5.2); the doctor tries it as the HMAC key. */
+  apiKey: string;
+  /** HTTP method and path the request was sent to. */
+  method: 'POST';
+  path: string;
   query: string;
   body: string;
   bodyKind: VectorBodyKind;
@@ -128,7 +133,7 @@ export interface DoctorVector extends VectorBase {
   otherTimestamps?: string[];
   /** The doctor's code, `OK` for a correct signature. */
   code: string;
-  /** A second mistake made together with the first (issue 14: pairs). */
+  /** A second mistake made together with the first (§5.3: pairs). */
   also?: string[];
 }
 

@@ -11,6 +11,18 @@ import { boundaryBatches, editableBatch, validBatch, validOrder, withClientIds }
 import { describe, entryFailed, entryPlaced, isRecord, resultEntries } from '../../src/core/response.js';
 import { expectAccepted, expectRefused, expectRejected, fail, firstFailure, info, openPoint, outcome, property, send } from './helpers.js';
 import { oneOrder } from './orders.js';
+import { flipFirstDigit } from '../sig-edits.js';
+import type { Built } from '../requests.js';
+import type { SendResult } from '../transport.js';
+
+/** A refused batch whose answer reports no placed entry (an answer that is no refusal is judged elsewhere). */
+function placedNothing(r: SendResult, what: string) {
+  const entries = resultEntries(r.observation);
+  if (r.observation.verdict === 'rejected' && entries?.some((e) => isRecord(e) && e.code === 0)) {
+    return fail(`${what}: refused, no order placed`, `a refusal that still reports placed orders: ${describe(r.observation)}`, r.exchange);
+  }
+  return undefined;
+}
 
 /** Whether every listed rule ID, and no other, is what the validator finds. */
 function onlyRules(body: unknown, ruleIds: readonly RuleId[]): boolean {
@@ -62,6 +74,25 @@ export const batchChecks: CheckDefinition[] = [
     },
   },
   {
+    id: 'BATCH-MAX-ORDERS.members',
+    ruleId: 'BATCH-MAX-ORDERS',
+    covers: ['batch/json'],
+    title: 'a batch of 21 orders is rejected even when one member is invalid or two share a client id (the limit counts orders submitted, §4.1 rule 1)',
+    async run(ctx) {
+      const [orders] = fc.sample(validBatch(ctx.target.symbol, 21, 21, ctx.target.profile), { seed: ctx.seed, numRuns: 1 });
+      const invalid = editableBatch(orders ?? [], ctx.clientId);
+      invalid[10] = { ...invalid[10], side: 'HOLD' };
+      const dup = editableBatch(orders ?? [], ctx.clientId);
+      dup[20] = { ...dup[20], newClientOrderId: dup[0]?.newClientOrderId };
+      return outcome(
+        firstFailure(
+          expectRejected(await send(ctx, ctx.requests.batch(invalid)), 'a batch of 21 orders, one with side HOLD'),
+          expectRejected(await send(ctx, ctx.requests.batch(dup)), 'a batch of 21 orders, two sharing a newClientOrderId'),
+        ),
+      );
+    },
+  },
+  {
     id: 'BATCH-SINGLE-SYMBOL',
     ruleId: 'BATCH-SINGLE-SYMBOL',
     covers: ['batch/json'],
@@ -82,13 +113,29 @@ export const batchChecks: CheckDefinition[] = [
     id: 'BATCH-REJECTED-PLACES-NOTHING',
     ruleId: 'BATCH-REJECTED-PLACES-NOTHING',
     covers: ['batch/json'],
-    title: 'a batch refused as a whole reports no placed order',
+    title: 'a batch refused as a whole places nothing: too many orders, mixed symbols, a wrong signature or key, a stale timestamp, a wrong content type, a malformed body (shown by effect where the target allows)',
     async run(ctx) {
       const [big] = fc.sample(validBatch(ctx.target.symbol, 21, 21, ctx.target.profile), { seed: ctx.seed, numRuns: 1 });
       const r21 = await send(ctx, ctx.requests.batch(withClientIds(big ?? [], ctx.clientId)));
       const mixed = [oneOrder(ctx), { ...oneOrder(ctx), symbol: ctx.target.otherSymbol }];
       const rMixed = await send(ctx, ctx.requests.batch(mixed));
-      return outcome(firstFailure(expectRejected(r21, 'a 21-order batch'), expectRefused(rMixed, 'a mixed-symbol batch')));
+      // Refusals before any order rule: each batch is valid but for its one fault. The runner follows each
+      // whole-call refusal with a valid order reusing one of its client ids (or the order-lookup path).
+      const two = () => [oneOrder(ctx), oneOrder(ctx)];
+      const others: Array<[string, Built]> = [
+        ['a wrong signature', ctx.requests.batch(two(), { signature: flipFirstDigit })],
+        ['an unknown API key', ctx.requests.batch(two(), { apiKey: `spotcheck-unknown-key-${ctx.seed}` })],
+        ['a timestamp an hour old', ctx.requests.batch(two(), { timestamp: Date.now() - 3_600_000 })],
+        ['Content-Type text/plain', ctx.requests.batch(two(), { headers: { 'content-type': 'text/plain' } })],
+        ['a JSON body cut short', ctx.requests.batch(undefined, { rawBody: JSON.stringify(two()).slice(0, -1) })],
+      ];
+      const steps = [];
+      for (const [what, b] of others) {
+        const r = await send(ctx, b);
+        // Accepted is for other checks to judge; refused, its entries (if any) must show nothing placed.
+        if (r.observation.verdict !== 'accepted') steps.push(placedNothing(r, `a batch with ${what}`));
+      }
+      return outcome(firstFailure(expectRejected(r21, 'a 21-order batch'), expectRefused(rMixed, 'a mixed-symbol batch'), ...steps));
     },
   },
   {
@@ -119,7 +166,7 @@ export const batchChecks: CheckDefinition[] = [
         const step = expectAccepted(r, `a batch whose order ${i} has ${what} (or a rejection)`);
         if (step) return step;
         const entry = resultEntries(r.observation)?.[i];
-        // Placed or not is the entry's code (issue 9): a failed entry may still echo what was sent.
+        // Placed or not is the entry's code: a failed entry may still echo what was sent.
         if (!entryFailed(entry)) {
           return fail(`result[${i}] (${what}) with a non-zero code`, `result[${i}] = ${JSON.stringify(entry) ?? 'missing'}`, r.exchange);
         }

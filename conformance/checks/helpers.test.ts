@@ -40,7 +40,7 @@ describe('property: shrinking has an order budget of its own', () => {
   });
 });
 
-describe('property: boundary cases first, cases in parallel, the same verdict (issue 13)', () => {
+describe('property: boundary cases first, cases in parallel, the same verdict', () => {
   it('boundaryBatches gives one batch of the smallest and one of the largest size, the same for the same seed', () => {
     const a = boundaryBatches(7, 'BTCUSDT', 1, 20);
     expect(a.map((b) => b.length)).toEqual([1, 20]);

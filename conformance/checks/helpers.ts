@@ -42,7 +42,7 @@ export function send(ctx: CheckContext, b: Built): Promise<SendResult> {
 /**
  * Send a generated valid batch (client ids added), once per run for all the checks that
  * judge the same batches (the RESULT and SCHEMA properties draw the same cases from the
- * seed): the first sends it, the others judge the same answer (issue 13). Undefined, and
+ * seed): the first sends it, the others judge the same answer. Undefined, and
  * nothing sent, for a generated batch the validators refuse (§4.1): it is no valid case.
  */
 export async function sendBatchOnce(ctx: CheckContext, orders: readonly BatchOrderItem[]): Promise<{ sent: Array<BatchOrderItem & { newClientOrderId: string }>; r: SendResult } | undefined> {
@@ -72,7 +72,7 @@ export function expectRejected(r: SendResult, what: string): Step {
   const o = r.observation;
   if (r.inconclusive !== undefined && o.verdict !== 'accepted') return inconclusive(`${what}: ${r.inconclusive}`, r.exchange);
   if (o.verdict === 'rejected') {
-    // An order counts as placed by its entry's code, never by an echoed `order` (issue 9).
+    // An order counts as placed by its entry's code, never by an echoed `order`.
     const entries = resultEntries(o);
     const placed = entries?.some(entryPlaced);
     if (placed) return fail(`${what}: rejected, no order placed`, `rejection that still reports placed orders: ${describe(o)}`, r.exchange);
@@ -84,7 +84,7 @@ export function expectRejected(r: SendResult, what: string): Step {
 /**
  * Expect a refusal where the seed only says "unsupported" (§4.1 rule 2): a rejection,
  * or an accepted call whose every entry failed (nothing placed) — both readings are
- * legitimate (issue 9).
+ * legitimate.
  */
 export function expectRefused(r: SendResult, what: string): Step {
   const o = r.observation;
@@ -104,7 +104,7 @@ export function expectAccepted(r: SendResult, what: string): Step {
 }
 
 /**
- * Expect the signature to be accepted (issue 9): an acceptance, or a refusal that is not
+ * Expect the signature to be accepted: an acceptance, or a refusal that is not
  * the signature/key fingerprint (the order failed a business rule after its signature
  * verified; the runner notes it in the report).
  */
@@ -160,7 +160,7 @@ export async function property<T>(
 ): Promise<CheckOutcome> {
   let last: CheckOutcome | undefined;
   const numRuns = opts.runs ?? ctx.runs;
-  // Shrinking has an order budget of its own (issue 9): past it, candidates are not sent
+  // Shrinking has an order budget of its own: past it, candidates are not sent
   // and the smallest failure found so far is the counterexample.
   let placedAtFailure: number | undefined;
   let tried: number | undefined;
@@ -168,8 +168,8 @@ export async function property<T>(
   let skip = 0;
   const width = ctx.parallel ?? 1;
   if (width > 1) {
-    // Cases are independent: the seed's cases (boundary examples first) go out `width` at a time
-    // (issue 13). No new case starts after a failure; the first failing case in seed order, the
+    // Cases are independent: the seed's cases (boundary examples first) go out `width` at a time.
+    // No new case starts after a failure; the first failing case in seed order, the
     // same whatever the timing, is then found again by the sequential run below (fast-check
     // draws the same cases from the same seed, the ones known to pass are skipped unsent) and
     // shrunk one request at a time: the counterexample is the one a sequential run reports.

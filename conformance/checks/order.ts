@@ -68,7 +68,41 @@ async function infoSingle(ctx: CheckContext, params: Params, version: ApiVersion
   return openPoint(await send(ctx, ctx.requests.order(params, version, 'query')), what, referenceAccepts ? 'accepted' : 'rejected');
 }
 
+/** Edges of the numeric rules (§2.1 DECIMAL, D-DECIMALS): zero and negative values of each decimal field, one defect per probe. */
+const ZERO_EDGES: ReadonlyArray<[string, string]> = [
+  ['quantity', '0'],
+  ['quantity', '0.000'],
+  ['price', '0'],
+  ['price', '-0.5'],
+];
+
 export const orderChecks: CheckDefinition[] = [
+  perRoute({
+    id: 'ORDER-DECIMAL-FORMAT.zero',
+    ruleId: 'ORDER-DECIMAL-FORMAT',
+    title: 'a zero or negative quantity or price (a LIMIT order) is refused, on every route (D-DECIMALS: positive decimals)',
+    routes: ALL_ROUTES,
+    async probe(ctx, r) {
+      const steps: Step[] = [];
+      for (const [field, value] of ZERO_EDGES) {
+        const o = { ...(r.endpoint === 'batch' ? oneOrder(ctx) : limitParams(ctx)), type: 'LIMIT', timeInForce: 'GTC', price: firstValue(ctx.target.profile?.price, '0.1'), [field]: value };
+        steps.push(expectRefused(await send(ctx, onRoute(ctx, r, {}, o)), `${routeKey(r)}: ${field} ${value}`));
+      }
+      return firstFailure(...steps);
+    },
+  }),
+  perRoute({
+    id: 'ORDER-QUANTITY-REQUIRED-V1.amount',
+    ruleId: 'ORDER-QUANTITY-REQUIRED-V1',
+    title: 'a v1 MARKET order (or batch element) carrying the v1.1-only amount instead of quantity is refused (§4.2: no amount field in v1)',
+    routes: V1_AND_BATCH,
+    async probe(ctx, r) {
+      const { quantity: _q, ...m } = marketParams(ctx);
+      const o = { ...m, amount: firstValue(ctx.target.profile?.amount, '10') };
+      return expectRefused(await send(ctx, onRoute(ctx, r, {}, o)), `${routeKey(r)}: MARKET with amount, no quantity`);
+    },
+  }),
+
   negative('ORDER-PRICE-REQUIRED-LIMIT', 'ORDER-PRICE-REQUIRED-LIMIT', 'LIMIT and LIMIT_MAKER orders without price are refused (batch and v1)', V1_AND_BATCH, (o) =>
     fc.constantFrom('LIMIT', 'LIMIT_MAKER').map((type) => ({ ...without(o, 'price'), type, timeInForce: 'GTC' })),
   ),

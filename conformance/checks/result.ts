@@ -9,7 +9,9 @@ import type { BatchOrderItem } from '../../src/core/types.js';
 import type { CheckDefinition } from '../types.js';
 import { boundaryBatches, editableBatch, firstValue, validBatch, withClientIds } from '../generators.js';
 import { describe, isRecord, resultEntries, type Observation } from '../../src/core/response.js';
-import { expectAccepted, fail, info, property, send, sendBatchOnce, type Step } from './helpers.js';
+import { expectAccepted, fail, inconclusive, info, pass, property, send, sendBatchOnce, skip, type Step } from './helpers.js';
+import { oneOrder } from './orders.js';
+import { offGrid } from '../target/decimal-grid.js';
 import type { Exchange } from '../transport.js';
 
 type Sent = Array<BatchOrderItem & { newClientOrderId: string }>;
@@ -166,6 +168,89 @@ export const resultChecks: CheckDefinition[] = [
         const goodFailed = e.findIndex((v, k) => k !== i && (!isRecord(v) || v.code !== 0));
         return goodFailed === -1 ? undefined : fail(`result[${goodFailed}] (a valid order) with code 0`, JSON.stringify(e[goodFailed]), r.exchange);
       });
+    },
+  },
+  {
+    id: 'RESULT-FAILED-ORDER-REPORTED.business',
+    ruleId: 'RESULT-FAILED-ORDER-REPORTED',
+    // no cell of its own: it runs only with a declared grid; the cell is RESULT-FAILED-ORDER-REPORTED's
+    title: 'an order the venue refuses for a business reason (off the declared tick, under the minimum) between valid ones gets its own entry, in order, with a non-zero code (or the whole call is refused)',
+    placesOrders: true,
+    run(ctx) {
+      const p = ctx.target.profile;
+      const field = p?.price !== undefined ? 'price' : p?.quantity !== undefined ? 'quantity' : undefined;
+      const grid = field === undefined ? undefined : p?.[field];
+      if (field === undefined || grid === undefined) return Promise.resolve(skip('no order grid declared (target description order.price or order.quantity): the kit cannot name an order the venue must refuse for a business reason'));
+      const bad = offGrid(grid);
+      const kinds = [
+        [`${field} ${bad.offTick}, off the declared step`, bad.offTick],
+        [`${field} ${bad.underMin}, under the declared minimum`, bad.underMin],
+      ] as const;
+      let judged = 0;
+      const out = property(ctx, fc.tuple(validBatch(ctx.target.symbol, 2, 19, p), fc.nat(), fc.integer({ min: 0, max: kinds.length - 1 })), async ([orders, at, k]) => {
+        const sent = editableBatch(orders, ctx.clientId);
+        const i = at % sent.length;
+        const [what, value] = kinds[k] ?? kinds[0];
+        sent[i] = { ...sent[i], type: 'LIMIT', timeInForce: 'GTC', price: firstValue(p?.price, '1'), [field]: value };
+        const r = await send(ctx, ctx.requests.batch(sent));
+        if (r.observation.verdict === 'rejected') {
+          if (r.inconclusive === undefined) judged++;
+          return undefined;
+        }
+        const step = expectAccepted(r, `a batch whose order ${i} has ${what} (or a rejection)`);
+        if (step) return step;
+        const e = resultEntries(r.observation) ?? [];
+        if (e.length !== sent.length) return fail(`${sent.length} entries, one per order, the refused one (${i}: ${what}) included`, `${e.length} entries: ${describe(r.observation)}`, r.exchange);
+        const entry = e[i];
+        // The venue accepted the off-grid order: its grid is wider than declared; nothing to judge here.
+        if (isRecord(entry) && entry.code === 0) return undefined;
+        judged++;
+        if (!isRecord(entry) || !isInteger(entry.code) || typeof entry.msg !== 'string') {
+          return fail(`result[${i}] (${what}) with its own non-zero code and a msg`, JSON.stringify(entry) ?? 'missing', r.exchange);
+        }
+        const misplaced = sent.findIndex((o, n) => n !== i && orderOf(e[n]) !== undefined && orderOf(e[n])?.clientOrderId !== o.newClientOrderId);
+        if (misplaced !== -1) return fail(`result[${misplaced}] answering order ${misplaced} (${String(sent[misplaced]?.newClientOrderId)})`, `clientOrderId ${String(orderOf(e[misplaced])?.clientOrderId)}`, r.exchange);
+        const goodFailed = e.findIndex((v, n) => n !== i && (!isRecord(v) || v.code !== 0));
+        return goodFailed === -1 ? undefined : fail(`result[${goodFailed}] (a valid order) with code 0`, JSON.stringify(e[goodFailed]), r.exchange);
+      });
+      return out.then((o) => (o.status === 'pass' && judged === 0 ? { status: 'inconclusive', reason: 'the venue accepted every off-grid order: its grid is wider than declared, no business refusal to judge' } : o));
+    },
+  },
+  {
+    id: 'RESULT-ONE-PER-ORDER.duplicate-ids',
+    ruleId: 'RESULT-ONE-PER-ORDER',
+    covers: ['batch/json'],
+    title: 'a batch whose first and last orders share a newClientOrderId gets one entry per submitted order, in order (or is refused as a whole)',
+    placesOrders: true,
+    async run(ctx) {
+      const [orders] = fc.sample(validBatch(ctx.target.symbol, 3, 3, ctx.target.profile), { seed: ctx.seed, numRuns: 1 });
+      const sent = editableBatch(orders ?? [], ctx.clientId);
+      sent[2] = { ...sent[2], newClientOrderId: sent[0]?.newClientOrderId };
+      const r = await send(ctx, ctx.requests.batch(sent));
+      if (r.observation.verdict === 'rejected') return pass({ observed: `refused as a whole: ${describe(r.observation)}` });
+      const step = expectAccepted(r, 'a batch of 3 orders, the first and last sharing a client id (or a rejection)');
+      if (step) return step;
+      const e = resultEntries(r.observation) ?? [];
+      if (e.length !== sent.length) return fail(`${sent.length} entries, one per submitted order (the repeated client id's included)`, `${e.length} entries: ${describe(r.observation)}`, r.exchange);
+      const bad = e.findIndex((v) => !isRecord(v) || !isInteger(v.code));
+      return bad === -1 ? pass() : fail(`result[${bad}] with its own integer code`, JSON.stringify(e[bad]) ?? 'missing', r.exchange);
+    },
+  },
+  {
+    id: 'RESULT-CLIENT-ORDER-ID-ECHO.long',
+    ruleId: 'RESULT-CLIENT-ORDER-ID-ECHO',
+    covers: ['batch/json'],
+    title: 'a placed order echoes a 255-character newClientOrderId whole (§8: up to 255 characters), compared exactly',
+    placesOrders: true,
+    async run(ctx) {
+      const id = `${ctx.clientId()}-`.padEnd(255, 'x');
+      const r = await send(ctx, ctx.requests.batch([{ ...oneOrder(ctx), newClientOrderId: id }]));
+      const step = expectAccepted(r, 'a one-order batch with a 255-character client id');
+      if (step) return step;
+      const e = resultEntries(r.observation)?.[0];
+      if (!isRecord(e) || e.code !== 0) return inconclusive(`the order was not placed: ${JSON.stringify(e) ?? 'no entry'}`, r.exchange);
+      const echoed = orderOf(e)?.clientOrderId;
+      return echoed === id ? pass() : fail(`order.clientOrderId equal to the 255 characters sent`, `${typeof echoed === 'string' ? `${echoed.length} characters` : JSON.stringify(echoed)}: ${JSON.stringify(echoed)?.slice(0, 80)}…`, r.exchange);
     },
   },
   {

@@ -142,6 +142,7 @@ export const robustChecks: CheckDefinition[] = [
     ruleId: 'ROBUST-REJECT-PLACES-NOTHING',
     title: 'a refused request placed nothing: its newClientOrderId is still free for a valid order (where the server refuses repeated ids), on every route',
     placesOrders: true,
+    ownEffects: true,
     routes: ALL_ROUTES,
     async probe(ctx, r) {
       const order = (id: string) => ({ ...(r.endpoint === 'batch' ? oneOrder(ctx) : limitParams(ctx)), newClientOrderId: id });
@@ -197,7 +198,7 @@ export const robustChecks: CheckDefinition[] = [
           for (const b of faults.slice(i + 1)) probes.push([r, a, b]);
         }
       }
-      // independent probes: ctx.parallel in flight (issue 13), steps in the order above
+      // independent probes: ctx.parallel in flight, steps in the order above
       return outcome(firstFailure(...(await inOrder(probes, ctx.parallel ?? 1, ([r, a, b]) => probePair(r, a, b)))));
 
       async function probePair(r: Route, a: Fault, b: Fault): Promise<Step> {

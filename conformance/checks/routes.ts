@@ -1,8 +1,8 @@
 /**
- * Checks over every route a rule applies to (issue 10): the batch's JSON body, and each
+ * Checks over every route a rule applies to: the batch's JSON body, and each
  * single-order endpoint with its parameters in the query, a form body, or split (§4,
  * §5.3). A route the target does not offer, or whose positive control failed, makes
- * its probes inconclusive, never passed (issue 9).
+ * its probes inconclusive, never passed.
  */
 import type { ApiVersion } from '../../src/core/validation/order.js';
 import type { Built, SignOptions } from '../requests.js';
@@ -45,7 +45,7 @@ export function perRoute(
     ...rest,
     covers: list.map(routeKey),
     async run(ctx) {
-      // Routes are independent: up to ctx.parallel probes in flight (issue 13); steps keep route order.
+      // Routes are independent: up to ctx.parallel probes in flight; steps keep route order.
       return outcome(firstFailure(...(await inOrder(list, ctx.parallel ?? 1, (r) => probe(ctx, r)))));
     },
   };

@@ -16,7 +16,7 @@ import { ALL_ROUTES, onRoute, perRoute, routes } from './routes.js';
 import { routeKey, type Route } from '../requests.js';
 import type { CheckOutcome } from '../types.js';
 
-/** SIG-BODY-COVERED for a target that declares query-only batch signatures: one failure, nothing sent (issue 9). */
+/** SIG-BODY-COVERED for a target that declares query-only batch signatures: one failure, nothing sent. */
 function declaredQueryOnly(): CheckOutcome {
   return fail(
     'the batch signature to cover the query string and the JSON body (§5.3 item 4)',
@@ -238,6 +238,25 @@ export const sigChecks: CheckDefinition[] = [
     async probe(ctx, r) {
       const res = await send(ctx, onRoute(ctx, r, { tamper: (req) => ({ ...req, body: changeOneValue(req.body) }) }));
       return expectRejected(res, `${routeKey(r)}: form body changed after signing, still a valid order`);
+    },
+  }),
+  // A split request signed over one of its halves only (§5.3 item 4: totalParams is both).
+  perRoute({
+    id: 'SIG-BODY-COVERED.split',
+    ruleId: 'SIG-BODY-COVERED',
+    title: 'a split order signed over its query half only, leaving the form body unsigned, is rejected',
+    routes: routes('v1/split', 'v1.1/split'),
+    async probe(ctx, r) {
+      return expectRejected(await send(ctx, onRoute(ctx, r, { signedString: (_tp, q) => q })), `${routeKey(r)}: signature over the query half only`);
+    },
+  }),
+  perRoute({
+    id: 'SIG-QUERY-COVERED.split',
+    ruleId: 'SIG-QUERY-COVERED',
+    title: 'a split order signed over its form-body half only, leaving the query unsigned, is rejected',
+    routes: routes('v1/split', 'v1.1/split'),
+    async probe(ctx, r) {
+      return expectRejected(await send(ctx, onRoute(ctx, r, { signedString: (_tp, _q, b) => b })), `${routeKey(r)}: signature over the body half only`);
     },
   }),
   perRoute({

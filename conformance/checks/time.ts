@@ -74,7 +74,7 @@ const D = DEFAULT_RECV_WINDOW;
 const HOUR = 3_600_000;
 
 /**
- * The acceptance window found by behaviour alone (issue 10): bisect, against the local
+ * The acceptance window found by behaviour alone: bisect, against the local
  * clock, the newest and the oldest timestamp the server accepts. Each edge moves with the
  * server's clock offset, their distance does not: `recvWindow + 1000` (§5.4 item 3), so
  * the width is checked even when no Date header or time endpoint gives the offset.
@@ -176,6 +176,7 @@ export const LONG_FORMS: readonly LongForm[] = [
   { id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-fraction', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'recvWindow', what: 'with a fraction', form: () => '5000.5' },
   { id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-negative', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'recvWindow', what: 'negative', form: () => '-5000' },
   { id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-exponent', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'recvWindow', what: 'with an exponent (5e3)', form: () => '5e3' },
+  { id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-overflow', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'recvWindow', what: 'past the LONG range (2^63)', form: () => '9223372036854775808' },
   { id: 'ORDER-LONG-CANONICAL.timestamp-leading-zero', ruleId: 'ORDER-LONG-CANONICAL', param: 'timestamp', what: 'with a leading zero', form: (now) => `0${now}` },
   { id: 'ORDER-LONG-CANONICAL.timestamp-plus', ruleId: 'ORDER-LONG-CANONICAL', param: 'timestamp', what: 'with a plus sign', form: (now) => `+${now}` },
   { id: 'ORDER-LONG-CANONICAL.timestamp-padded', ruleId: 'ORDER-LONG-CANONICAL', param: 'timestamp', what: 'padded with spaces', form: (now) => ` ${now} ` },
@@ -259,6 +260,20 @@ export const timeChecks: CheckDefinition[] = [
       return firstFailure(...steps);
     },
   }),
+  // recvWindow=0 is a zero-width window (§5.4 item 3 with recvWindow 0), not the default.
+  perRoute({
+    id: 'TIME-RECVWINDOW-HONOURED.zero',
+    ruleId: 'TIME-RECVWINDOW-HONOURED',
+    title: 'recvWindow 0 is a window of 0 ms, not the default: a timestamp 2.5 s old is refused with it, on every route',
+    routes: ALL_ROUTES,
+    async probe(ctx, r) {
+      const m = probeMargin(ctx);
+      if ('reason' in m) return skip(m.reason);
+      // 2.5 s old: outside a 0 ms window, inside the default 5000 ms one, whatever the measured uncertainty up to 2 s
+      if (m.margin > 2000) return skip(`the clock uncertainty (${m.margin} ms margin) is too large to stand 2.5 s inside the default window`);
+      return expectRejected(await probe(ctx, 2500, 0, r), `${routeKey(r)}: timestamp 2500 ms old with recvWindow 0`);
+    },
+  }),
   // Text forms of timestamp and recvWindow (D-LONG-CANONICAL): each a one-defect probe on every route.
   ...LONG_FORMS.map(({ id, ruleId, param, what, form }) =>
     perRoute({
@@ -273,7 +288,7 @@ export const timeChecks: CheckDefinition[] = [
       },
     }),
   ),
-  // Clock-free (issue 10): an hour beyond either edge is outside the window whatever the
+  // Clock-free: an hour beyond either edge is outside the window whatever the
   // offset, so these run even when the server's clock could not be measured.
   perRoute({
     id: 'TIME-WINDOW-PAST.hour',

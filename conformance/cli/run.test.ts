@@ -275,7 +275,7 @@ describe('spotcheck run (command line)', () => {
     expect(io.stderr()).toContain('could not reach');
   });
 
-  it('exits 2 within 15 s when the secret is wrong, saying so, with no check run (issue 9)', async () => {
+  it('exits 2 within 15 s when the secret is wrong, saying so, with no check run', async () => {
     const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: 'not-the-secret' });
     const t0 = Date.now();
     expect(await cli(['run', '--base-url', broken.url, '--runs', '5'], io)).toBe(2);

@@ -23,11 +23,11 @@ import { runConformance, selectChecks } from '../runner.js';
 import { targetArgv, type RunSettings } from '../reproduce.js';
 import type { CheckReport, Profile, RunReport, Target } from '../types.js';
 
-/** Default generated cases per property (issue 13: the mutant self-test catches every mutant with half the old 100). */
+/** Default generated cases per property (the mutant self-test catches every mutant with half the old 100). */
 export const DEFAULT_RUNS = 50;
-/** Default request ceiling for a remote target, per second (issue 13: a full verdict in about a minute). */
+/** Default request ceiling for a remote target, per second (a full verdict in about a minute). */
 export const REMOTE_RATE = 100;
-/** Default checks in flight for a remote target: round trips, not the CPU, bound the run (issue 13). */
+/** Default checks in flight for a remote target: round trips, not the CPU, bound the run. */
 export const REMOTE_CONCURRENCY = 16;
 /** Default checks in flight on loopback (the embedded server shares this process and its cores). */
 export const LOOPBACK_CONCURRENCY = 2;
@@ -221,7 +221,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
   const runs = int('runs', v.runs, 1);
   const timeoutMs = int('timeout', v.timeout, 100);
   const maxTimeMs = v['max-time'] === undefined ? undefined : int('max-time', v['max-time'], 1) * 1000;
-  // The target description, then the flags over it (issue 9); what neither says is the seed's.
+  // The target description, then the flags over it; what neither says is the seed's.
   const description: TargetDescription = v.config === undefined ? {} : loadDescription(v.config);
   if (v['api-key-header'] !== undefined) description.apiKeyHeader = v['api-key-header'];
   if (v['path-prefix'] !== undefined) description.pathPrefix = v['path-prefix'];
@@ -259,7 +259,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     return 0;
   }
 
-  // Every report path is checked before the first request (issue 12), the NDJSON stream opened.
+  // Every report path is checked before the first request, the NDJSON stream opened.
   if (v['report-json'] !== undefined) assertWritable('report-json', v['report-json']);
   if (v.junit !== undefined) assertWritable('junit', v.junit);
   if (v['report-html'] !== undefined) assertWritable('report-html', v['report-html']);
@@ -275,8 +275,8 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     let target: Target;
     /**
      * --rate and --concurrency as given, or the defaults for where the target is: a loopback
-     * target is this machine, no reason to pace it (issue 12); over a network a run waits on
-     * round trips, so several go at once (issue 13); --fail-fast goes one check at a time.
+     * target is this machine, no reason to pace it; over a network a run waits on
+     * round trips, so several go at once; --fail-fast goes one check at a time.
      */
     const pace = (remote: boolean): { rate: number; concurrency: number } => ({
       rate: v.rate === undefined ? (remote ? REMOTE_RATE : 0) : int('rate', v.rate, 0),

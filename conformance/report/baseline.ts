@@ -1,5 +1,5 @@
 /**
- * A known-failures baseline for CI gates (issue 12): a JSON file listing check IDs
+ * A known-failures baseline for CI gates: a JSON file listing check IDs
  * expected to fail, each with a reason. A listed failure does not fail the run; a
  * listed check that passes does (the entry is stale and should go); the report says
  * which were baselined.

@@ -4,8 +4,8 @@
  */
 import { NO_TRADE_SECRET_VAR } from '../curl.js';
 import type { CheckReport, RunReport } from '../types.js';
+import { RULE_FAMILIES } from '../../src/core/rule-id.js';
 
-const FAMILIES = ['AUTH', 'SIG', 'TIME', 'BATCH', 'ORDER', 'RESULT', 'SCHEMA', 'ROBUST'] as const;
 
 /** The rule catalog page, relative to the docs site root (built by `npm run docs`). */
 export const RULES_PAGE = 'documents/Rule_catalog.html';
@@ -67,6 +67,7 @@ export function discoveryLines(r: RunReport): string[] {
     out.push(`  fingerprints: bad signature ${f.signature ?? '?'}; unknown key ${f.unknownKey ?? '?'}; stale timestamp ${f.stale ?? '?'}`);
   }
   if (r.deviations !== undefined && r.deviations.length > 0) out.push(`target deviations: ${r.deviations.join('; ')}`);
+  if (r.exhausted !== undefined) out.push(`account: ${r.exhausted}`);
   const rl = r.rateLimits;
   if (rl !== undefined && rl.responses > 0) out.push(`rate limited ${rl.responses} times: ${rl.retried} resent after waiting ${rl.waitedMs} ms, ${rl.gaveUp} gave up (inconclusive)`);
   return out;
@@ -83,7 +84,7 @@ export function renderConsole(r: RunReport, style: ConsoleStyle): string {
       : `server clock: offset ${c.offsetMs} ms ± ${c.uncertaintyMs ?? '?'} ms (${c.method})`,
   );
   out.push(...discoveryLines(r), '');
-  for (const fam of FAMILIES) {
+  for (const fam of RULE_FAMILIES) {
     const list = r.checks.filter((x) => x.family === fam);
     if (list.length === 0) continue;
     out.push(paint(style.color, '1', fam));

@@ -1,5 +1,5 @@
 /**
- * Report files (issue 12): checked writable before the first request, the NDJSON
+ * Report files: checked writable before the first request, the NDJSON
  * event stream written line by line as checks end, so a crash or Ctrl-C keeps
  * what was done.
  */

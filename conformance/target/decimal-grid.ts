@@ -54,3 +54,37 @@ export function gridValue(g: Grid, k: bigint): string {
   const i = ((k % g.count) + g.count) % g.count;
   return fromScaled(g.min + i * g.step, g.scale);
 }
+
+/**
+ * Values a venue with this grid refuses (a filter): halfway between two steps (off the
+ * tick or lot), and below the minimum (one step under it, or half of it when that would
+ * not be above zero). Plain decimal text.
+ */
+export function offGrid(g: Grid): { offTick: string; underMin: string } {
+  const offTick = fromScaled(g.min * 10n + g.step * 5n, g.scale + 1);
+  const underMin = g.min - g.step > 0n ? fromScaled(g.min - g.step, g.scale) : fromScaled(g.min * 5n, g.scale + 1);
+  return { offTick, underMin };
+}
+
+/** The grid holding only its minimum (the cheapest valid value). */
+export function cheapest(g: Grid): Grid {
+  return { ...g, count: 1n };
+}
+
+/**
+ * How many orders of `price` x `quantity` an account holding `quote` and `base` pays for,
+ * whichever side each order is: a BUY reserves price x quantity of quote, a SELL quantity of
+ * base, so the smaller of the two counts bounds any mix of sides. Exact decimal arithmetic.
+ */
+export function ordersAffordable(account: { quote: string; base: string }, price: string, quantity: string): number {
+  const scale = Math.max(...[account.quote, account.base, price, quantity].map(scaleOf));
+  const q = toScaled(account.quote, scale) * 10n ** BigInt(scale);
+  const b = toScaled(account.base, scale);
+  const p = toScaled(price, scale);
+  const n = toScaled(quantity, scale);
+  if (p <= 0n || n <= 0n) return 0;
+  const buys = q / (p * n);
+  const sells = b / n;
+  const least = buys < sells ? buys : sells;
+  return least > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(least);
+}

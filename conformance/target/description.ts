@@ -1,5 +1,5 @@
 /**
- * The target description (issue 9): how one deployment differs from the seed — header
+ * The target description: how one deployment differs from the seed — header
  * name, paths, endpoints and placements offered, what a batch signature covers, the
  * order values its venue accepts, the largest recvWindow, a time endpoint. Read from a JSON-with-comments
  * file (`--config`), overridden by flags; whatever is left out is the seed's value.
@@ -12,7 +12,7 @@ import type { Placement } from '../../src/core/signing/build.js';
 import { MAX_RECV_WINDOW } from '../../src/core/validation/time-params.js';
 import { kitPath } from '../../src/paths.js';
 import { stripJsonComments } from './jsonc.js';
-import { toGrid, type DecimalSpec, type Grid } from './decimal-grid.js';
+import { cheapest, gridValue, ordersAffordable, toGrid, type DecimalSpec, type Grid } from './decimal-grid.js';
 
 /** Placements of the single-order endpoints (§5.3). */
 export const SINGLE_PLACEMENTS: readonly Placement[] = ['query', 'body', 'split'];
@@ -28,6 +28,18 @@ export interface TargetDescription {
   maxRecvWindow?: number;
   timePath?: string;
   testOrderPath?: string;
+  orderLookup?: { path: string; method?: 'GET' | 'POST'; param?: string };
+  account?: { quote: string; base: string };
+}
+
+/** An order-lookup path: a signed request asking whether a client id names an order (conformance/effects.ts). */
+export interface OrderLookup {
+  /** Path, prefix included (e.g. `/api/v1/spot/order`). */
+  path: string;
+  /** HTTP method (default GET). */
+  method: 'GET' | 'POST';
+  /** Parameter carrying the client id (default `origClientOrderId`). */
+  param: string;
 }
 
 /** One endpoint as the runner uses it. */
@@ -55,6 +67,10 @@ export interface TargetProfile {
   timePath?: string;
   /** Where v1 requests go instead of the v1 endpoint (places nothing), prefix included. */
   testOrderPath?: string;
+  /** The declared account budget and the orders it pays for (cheapest valid orders, any mix of sides). */
+  account?: { quote: string; base: string; orders: number };
+  /** A signed request asking whether a client id names an order (prefix included): shows place-nothing by effect. */
+  orderLookup?: OrderLookup;
   /** Every field that differs from the seed, in words, for the report's opening. */
   deviations: string[];
 }
@@ -132,6 +148,21 @@ export function resolveDescription(d: TargetDescription): TargetProfile {
   if (d.testOrderPath !== undefined) {
     out.testOrderPath = prefix + d.testOrderPath;
     deviations.push(`v1 requests go to the test-order path ${out.testOrderPath} (places nothing), except ORDER-V1-ENDPOINT's`);
+  }
+  if (d.account !== undefined) {
+    // The cheapest valid orders: each grid held at its minimum; the kit's own values where none is declared.
+    for (const f of ['price', 'quantity', 'amount'] as const) {
+      const g = out[f];
+      if (g !== undefined) out[f] = cheapest(g);
+    }
+    const price = out.price === undefined ? '0.1' : gridValue(out.price, 0n);
+    const quantity = out.quantity === undefined ? '1' : gridValue(out.quantity, 0n);
+    const orders = ordersAffordable(d.account, price, quantity);
+    out.account = { ...d.account, orders };
+    deviations.push(`account budget ${d.account.quote} quote and ${d.account.base} base: the cheapest orders (price ${price}, quantity ${quantity}), at most ${orders} of them`);
+  }
+  if (d.orderLookup !== undefined) {
+    out.orderLookup = { path: prefix + d.orderLookup.path, method: d.orderLookup.method ?? 'GET', param: d.orderLookup.param ?? 'origClientOrderId' };
   }
   return out;
 }

@@ -70,6 +70,11 @@ export function targetTemplate(): string {
   // order/test endpoint). Every v1 request is sent there, except the ones proving the
   // real v1 endpoint accepts orders.
   // ,"testOrderPath": "${ORDER_PATHS.v1}/test"
+
+  // Optional signed request asking whether a client order id names an order. Without it a
+  // refused call is shown to have placed nothing by reusing one of its client ids in a
+  // valid order (where the server refuses a repeated id); with it the kit asks directly.
+  // ,"orderLookup": { "path": "${ORDER_PATHS.v1}", "method": "GET", "param": "origClientOrderId" }
 }
 `;
 }

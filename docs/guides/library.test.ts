@@ -1,5 +1,5 @@
 /**
- * Every ```js block of docs/guides/library.md runs (issue 12): each is written as an ES
+ * Every ```js block of docs/guides/library.md runs: each is written as an ES
  * module inside the package (so `import ... from 'spotcheck'` resolves through the
  * package's own exports to dist/) and run with node; exit 0 or the test fails.
  */

@@ -29,10 +29,11 @@ import { renderOpenApi, type GeneratedPage, type OpenApiDocument } from './opena
 import { renderRulesPage, ruleLink, RULES_TITLE, type CheckSummary } from './rules-page.js';
 import { coverageMatrix } from '../../conformance/coverage.js';
 import { renderTemplate } from './template.js';
+import { checkMatrix } from './clients-page.js';
 import { EXAMPLE_DIR, EXAMPLE_MATRIX, EXAMPLE_REFERENCE, writeExampleReports } from './example-reports.js';
 
 /** The guide templates of `docs/guides/`, in navigation order; `index.md` is the home page. */
-export const GUIDES = ['quickstart.md', 'signing.md', 'playground.md', 'signature-doctor.md', 'time-window.md', 'batch-orders.md', 'conformance.md', 'reports.md', 'library.md'] as const;
+export const GUIDES = ['quickstart.md', 'signing.md', 'playground.md', 'signature-doctor.md', 'client-libraries.md', 'time-window.md', 'batch-orders.md', 'conformance.md', 'reports.md', 'library.md'] as const;
 
 /** Generated pages after the guides, in navigation order (`http-api.md` holds its own children). */
 export const REFERENCE_PAGES = ['http-api.md', 'rules.md', 'decisions.md'] as const;
@@ -64,6 +65,7 @@ export async function loadDocsData(root: string, cliHelp?: ReadonlyMap<string, s
     timeWindow: loadTimeWindowVectors(),
     orders: loadOrderVectors(),
     doctor: loadDoctorVectors(),
+    clients: checkMatrix(JSON.parse(readFileSync(join(root, 'docs', 'data', 'client-libraries.json'), 'utf8'))),
     rules: rules(),
     decisions: decisionRows(readFileSync(join(root, 'spec', 'decisions.md'), 'utf8')),
     openapi: (await SwaggerParser.dereference(join(root, 'spec', 'openapi.yaml'))) as unknown as OpenApiDocument,

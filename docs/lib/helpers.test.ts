@@ -5,6 +5,7 @@ import { rules } from '../../src/rules.js';
 import { sign } from '../../src/signing/hmac.js';
 import { loadDoctorVectors, loadOrderVectors, loadSigningVectors, loadTimeWindowVectors } from '../../vectors/load.js';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { checkMatrix } from './clients-page.js';
 import { decisionRows, makeHelpers, moduleName, type DocsData } from './helpers.js';
 import type { OpenApiDocument } from './openapi-pages.js';
 import { renderTemplate } from './template.js';
@@ -15,6 +16,7 @@ const data: DocsData = {
   timeWindow: loadTimeWindowVectors(),
   orders: loadOrderVectors(),
   doctor: loadDoctorVectors(),
+  clients: checkMatrix(JSON.parse(readFileSync(kitPath('docs', 'data', 'client-libraries.json'), 'utf8'))),
   rules: rules(),
   decisions: decisionRows(readFileSync(kitPath('spec', 'decisions.md'), 'utf8')),
   openapi: (await SwaggerParser.dereference(kitPath('spec', 'openapi.yaml'))) as unknown as OpenApiDocument,

@@ -4,6 +4,7 @@
  */
 import type { Rule } from '../../src/rules.js';
 import type { DoctorVectorFile, OrderVectorFile, SigningVectorFile, TimeWindowVectorFile } from '../../vectors/types.js';
+import { clientHelpers, type ClientMatrix } from './clients-page.js';
 import { doctorHelpers } from './doctor-page.js';
 import { code, codeBlock, table } from './markdown.js';
 import { operations, type OpenApiDocument } from './openapi-pages.js';
@@ -21,6 +22,8 @@ export interface DocsData {
   orders: OrderVectorFile;
   /** `vectors/doctor.json`, loaded and checked. */
   doctor: DoctorVectorFile;
+  /** `docs/data/client-libraries.json` (the interop matrix of a real `npm run interop` run), loaded and checked. */
+  clients: ClientMatrix;
   /** The rule catalog by ID. */
   rules: ReadonlyMap<string, Rule>;
   /** The decisions table of `spec/decisions.md`: ID to its cells (ID, open point, reference choice, core profile). */
@@ -65,6 +68,7 @@ export function makeHelpers(data: DocsData): Helpers {
   const signingVector = (opts: Readonly<Record<string, string>>) => pickVector(data.signing.tests, queryFromOptions(opts), 'vectors/signing.json');
   return {
     ...doctorHelpers(data.doctor),
+    ...clientHelpers(data.clients),
     /** `{{rule SIG-REQUIRED}}`: link to the rule in the catalog. */
     rule: (args) => linkRule(one(args, 'rule ID')),
     /** `{{decision D-EMPTY-BATCH}}`: the decision ID, linked to the decisions record. */

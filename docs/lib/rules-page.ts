@@ -5,7 +5,8 @@
  * runner's failure output links to) and TypeDoc's heading anchor (`#sig-required`,
  * used by links inside the site).
  */
-import type { Rule, RuleFamily, RuleLevel } from '../../src/rules.js';
+import type { Rule, RuleLevel } from '../../src/rules.js';
+import type { RuleFamily } from '../../src/core/rule-id.js';
 import type { CoverageMatrix } from '../../conformance/coverage.js';
 import { code, escapeMd, headingSlug } from './markdown.js';
 

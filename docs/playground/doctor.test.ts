@@ -6,7 +6,8 @@ const vectors = loadDoctorVectors().tests;
 
 describe('the playground doctor (Web Crypto)', () => {
   it.each(vectors.map((v) => [v.tcId, v.comment, v] as const))('doctor vector %i (%s): names its code', async (_id, _c, v) => {
-    const verdict = await diagnosePasted({ query: v.query, body: v.body, secret: v.secret, bodyKind: v.bodyKind, signature: v.signature });
+    // pasted as the request target (path and query string), with the API key the request carried
+    const verdict = await diagnosePasted({ query: `${v.path}?${v.query}`, body: v.body, secret: v.secret, bodyKind: v.bodyKind, signature: v.signature, method: v.method, apiKey: v.apiKey });
     const code = verdict.kind === 'diagnosis' ? verdict.diagnosis.code : 'OK';
     expect(code).toBe(v.otherTimestamps === undefined ? v.code : 'UNKNOWN'); // the page asks for no timestamp hint
     expect(verdictLines(verdict).join('\n')).not.toContain(v.secret);

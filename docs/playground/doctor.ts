@@ -10,14 +10,36 @@ import { resolveBodyKind, type PlaygroundInput } from './signer.js';
 /** What the pasted request gets: a diagnosis, `correct`, or `no-signature` when it carries none to judge. */
 export type PastedVerdict = { kind: 'diagnosis'; diagnosis: Diagnosis } | { kind: 'correct' } | { kind: 'no-signature' };
 
-/** Diagnose a pasted request; `signature` when it is not inside the query or form body. */
-export async function diagnosePasted(input: PlaygroundInput & { signature?: string }, subtle?: SubtleCrypto): Promise<PastedVerdict> {
-  const query = input.query.startsWith('?') ? input.query.slice(1) : input.query;
+/** What the doctor may also be told: the signature when not inside the query or form body, the API key, the method. */
+export interface PastedExtras {
+  signature?: string;
+  /** The API key sent (API_KEY_AS_SECRET); never shown. */
+  apiKey?: string;
+  method?: string;
+}
+
+/**
+ * Diagnose a pasted request. The query field may hold the request target (`/path?query`):
+ * the path then lets the doctor see a client that signed it (PATH_SIGNED).
+ */
+export async function diagnosePasted(input: PlaygroundInput & PastedExtras, subtle?: SubtleCrypto): Promise<PastedVerdict> {
+  const target = input.query.startsWith('/') ? input.query : undefined;
+  const q = target?.indexOf('?') ?? -1;
+  const path = target === undefined ? undefined : q === -1 ? target : target.slice(0, q);
+  const query = target !== undefined ? (q === -1 ? '' : target.slice(q + 1)) : input.query.startsWith('?') ? input.query.slice(1) : input.query;
   const bodyKind = resolveBodyKind(input.body, input.bodyKind);
   const hasPair = (s: string): boolean => s.split('&').some((p) => p.startsWith('signature='));
   if (input.signature === undefined && !hasPair(query) && !(bodyKind === 'form' && hasPair(input.body))) return { kind: 'no-signature' };
   const d = await diagnoseAsync(
-    { query, body: input.body, bodyKind, ...(input.signature !== undefined ? { signature: input.signature } : {}) },
+    {
+      query,
+      body: input.body,
+      bodyKind,
+      ...(input.signature !== undefined ? { signature: input.signature } : {}),
+      ...(path !== undefined && path !== '' ? { path } : {}),
+      ...(input.method !== undefined ? { method: input.method } : {}),
+      ...(input.apiKey !== undefined && input.apiKey !== '' ? { apiKey: input.apiKey } : {}),
+    },
     input.secret,
     (secret, message) => webCryptoHmac(secret, message, subtle),
   );

@@ -1,5 +1,5 @@
 /**
- * Benchmark of a full default verdict over a network (issue 13): the same run against the
+ * Benchmark of a full default verdict over a network: the same run against the
  * embedded reference server directly on loopback and through a loopback proxy adding
  * 50-150 ms round trips, with the defaults the CLI uses for a remote target, beside the
  * old one-at-a-time defaults (cut at a deadline and projected). Prints requests, wall

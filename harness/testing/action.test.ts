@@ -1,5 +1,5 @@
 /**
- * The composite GitHub Action (action.yml, issue 12) run locally: its bash steps
+ * The composite GitHub Action (action.yml) run locally: its bash steps
  * against the reference server on loopback, started here. The install step (npm ci in
  * the action's checkout) is left out because this checkout is installed and built
  * already (`npm ci` builds); `node harness/testing/action-e2e.mjs` runs it too, on a copy.

@@ -1,6 +1,6 @@
 /**
  * Runs the repository's composite GitHub Action (action.yml) on this machine, for its
- * test (issue 12): the `run:` steps execute with bash as the runner would (inputs and
+ * test: the `run:` steps execute with bash as the runner would (inputs and
  * `github.action_path` substituted, GITHUB_OUTPUT a file), `uses:` steps are stood in
  * for (setup-node: the Node running this; upload-artifact: the files copied to an
  * artifacts directory, as the real action would upload them).

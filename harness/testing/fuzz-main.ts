@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz`: a longer wire fuzz run against a fresh reference server (issue 11),
+ * `npm run fuzz`: a longer wire fuzz run against a fresh reference server,
  * printing requests, the statuses histogram, faults, time and RSS before and after.
  * Usage: npm run fuzz -- [connections per seed, default 2000] [seeds, default 5] [first seed, default random]
  */
@@ -29,7 +29,7 @@ for (let s = 0; s < seeds; s++) {
   requests += st.requests;
   for (const [k, v] of Object.entries(st.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
   const placed = server.orders.count() - placedBefore;
-  // an order placed but not shown in an answer is lost data (issue 11)
+  // an order placed but not shown in an answer is lost data
   if (placed !== st.ordersAnswered) st.faults.push(`seed ${seed}: ${placed} orders placed but ${st.ordersAnswered} answered`);
   faults += st.faults.length;
   for (const f of st.faults.slice(0, 5)) process.stdout.write(`FAULT ${f}\n`);

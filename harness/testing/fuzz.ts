@@ -1,5 +1,5 @@
 /**
- * Wire fuzzer for the reference server (issue 11; not published): raw TCP connections
+ * Wire fuzzer for the reference server (not published): raw TCP connections
  * carrying pipelined requests, well framed with odd content (duplicate and huge headers,
  * invalid UTF-8, chunked bodies, deep JSON, signed batches), each connection possibly
  * ending in one framing-breaking case (malformed request line, Content-Length mismatch,

@@ -3,7 +3,7 @@ import { sendRaw } from '../../src/client/http.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { startLatencyProxy, type LatencyProxy } from './latency-proxy.js';
 
-describe('latency proxy (issue 13 benchmark)', () => {
+describe('latency proxy', () => {
   let server: RunningServer;
   let proxy: LatencyProxy;
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 /**
  * A loopback TCP proxy that delays every chunk, in both directions, to stand in for a
- * network with round trips of `minRttMs`..`maxRttMs` (issue 13; not published). Each
+ * network with round trips of `minRttMs`..`maxRttMs` (not published). Each
  * chunk waits half a round trip drawn per chunk, never overtaking the chunk before it.
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';

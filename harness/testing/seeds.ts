@@ -1,5 +1,5 @@
 /**
- * Seeds for property tests (issue 12): a fixed list, so every run covers the same
+ * Seeds for property tests: a fixed list, so every run covers the same
  * cases, plus one random seed per run, printed when it fails so the failure can be
  * rerun (SPOTCHECK_PROPERTY_SEED=S replaces the random one).
  */

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm test`: the two typecheck passes and the vitest suite at the same time (issue 13:
- * the developer loop), each one's output printed whole, the typecheck's first; the exit
+ * `npm test`: the two typecheck passes and the vitest suite at the same time (the
+ * developer loop), each one's output printed whole, the typecheck's first; the exit
  * code is the first failure's. Arguments go to vitest (`npm test -- src/server`).
  */
 import { spawn } from 'node:child_process';

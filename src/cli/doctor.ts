@@ -8,13 +8,16 @@ import { sign } from '../signing/hmac.js';
 import { diagnose } from '../core/doctor/diagnose.js';
 import { credential, parse, type Io } from './args.js';
 
-export const DOCTOR_HELP = `Usage: spotcheck doctor --secret S --url URL [--body B] [--body-kind K] [--signature SIG] [--json]
+export const DOCTOR_HELP = `Usage: spotcheck doctor --secret S --url URL [--body B] [--body-kind K] [--signature SIG] [--api-key K] [--json]
 
 Names the signing mistake that explains a rejected signature (seed §5.3).
 
 Options:
   --secret S        the secret key (or set SPOTCHECK_SECRET); never printed
-  --method M        HTTP method (informational; default GET)
+  --api-key K       the API key sent (or set SPOTCHECK_API_KEY); optional, lets the doctor
+                    see an HMAC keyed with the API key (API_KEY_AS_SECRET); never printed
+  --method M        HTTP method as sent (default POST); with the path, lets the doctor see
+                    a client that signed method and path (PATH_SIGNED)
   --url URL         path with query string as sent, e.g. /api/v1/order?symbol=...&signature=...
   --body B          raw body text as sent
   --body-kind K     form | json | none (default: guessed from the body)
@@ -26,6 +29,14 @@ Options:
 
 const KINDS: readonly BodyKind[] = ['form', 'json', 'none'];
 
+/** Path and raw query of `--url`: a path with `?query`, a whole URL, or a bare query string. */
+export function splitUrl(url: string): { path: string; query: string } {
+  const target = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i, '');
+  const q = target.indexOf('?');
+  if (q !== -1) return { path: target.slice(0, q), query: target.slice(q + 1) };
+  return target.startsWith('/') ? { path: target, query: '' } : { path: '', query: target.includes('=') ? target : '' };
+}
+
 export function doctorCommand(argv: string[], io: Io): number {
   const { values } = parse(
     {
@@ -33,7 +44,8 @@ export function doctorCommand(argv: string[], io: Io): number {
       strict: true,
       options: {
         secret: { type: 'string' },
-        method: { type: 'string', default: 'GET' },
+        'api-key': { type: 'string' },
+        method: { type: 'string' },
         url: { type: 'string', default: '' },
         body: { type: 'string', default: '' },
         'body-kind': { type: 'string' },
@@ -56,8 +68,8 @@ export function doctorCommand(argv: string[], io: Io): number {
     throw new SpotcheckError('ERR_USAGE', `doctor: --body-kind must be one of ${KINDS.join(', ')}`);
   }
   const kind = (kindFlag as BodyKind | undefined) ?? guessBodyKind(values.body);
-  const q = values.url.indexOf('?');
-  const query = q === -1 ? (values.url.includes('=') ? values.url : '') : values.url.slice(q + 1);
+  const { path, query } = splitUrl(values.url);
+  const apiKey = credential(values['api-key'], 'SPOTCHECK_API_KEY', io.env);
   const d = diagnose(
     {
       query,
@@ -65,6 +77,9 @@ export function doctorCommand(argv: string[], io: Io): number {
       bodyKind: kind,
       ...(values.signature !== undefined ? { signature: values.signature } : {}),
       ...(values.timestamp !== undefined ? { otherTimestamps: values.timestamp } : {}),
+      ...(path !== '' ? { path } : {}),
+      ...(values.method !== undefined ? { method: values.method } : {}),
+      ...(apiKey !== undefined ? { apiKey } : {}),
     },
     secret,
     sign,

@@ -1,5 +1,5 @@
 /**
- * sendRaw against servers that never finish (issue 11): the deadline covers the whole
+ * sendRaw against servers that never finish: the deadline covers the whole
  * body, and a body past the cap is cut with the connection dropped.
  */
 import { createServer, type RequestListener, type Server } from 'node:http';

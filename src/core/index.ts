@@ -22,6 +22,6 @@ export { buildRequest, type BuiltWireRequest, type Defects, type RequestSpec, ty
 export { classify, codeValue, type BodyCut, type Observation, type ResponseLike, type Verdict } from './response.js';
 export { webCryptoHmac, webCryptoVerify } from './signing/webcrypto.js';
 export { diagnose, diagnoseAsync, candidates as doctorCandidates, firstDifference, DOCTOR_CODES, DOCTOR_SENTENCES, type Candidate as DoctorCandidate, type Diagnosis, type DoctorCode, type DoctorRequest, type FirstDifference } from './doctor/diagnose.js';
-export { type RuleId, RULE_IDS } from './rule-id.js';
+export { type RuleId, RULE_IDS, type RuleFamily, RULE_FAMILIES } from './rule-id.js';
 export { ApiCode, type RejectionKind, type Rejection } from './codes.js';
 export { type Side, type OrderType, type StpMode, type DecimalString, type Decimal, type Integer, type DigitString, type Long, type ClientOrderId, type TimeInForce, type SymbolName, type OrderFields, type BatchOrderItem, type BatchOrderRequest, type OrderRequestV1, type OrderRequestV11, type OrderResponse, type BatchResultEntry, type BatchOrderResponse, type ErrorResponse, type SingleOrderResponse } from './types.js';

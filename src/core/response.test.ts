@@ -69,7 +69,7 @@ group('entriesOf', () => {
 });
 
 group('entryPlaced', () => {
-  it('is judged by the entry code alone (issue 9): code 0 placed, a failed entry echoing an order not placed', () => {
+  it('is judged by the entry code alone: code 0 placed, a failed entry echoing an order not placed', () => {
     expect(entryPlaced({ code: 0, order: {} })).toBe(true);
     expect(entryPlaced({ code: 0 })).toBe(true);
     expect(entryPlaced({ code: -1130, order: {} })).toBe(false);

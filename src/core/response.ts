@@ -9,7 +9,7 @@ import { parseJsonLossless } from './json.js';
 
 /**
  * What an answer means. `rate-limited`: HTTP 429, or 503 with Retry-After: no verdict on
- * any rule, only a reason to wait and resend (issue 9). `not-sent`: the runner held the
+ * any rule, only a reason to wait and resend. `not-sent`: the runner held the
  * request back (a route the target does not offer, a spent order budget).
  */
 export type Verdict = 'accepted' | 'rejected' | 'server-error' | 'bad-response' | 'no-answer' | 'rate-limited' | 'not-sent';
@@ -30,7 +30,7 @@ export interface ResponseLike {
   undecodable?: string;
 }
 
-/** A response body cut at the reader's cap (issue 11): what was kept and what the server announced. */
+/** A response body cut at the reader's cap: what was kept and what the server announced. */
 export interface BodyCut {
   /** Bytes kept (the cap). */
   keptBytes: number;
@@ -134,7 +134,7 @@ export function entriesOf(json: unknown): unknown[] | undefined {
   return isRecord(json) && Array.isArray(json.result) ? json.result : undefined;
 }
 
-/** Whether a batch `result` entry reports a placed order: by its code, 0 (§2.2, §7 item 2); a failed entry may still echo an `order` (issue 9). */
+/** Whether a batch `result` entry reports a placed order: by its code, 0 (§2.2, §7 item 2); a failed entry may still echo an `order`. */
 export function entryPlaced(e: unknown): boolean {
   return isRecord(e) && codeValue(e.code) === 0;
 }

@@ -38,15 +38,16 @@ export interface SignedInput {
   steps: SigningSteps;
   /** Permission the endpoint needs (§5.1). */
   permission: Permission;
-  /** The raw query and body as received, for the diagnosis (a signature pair left in is only visible here). */
-  raw?: { query: string; body: string; bodyKind: BodyKind };
+  /** The raw query and body as received, for the diagnosis (a signature pair left in is only visible here), with method and path. */
+  raw?: { query: string; body: string; bodyKind: BodyKind; method?: string; path?: string };
 }
 
 /** The signature rejection, with the doctor's diagnosis when the server explains (§5.3). */
 function signatureRejection(input: SignedInput, deps: AuthDeps, secret: string, signature: string): Rejection {
   const r = reject('signature', 401, ApiCode.SIGNATURE, 'Signature for this request is not valid (SIG-HMAC-SHA256-HEX)');
   if (deps.explain !== true || input.raw === undefined) return r;
-  const d = diagnose({ ...input.raw, signature }, secret, sign);
+  // The API key sent lets the doctor see a client that keyed the HMAC with it (API_KEY_AS_SECRET); it is never echoed.
+  const d = diagnose({ ...input.raw, signature, ...(input.apiKeyHeader !== undefined ? { apiKey: input.apiKeyHeader } : {}) }, secret, sign);
   return d === null ? r : { ...r, diagnosis: d };
 }
 

@@ -6,7 +6,7 @@ import type { BatchResultEntry } from '../core/types.js';
 import { splitBatchIssues } from '../core/validation/batch.js';
 import { authorize } from './auth.js';
 import { ApiCode, issueCode, issueMessage, issueRejection, reject } from '../core/codes.js';
-import type { HandlerDeps, RequestInput } from './handler.js';
+import { methodAndPath, type HandlerDeps, type RequestInput } from './handler.js';
 import { collectParams, mediaType } from './params.js';
 import { placeOrder, stpModeOf } from './place.js';
 import { rejectionReply, type Reply } from './respond.js';
@@ -39,7 +39,7 @@ export function handleBatch(input: RequestInput, ep: EndpointSpec, deps: Handler
       params: collectParams(input.rawQuery, ''),
       steps: signingSteps(input.rawQuery, input.body, 'json'),
       permission: ep.permission,
-      raw: { query: input.rawQuery, body: input.body, bodyKind: 'json' },
+      raw: { query: input.rawQuery, body: input.body, bodyKind: 'json', ...methodAndPath(input) },
     },
     deps,
   );

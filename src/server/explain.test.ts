@@ -1,5 +1,5 @@
 /**
- * `explain` (serve --explain, issue 14): a signature rejection carries the signature
+ * `explain` (serve --explain): a signature rejection carries the signature
  * doctor's diagnosis and one log line, over real HTTP; off by default; never the secret.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

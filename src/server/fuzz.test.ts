@@ -1,5 +1,5 @@
 /**
- * The wire fuzz suite (issue 11, ROBUST-NO-5XX §7): over 20,000 requests on raw TCP,
+ * The wire fuzz suite (ROBUST-NO-5XX §7): over 20,000 requests on raw TCP,
  * pipelined, some sent slowly, against one reference server. No 5xx, no hang, no lost
  * reply, every placed order answered, and the server still serves afterwards. Fixed
  * seeds plus one random seed, printed with every fault so it can be replayed.
@@ -13,7 +13,7 @@ import { startServer, type RunningServer } from './server.js';
 
 const TRADE = DEMO_CREDENTIALS[0] as (typeof DEMO_CREDENTIALS)[0];
 const SEEDS = [1, 2, 3, Number(process.env['FUZZ_SEED'] ?? Math.floor(Math.random() * 2 ** 31))];
-/** Requests the suite must send in all (issue 11, "Done when"). */
+/** Requests the suite must send in all (ROBUST-NO-5XX). */
 const MIN_REQUESTS = 20_000;
 
 let server: RunningServer;
@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-describe('wire fuzz (issue 11)', () => {
+describe('wire fuzz', () => {
   const all: FuzzStats[] = [];
   for (const [i, seed] of SEEDS.entries()) {
     it(`seed ${seed}${i === SEEDS.length - 1 ? ' (random this run)' : ''}: no 5xx, no hang, no lost reply, placed orders all answered`, async () => {

@@ -14,6 +14,14 @@ export interface RequestInput {
   contentType: string | undefined;
   /** The X-SVC-APIKEY header (§5.2). */
   apiKeyHeader: string | undefined;
+  /** HTTP method and path as received, for the signature doctor (PATH_SIGNED). */
+  method?: string;
+  path?: string;
+}
+
+/** Method and path of a request, when known (for the signature doctor). */
+export function methodAndPath(input: RequestInput): { method?: string; path?: string } {
+  return { ...(input.method !== undefined ? { method: input.method } : {}), ...(input.path !== undefined ? { path: input.path } : {}) };
 }
 
 /** Server state the endpoint handlers use. */

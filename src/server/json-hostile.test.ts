@@ -1,5 +1,5 @@
 /**
- * Issue 11: a correctly signed batch whose JSON is hostile (deep nesting, objects where
+ * ROBUST-NO-5XX: a correctly signed batch whose JSON is hostile (deep nesting, objects where
  * strings belong, huge numbers, `toString` fields) is refused with a 4xx or fails every
  * entry, never a 5xx, and places nothing (ROBUST-NO-5XX, D-JSON-DEPTH).
  */
@@ -37,7 +37,7 @@ const notAString = fc.oneof(
   fc.constantFrom('1e400', '-1e400', '123456789012345678901234567890', '1e-400', '{"__proto__":{"x":1}}', '[{"constructor":{"prototype":1}}]'),
 );
 
-describe('hostile JSON in a signed batch (issue 11)', () => {
+describe('hostile JSON in a signed batch', () => {
   it('refuses any JSON value where an order or one of its string fields belongs: no 5xx, nothing placed', async () => {
     const shape = fc.oneof(
       notAString.map((v) => v),

@@ -1,5 +1,5 @@
 /**
- * Issue 11: one answer and a prompt close after a 413 (D-BODY-LIMIT), and the cap on
+ * One answer and a prompt close after a 413 (D-BODY-LIMIT), and the cap on
  * open connections (D-CONNECTION-CAP), over raw TCP.
  */
 import { connect, type Socket } from 'node:net';

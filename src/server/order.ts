@@ -5,7 +5,7 @@ import { SIGNATURE_PARAM } from '../core/signing/query.js';
 import { signingSteps } from '../core/signing/total-params.js';
 import { authorize } from './auth.js';
 import { ApiCode, issueRejection, reject } from '../core/codes.js';
-import type { HandlerDeps, RequestInput } from './handler.js';
+import { methodAndPath, type HandlerDeps, type RequestInput } from './handler.js';
 import { collectParams, mediaType } from './params.js';
 import { placeOrder } from './place.js';
 import { rejectionReply, type Reply } from './respond.js';
@@ -37,7 +37,7 @@ export function handleOrder(input: RequestInput, ep: EndpointSpec, deps: Handler
       params: collectParams(input.rawQuery, input.body),
       steps: signingSteps(input.rawQuery, input.body, hasBody ? 'form' : 'none'),
       permission: ep.permission,
-      raw: { query: input.rawQuery, body: input.body, bodyKind: hasBody ? 'form' : 'none' },
+      raw: { query: input.rawQuery, body: input.body, bodyKind: hasBody ? 'form' : 'none', ...methodAndPath(input) },
     },
     deps,
   );

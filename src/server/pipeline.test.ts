@@ -1,5 +1,5 @@
 /**
- * Issue 11: an order is placed only when its answer is delivered. N valid signed batches
+ * An order is placed only when its answer is delivered. N valid signed batches
  * pipelined on one raw TCP connection, then garbage: N answers in order, then the 400,
  * and exactly N*k orders in the store.
  */
@@ -60,7 +60,7 @@ function batch(k: number): RawRequest {
   return batchOrdersRequest(orders, { apiKey: TRADE.apiKey, secret: TRADE.secret, timestamp: NOW }).request;
 }
 
-describe('pipelining then garbage (issue 11)', () => {
+describe('pipelining then garbage', () => {
   for (const [n, k, pieces] of [
     [1, 1, 1],
     [5, 3, 1],

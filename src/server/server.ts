@@ -194,6 +194,8 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Con
     body: body.text,
     contentType: header(req, 'content-type'),
     apiKeyHeader: header(req, ctx.wire.apiKeyHeader.toLowerCase()),
+    path,
+    ...(req.method !== undefined ? { method: req.method } : {}),
   };
   const ep = ctx.wire.endpoints[r.endpoint];
   const reply = ep.bodyKind === 'json' ? handleBatch(input, ep, ctx) : handleOrder(input, ep, ctx);

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { sign } from '../../signing/hmac.js';
-import { candidates, diagnose, diagnoseAsync, firstDifference, DOCTOR_SENTENCES, type DoctorRequest, type DoctorCode } from './diagnose.js';
+import { candidates, diagnose, diagnoseAsync, firstDifference, DOCTOR_SENTENCES, SEARCH_BUDGET_CHARS, type DoctorRequest, type DoctorCode } from './diagnose.js';
 import { webCryptoHmac } from '../signing/webcrypto.js';
 import { withoutSignature } from '../signing/query.js';
 import { signedBody } from '../signing/total-params.js';
@@ -10,6 +10,7 @@ import { signedBody } from '../signing/total-params.js';
 const SECRET = 'doctor-test-secret-0123456789';
 const Q = 'symbol=BTC-USDT&side=BUY&timestamp=1700000000000';
 const B = 'quantity=1.5&price=30000&note=a%20b';
+const JSON_SENT = '[{"symbol":"BTC-USDT","price":1.0,"id":"café"}]';
 
 function sent(query: string, body: string, clientSigned: string, kind: DoctorRequest['bodyKind'] = 'form'): DoctorRequest {
   return { query, body, bodyKind: kind, signature: sign(SECRET, clientSigned) };
@@ -27,6 +28,27 @@ const cases: Array<[DoctorCode, DoctorRequest]> = [
   ['JSON_RESERIALISED', sent(Q, '{ "a": 1 }', `${Q}{"a":1}`, 'json')],
   ['OTHER_TIMESTAMP', { ...sent(Q, '', Q.replace('1700000000000', '1699999999000'), 'none'), otherTimestamps: ['1699999999000'] }],
   ['UNKNOWN', sent(Q, B, 'something else')],
+  ['SEPARATOR_INSERTED', sent('', B, `&${B}`)],
+  ['SPACE_SIGNED_AS_PLUS', sent(Q, B, `${Q}quantity=1.5&price=30000&note=a+b`)],
+  ['LOWERCASE_ESCAPES_SIGNED', sent(`${Q}&newClientOrderId=a%2Cb%C3%A9`, '', `${Q}&newClientOrderId=a%2cb%c3%a9`, 'none')],
+  ['SIGNED_DOUBLE_ENCODED', sent(`${Q}&newClientOrderId=a%20b`, '', `${Q}&newClientOrderId=a%2520b`, 'none')],
+  ['JSON_SIGNED_WITH_SPACES', sent(Q, JSON_SENT, `${Q}[{"symbol": "BTC-USDT", "price": 1.0, "id": "caf\\u00e9"}]`, 'json')],
+  ['JSON_SIGNED_WITH_SPACES', sent(Q, JSON_SENT, `${Q}[{"symbol": "BTC-USDT", "price": 1.0, "id": "café"}]`, 'json')],
+  ['JSON_KEYS_SORTED', sent(Q, JSON_SENT, `${Q}[{"id":"café","price":1.0,"symbol":"BTC-USDT"}]`, 'json')],
+  ['PATH_SIGNED', { ...sent(Q, B, `/api/v1/spot/order?${Q}${B}`), path: '/api/v1/spot/order' }],
+  ['PATH_SIGNED', { ...sent(Q, B, `POST/api/v1/spot/order${Q}${B}`), method: 'POST', path: '/api/v1/spot/order' }],
+  ['SIGNATURE_BASE64', { query: Q, body: B, bodyKind: 'form', signature: Buffer.from(sign(SECRET, Q + B), 'hex').toString('base64') }],
+  ['API_KEY_AS_SECRET', { query: Q, body: B, bodyKind: 'form', signature: sign('the-api-key', Q + B), apiKey: 'the-api-key' }],
+  // The API key as HMAC key is tried over the server's string only: with another mistake it is beyond the search.
+  ['UNKNOWN', { query: Q, body: B, bodyKind: 'form', signature: sign('the-api-key', Q), apiKey: 'the-api-key' }],
+  // The path is tried alone: with another mistake it is beyond the search.
+  ['UNKNOWN', { ...sent(Q, '', `/api/v1/spot/order?side=BUY&symbol=BTC-USDT&timestamp=1700000000000`, 'none'), path: '/api/v1/spot/order' }],
+  // A JSON body signed before the query string (body + query).
+  ['PARAMS_REORDERED', sent(Q, JSON_SENT, JSON_SENT + Q, 'json')],
+  // A value whose only special character is `'`: the text signed is a valid encoding, so the stack re-encoded it.
+  ['ENCODING_MISMATCH', sent(`${Q}&newClientOrderId=it%27s`, '', `${Q}&newClientOrderId=it's`, 'none')],
+  // Double-encoded on the wire: the client signed `%20`, its stack encoded the `%` again.
+  ['ENCODING_MISMATCH', sent(`${Q}&newClientOrderId=a%2520b`, '', `${Q}&newClientOrderId=a%20b`, 'none')],
 ];
 
 describe('diagnose (§5.3)', () => {
@@ -71,6 +93,10 @@ const pairs: Array<[DoctorCode, DoctorCode, DoctorRequest]> = [
   ['OTHER_TIMESTAMP', 'BODY_NOT_SIGNED', { query: Q, body: B, bodyKind: 'form', signature: mac(Q.replace('1700000000000', '1699999999000')), otherTimestamps: ['1699999999000'] }],
   ['OTHER_TIMESTAMP', 'PARAMS_REORDERED', { query: Q, body: '', bodyKind: 'none', signature: mac(SORTED_Q.replace('1700000000000', '1699999999000')), otherTimestamps: ['1699999999000'] }],
   ['ENCODING_MISMATCH', 'QUERY_NOT_SIGNED', { query: Q, body: 'quantity=1.5&note=a%20b%21', bodyKind: 'form', signature: mac('quantity=1.5&note=a%20b!') }],
+  // Python's json.dumps(..., sort_keys=True): default separators and sorted keys.
+  ['JSON_SIGNED_WITH_SPACES', 'JSON_KEYS_SORTED', { query: Q, body: '{"b":1,"a":[2,3]}', bodyKind: 'json', signature: mac(`${Q}{"a": [2, 3], "b": 1}`) }],
+  ['SIGNATURE_BASE64', 'SEPARATOR_INSERTED', { query: Q, body: B, bodyKind: 'form', signature: Buffer.from(mac(`${Q}&${B}`), 'hex').toString('base64') }],
+  ['SIGNATURE_BASE64', 'API_KEY_AS_SECRET', { query: Q, body: B, bodyKind: 'form', signature: Buffer.from(sign('the-api-key', Q + B), 'hex').toString('base64url'), apiKey: 'the-api-key' }],
 ];
 
 describe('diagnose: two mistakes combined (§5.3)', () => {
@@ -79,7 +105,8 @@ describe('diagnose: two mistakes combined (§5.3)', () => {
     expect(d).toMatchObject({ code, also: [also] });
     expect(d?.sentence).toBe(`${DOCTOR_SENTENCES[code]} Also: ${DOCTOR_SENTENCES[also]}`);
     expect(d?.clientSigned).toBeDefined();
-    expect(d?.firstDifference).toBeDefined();
+    // Only the key or the signature's form wrong: the strings are the same, no difference to mark.
+    if (d?.clientSigned !== d?.serverSigned) expect(d?.firstDifference).toBeDefined();
     expect(JSON.stringify(d)).not.toContain(SECRET);
   });
 
@@ -141,5 +168,32 @@ describe('diagnoseAsync (§5.3)', () => {
     for (const [code, req] of cases) expect((await diagnoseAsync(req, SECRET, webCryptoHmac))?.code).toBe(code);
     for (const [code, also, req] of pairs) expect(await diagnoseAsync(req, SECRET, webCryptoHmac)).toMatchObject({ code, also: [also] });
     expect(await diagnoseAsync({ query: Q, body: B, bodyKind: 'form', signature: sign(SECRET, Q + B) }, SECRET, webCryptoHmac)).toBeNull();
+  });
+});
+
+describe('diagnose: the search is bounded by the text it signs (§5.3, D-BODY-LIMIT)', () => {
+  const big = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '2', newClientOrderId: `id-${i}-café` })));
+  const req = (clientSigned: string): DoctorRequest => ({ query: Q, body: big, bodyKind: 'json', signature: mac(clientSigned) });
+
+  it('signs at most the budget for a 64 KiB-class body, single mistakes first', () => {
+    expect(big.length).toBeGreaterThan(40_000);
+    const all = candidates(req(''));
+    expect(all.reduce((n, [, t]) => n + t.length, 0)).toBeLessThanOrEqual(SEARCH_BUDGET_CHARS);
+    expect(all.length).toBeGreaterThan(0);
+    expect(all.every(([, , also]) => also === undefined)).toBe(true);
+  });
+
+  it('still names the likeliest single mistake on such a body, and a correct one is never diagnosed', () => {
+    expect(diagnose(req(Q), SECRET, sign)?.code).toBe('BODY_NOT_SIGNED');
+    expect(diagnose(req(Q + big), SECRET, sign)).toBeNull();
+  });
+
+  it('keeps every single mistake and pair of a batch of 20 typical orders (the most a batch holds, §4.1)', () => {
+    const batch = JSON.stringify(Array.from({ length: 20 }, (_, i) => ({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.0105', price: '43250.5', timeInForce: 'GTC', newClientOrderId: `ordre-${i}-café` })));
+    const all = candidates({ query: 'recvWindow=5000&timestamp=1700000000000', body: batch, bodyKind: 'json', path: '/api/v1/spot/batchOrders' });
+    const pairs = all.filter(([, , also]) => also !== undefined);
+    expect(pairs.length).toBeGreaterThan(0);
+    // near-timestamp guesses come after every pair and the search stops at the first over budget: one present means all pairs are
+    expect(all.some(([code, t]) => code === 'OTHER_TIMESTAMP' && t.includes('timestamp=1700000000001'))).toBe(true);
   });
 });

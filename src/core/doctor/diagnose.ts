@@ -4,7 +4,9 @@
  * signature that was sent. Browser-safe: no node imports; HMAC is injected.
  *
  * Detectable: the mistakes below, each one transformation of what the server received,
- * and any two of them combined (the first in `code`, the second in `also`).
+ * and any two of them combined (the first in `code`, the second in `also`); the right
+ * HMAC written as base64, or keyed with the API key (when the caller gives it), alone or
+ * with one transformation.
  * A timestamp the client signed but never sent is found when the caller passes it in
  * `otherTimestamps`, or without a hint when it is near the one sent (the clock read twice,
  * up to 20 ms apart) or the same instant in seconds.
@@ -12,6 +14,8 @@
  */
 import { withoutSignature, parsePairs, encodeComponent, SIGNATURE_PARAM } from '../signing/query.js';
 import { signedBody, type BodyKind } from '../signing/total-params.js';
+import { hasNonAscii, parseJsonTokens, writeJson, type JsonForm, type JsonNode } from './json-forms.js';
+import { base64SignatureAsHex } from './signature-forms.js';
 
 import type { HmacHex, HmacHexAsync } from '../signing/hmac.js';
 
@@ -29,6 +33,14 @@ export const DOCTOR_CODES = [
   'ENCODING_MISMATCH',
   'JSON_RESERIALISED',
   'OTHER_TIMESTAMP',
+  'SPACE_SIGNED_AS_PLUS',
+  'LOWERCASE_ESCAPES_SIGNED',
+  'SIGNED_DOUBLE_ENCODED',
+  'JSON_SIGNED_WITH_SPACES',
+  'JSON_KEYS_SORTED',
+  'PATH_SIGNED',
+  'SIGNATURE_BASE64',
+  'API_KEY_AS_SECRET',
   'UNKNOWN',
 ] as const;
 /** One stable code of `DOCTOR_CODES`. */
@@ -46,6 +58,12 @@ export interface DoctorRequest {
   signature?: string;
   /** Timestamp values the client may have signed instead (e.g. from a header or a log). */
   otherTimestamps?: readonly string[];
+  /** HTTP method as sent (PATH_SIGNED); default `POST` when `path` is given. */
+  method?: string;
+  /** Path as sent, without the query (PATH_SIGNED is tried only when given). */
+  path?: string;
+  /** The API key sent (API_KEY_AS_SECRET is tried only when given); never printed. */
+  apiKey?: string;
 }
 
 /** Where the server's string and the client's first differ. */
@@ -80,13 +98,21 @@ export interface Diagnosis {
 export const DOCTOR_SENTENCES: Readonly<Record<DoctorCode, string>> = {
   BODY_NOT_SIGNED: 'The client signed only the query string: the body must follow it in totalParams (§5.3 item 4).',
   QUERY_NOT_SIGNED: 'The client signed only the body: the query string must come first in totalParams (§5.3 item 4).',
-  SEPARATOR_INSERTED: 'The client put an `&` between query string and body: totalParams joins them with nothing (§5.3 item 4).',
+  SEPARATOR_INSERTED: 'The client put an `&` between query string and body (or before the body when the query string is empty): totalParams joins them with nothing (§5.3 item 4).',
   SIGNATURE_PARAM_SIGNED: 'The client signed a string still holding a `signature` pair: it must be removed first (§5.3 item 5).',
   PARAMS_REORDERED: 'The client signed the parameters in another order (sorted by name, or body before query): they are signed in the order sent (§5.3).',
   SIGNED_BEFORE_ENCODING: 'The client signed the values before percent-encoding them: the bytes sent are signed (§5.3).',
   ENCODING_MISMATCH: "The client signed a differently percent-encoded string (e.g. `'!*()` or `/:` escaped or not) than it sent (§5.3).",
   JSON_RESERIALISED: 'The client signed a re-serialised JSON body, not the bytes it sent (§5.3 item 4).',
   OTHER_TIMESTAMP: 'The client signed another timestamp value than the one it sent (§5.3).',
+  SPACE_SIGNED_AS_PLUS: 'The client signed spaces as `+` but sent them as `%20`: the bytes sent are signed (§5.3).',
+  LOWERCASE_ESCAPES_SIGNED: 'The client signed lower-case percent-escapes (e.g. `%2c`) but sent upper-case ones (`%2C`): the bytes sent are signed (§5.3).',
+  SIGNED_DOUBLE_ENCODED: 'The client signed its parameters percent-encoded twice (e.g. `%2520` for `%20`): the bytes sent are signed (§5.3).',
+  JSON_SIGNED_WITH_SPACES: "The client signed the JSON body with `, ` and `: ` separators (Python's `json.dumps` default) but sent it compact: the body is signed as sent (§5.3 item 4).",
+  JSON_KEYS_SORTED: 'The client signed the JSON body with its keys sorted (e.g. `sort_keys=True`, a Go map) but sent them in another order: the body is signed as sent (§5.3 item 4).',
+  PATH_SIGNED: 'The client signed the path (or method and path) in front of the parameters, as other venues require: totalParams is the query string and body only (§5.3 item 4).',
+  SIGNATURE_BASE64: 'The client wrote the HMAC in base64: the signature is written as hexadecimal (§5.3 item 2).',
+  API_KEY_AS_SECRET: 'The client keyed the HMAC with the API key: the key is the secret key (§5.3 item 2).',
   UNKNOWN: 'No known mistake explains the signature: check the secret, and that the exact bytes sent are signed (§5.3).',
 };
 
@@ -113,11 +139,15 @@ interface Shape {
   kind: BodyKind;
   /** Signature pairs are signed, emptied (the client's placeholder). */
   keepSignature: boolean;
-  /** What is put between query string and body. */
+  /** What is put between query string and body (an `&` also leads a body after an empty query string). */
   join: '' | '&';
   bodyFirst: boolean;
   signQuery: boolean;
   signBody: boolean;
+  /** The JSON body written again this way before signing (JSON_SIGNED_WITH_SPACES, JSON_KEYS_SORTED). */
+  json?: JsonForm;
+  /** Text signed in front of the parameters (PATH_SIGNED). */
+  prefix: string;
 }
 
 function splitRaw(raw: string): string[] {
@@ -136,6 +166,7 @@ function shapeOf(req: DoctorRequest): Shape {
     bodyFirst: false,
     signQuery: true,
     signBody: true,
+    prefix: '',
   };
 }
 
@@ -151,15 +182,40 @@ function joined(s: Shape, pairs: readonly string[]): string {
   return out;
 }
 
+/** Per search: re-encoded pairs and re-written JSON bodies, computed once (the same recur in many shapes). */
+type Ctx = { req: DoctorRequest; recoded: Map<string, string>; json: Map<string, string>; tree?: JsonNode | null; reserialised?: string[] };
+
 const queryText = (s: Shape): string => (s.signQuery ? joined(s, s.query) : '');
-const bodyText = (s: Shape): string => (!s.signBody ? '' : s.kind === 'form' ? joined(s, s.form) : s.text);
+
+function jsonText(s: Shape, ctx: Ctx): string {
+  if (s.json === undefined) return s.text;
+  // The body as sent is the usual text: keyed by the form alone (no hashing of a long body per lookup).
+  const form = `${s.json.sortKeys ? 1 : 0}${s.json.separators}${s.json.asciiOnly ? 1 : 0}`;
+  const key = s.text === ctx.req.body ? form : form + s.text;
+  let out = ctx.json.get(key);
+  if (out === undefined) {
+    const tree = s.text === ctx.req.body ? jsonTree(ctx) : parseJsonTokens(s.text);
+    out = tree === undefined ? s.text : writeJson(tree, s.json);
+    ctx.json.set(key, out);
+  }
+  return out;
+}
+
+const bodyText = (s: Shape, ctx: Ctx): string => (!s.signBody ? '' : s.kind === 'form' ? joined(s, s.form) : jsonText(s, ctx));
 
 /** The string a client with this shape signed; the untouched shape gives totalParams. */
-function render(s: Shape): string {
+function render(s: Shape, ctx: Ctx): string {
   const q = queryText(s);
-  const b = bodyText(s);
+  const b = bodyText(s, ctx);
+  if (s.join === '&' && q === '' && b !== '' && !s.bodyFirst) return `${s.prefix}&${b}`;
   const [x, y] = s.bodyFirst ? [b, q] : [q, b];
-  return x !== '' && y !== '' ? x + s.join + y : x + y;
+  return s.prefix + (x !== '' && y !== '' ? x + s.join + y : x + y);
+}
+
+/** The parsed JSON body as sent (once per search), or undefined when it is not JSON. */
+function jsonTree(ctx: Ctx): JsonNode | undefined {
+  if (ctx.tree === undefined) ctx.tree = ctx.req.bodyKind === 'json' ? (parseJsonTokens(ctx.req.body) ?? null) : null;
+  return ctx.tree ?? undefined;
 }
 
 /** The pairs sorted by name (stable), empty segments left out. */
@@ -168,9 +224,6 @@ function sortPairs(pairs: readonly string[]): string[] {
   keyed.sort(([ka], [kb]) => (ka < kb ? -1 : ka > kb ? 1 : 0));
   return keyed.map(([, p]) => p);
 }
-
-/** Per search: each raw pair re-encoded once per encoder (the same pairs recur in many shapes). */
-type Ctx = { req: DoctorRequest; recoded: Map<string, string> };
 
 function recodePairs(pairs: readonly string[], enc: (s: string) => string, tag: string, ctx: Ctx): string[] {
   const out: string[] = [];
@@ -194,68 +247,160 @@ function recode(s: Shape, enc: (s: string) => string, tag: string, ctx: Ctx): Sh
   return { ...s, query: recodePairs(s.query, enc, tag, ctx), form: recodePairs(s.form, enc, tag, ctx) };
 }
 
+/** The raw pairs each rewritten by `f` (the text as sent changed, nothing decoded); undefined when none changes. */
+function rewrite(s: Shape, f: (pair: string) => string): Shape | undefined {
+  let changed = false;
+  const map = (pairs: readonly string[]): string[] =>
+    pairs.map((p) => {
+      if (isSignaturePair(p)) return p;
+      const r = f(p);
+      if (r !== p) changed = true;
+      return r;
+    });
+  const out = { ...s, query: map(s.query), form: map(s.form) };
+  return changed ? out : undefined;
+}
+
+/** One raw component encoded again, `%` included (`%20` becomes `%2520`). */
+const encodeAgain = (pair: string): string => {
+  const eq = pair.indexOf('=');
+  return eq === -1 ? encodeURIComponent(pair) : `${encodeURIComponent(pair.slice(0, eq))}=${encodeURIComponent(pair.slice(eq + 1))}`;
+};
+
+/**
+ * A pair that is a valid percent-encoding as it stands (RFC 3986 query characters, `%`
+ * only in escapes, no `+` or space): a client that signed it can have sent it re-encoded
+ * by its HTTP stack, so the mistake is read as ENCODING_MISMATCH, not as signing before
+ * encoding (what the client can change is the re-encoding, §5.3).
+ */
+const VALID_PAIR = /^(?:[A-Za-z0-9\-._~!$'()*,;:@/?]|%[0-9A-Fa-f]{2})*(?:=(?:[A-Za-z0-9\-._~!$'()*,;:@/?=]|%[0-9A-Fa-f]{2})*)?$/;
+const isValidEncoding = (s: Shape): boolean => [...s.query, ...s.form].every((p) => p === '' || VALID_PAIR.test(p));
+
 function replaceTimestamp(pairs: readonly string[], value: string): string[] {
   return pairs.filter((p) => p !== '').map((p) => (p.startsWith('timestamp=') ? `timestamp=${value}` : p));
+}
+
+/** The body re-serialised by `JSON.stringify`, compact and indented; computed once for the body as sent. */
+function reserialised(text: string, ctx: Ctx): string[] {
+  if (text === ctx.req.body && ctx.reserialised !== undefined) return ctx.reserialised;
+  let out: string[];
+  try {
+    const v: unknown = JSON.parse(text);
+    out = [JSON.stringify(v), JSON.stringify(v, null, 2)];
+  } catch {
+    out = []; // not JSON: nothing to re-serialise
+  }
+  if (text === ctx.req.body) ctx.reserialised = out;
+  return out;
+}
+
+/** The JSON body of a shape to be written again another way ([] when there is none). */
+function jsonForms(s: Shape, ctx: Ctx, change: (f: JsonForm) => JsonForm[]): Shape[] {
+  if (s.kind !== 'json' || !s.signBody || jsonTree(ctx) === undefined) return [];
+  const base: JsonForm = s.json ?? { sortKeys: false, separators: 'compact', asciiOnly: false };
+  return change(base).map((json) => ({ ...s, json }));
 }
 
 /** One known client mistake: the shapes it turns a shape into ([] when it does not apply). */
 type Transformation = (s: Shape, ctx: Ctx) => Shape[];
 
+/**
+ * What a client may have signed in front of the parameters (PATH_SIGNED): the request
+ * target (path, `?`, parameters), or the method and path in front of it, as venues that
+ * sign `method + requestPath + body` require; `?` only before a query string.
+ */
+function pathPrefixes(req: DoctorRequest, s: Shape): string[] {
+  if (req.path === undefined || req.path === '') return [];
+  const m = (req.method ?? 'POST').toUpperCase();
+  return queryText(s) !== '' && !s.bodyFirst ? [`${req.path}?`, `${m}${req.path}?`, req.path, `${m}${req.path}`] : [req.path, `${m}${req.path}`];
+}
+
+const some = (s: Shape): boolean => s.query.length + s.form.length > 0;
+
 /** The mistakes as composable transformations, in the order single candidates are tried (§5.3). */
 const TRANSFORMATIONS: ReadonlyArray<readonly [DoctorCode, Transformation]> = [
-  ['BODY_NOT_SIGNED', (s) => (s.signBody && bodyText(s) !== '' ? [{ ...s, signBody: false }] : [])],
-  ['QUERY_NOT_SIGNED', (s) => (s.signQuery && queryText(s) !== '' && bodyText(s) !== '' ? [{ ...s, signQuery: false }] : [])],
-  ['SEPARATOR_INSERTED', (s) => (s.join === '' && queryText(s) !== '' && bodyText(s) !== '' ? [{ ...s, join: '&' }] : [])],
+  ['BODY_NOT_SIGNED', (s, ctx) => (s.signBody && bodyText(s, ctx) !== '' ? [{ ...s, signBody: false }] : [])],
+  ['QUERY_NOT_SIGNED', (s, ctx) => (s.signQuery && queryText(s) !== '' && bodyText(s, ctx) !== '' ? [{ ...s, signQuery: false }] : [])],
+  // Between query string and body, or before the body when the query string is empty (`'' + '&' + body`).
+  ['SEPARATOR_INSERTED', (s, ctx) => (s.join === '' && s.signQuery && bodyText(s, ctx) !== '' ? [{ ...s, join: '&' }] : [])],
   // The client cannot have signed its own signature: it signed an empty placeholder pair.
   ['SIGNATURE_PARAM_SIGNED', (s) => (!s.keepSignature && [...s.query, ...s.form].some(isSignaturePair) ? [{ ...s, keepSignature: true }] : [])],
   [
     'PARAMS_REORDERED',
-    (s) => {
-      if (s.query.length + s.form.length === 0) return [];
+    (s, ctx) => {
+      if (!some(s)) return [];
       const out: Shape[] = [{ ...s, query: sortPairs(s.query), form: sortPairs(s.form) }];
-      const both = s.kind === 'form' && s.signQuery && s.signBody && queryText(s) !== '' && bodyText(s) !== '';
-      // All pairs sorted as one list (joined with `&`), or the body before the query string.
-      if (both && s.join === '') out.push({ ...s, query: sortPairs([...s.query, ...s.form]), form: [] });
+      const both = s.kind !== 'none' && s.signQuery && s.signBody && queryText(s) !== '' && bodyText(s, ctx) !== '';
+      // All pairs sorted as one list (joined with `&`, a form body only), or the body (form or JSON) before the query string.
+      if (both && s.kind === 'form' && s.join === '') out.push({ ...s, query: sortPairs([...s.query, ...s.form]), form: [] });
       if (both && !s.bodyFirst) out.push({ ...s, bodyFirst: true });
       return out;
     },
   ],
-  ['SIGNED_BEFORE_ENCODING', (s, ctx) => (s.query.length + s.form.length > 0 ? [recode(s, NO_ENC, '0', ctx)] : [])],
-  ['ENCODING_MISMATCH', (s, ctx) => (s.query.length + s.form.length > 0 ? [recode(s, BROWSER_ENC, '1', ctx), recode(s, WIDE_ENC, '2', ctx)] : [])],
+  // Only when the unencoded text is not itself a valid encoding; otherwise ENCODING_MISMATCH below.
   [
-    'JSON_RESERIALISED',
-    (s) => {
-      if (s.kind !== 'json' || !s.signBody) return [];
-      try {
-        const v: unknown = JSON.parse(s.text);
-        return [{ ...s, text: JSON.stringify(v) }, { ...s, text: JSON.stringify(v, null, 2) }];
-      } catch {
-        return []; // not JSON: nothing to re-serialise
-      }
+    'SIGNED_BEFORE_ENCODING',
+    (s, ctx) => {
+      if (!some(s)) return [];
+      const raw = recode(s, NO_ENC, '0', ctx);
+      return isValidEncoding(raw) ? [] : [raw];
     },
   ],
+  [
+    'ENCODING_MISMATCH',
+    (s, ctx) => {
+      if (!some(s)) return [];
+      const raw = recode(s, NO_ENC, '0', ctx);
+      return [...(isValidEncoding(raw) ? [raw] : []), recode(s, BROWSER_ENC, '1', ctx), recode(s, WIDE_ENC, '2', ctx)];
+    },
+  ],
+  ['JSON_RESERIALISED', (s, ctx) => (s.kind !== 'json' || !s.signBody ? [] : reserialised(s.text, ctx).map((text) => ({ ...s, text })))],
   ['OTHER_TIMESTAMP', (s, ctx) => (ctx.req.otherTimestamps ?? []).map((ts) => ({ ...s, query: replaceTimestamp(s.query, ts), form: replaceTimestamp(s.form, ts) }))],
+  ['SPACE_SIGNED_AS_PLUS', (s) => [rewrite(s, (p) => p.replace(/%20/g, '+'))].filter((x) => x !== undefined)],
+  ['LOWERCASE_ESCAPES_SIGNED', (s) => [rewrite(s, (p) => p.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()))].filter((x) => x !== undefined)],
+  ['SIGNED_DOUBLE_ENCODED', (s) => [rewrite(s, (p) => (p.includes('%') ? encodeAgain(p) : p))].filter((x) => x !== undefined)],
+  [
+    'JSON_SIGNED_WITH_SPACES',
+    (s, ctx) =>
+      s.json?.separators === 'python'
+        ? []
+        : jsonForms(s, ctx, (f) => [
+            { ...f, separators: 'python', asciiOnly: true },
+            ...(hasNonAscii(ctx.req.body) ? [{ ...f, separators: 'python' as const, asciiOnly: false }] : []),
+          ]),
+  ],
+  ['JSON_KEYS_SORTED', (s, ctx) => (s.json?.sortKeys === true ? [] : jsonForms(s, ctx, (f) => [{ ...f, sortKeys: true }]))],
+  ['PATH_SIGNED', (s, ctx) => (s.prefix === '' ? pathPrefixes(ctx.req, s).map((prefix) => ({ ...s, prefix })) : [])],
 ];
 
 /**
  * Pairs of mistakes (§5.3), the primary one first: it is applied first and its code is
  * the diagnosis' `code`. Every two distinct transformations, minus those that contradict
- * or void each other.
+ * or void each other (two ways of encoding the same pairs). PATH_SIGNED is tried alone
+ * only: its four prefixes would double the pairs, and the worst-case search cost.
  */
 const PAIR_ORDER: readonly DoctorCode[] = [
   'OTHER_TIMESTAMP',
   'SIGNATURE_PARAM_SIGNED',
   'SIGNED_BEFORE_ENCODING',
   'ENCODING_MISMATCH',
+  'SPACE_SIGNED_AS_PLUS',
+  'LOWERCASE_ESCAPES_SIGNED',
+  'SIGNED_DOUBLE_ENCODED',
   'JSON_RESERIALISED',
+  'JSON_SIGNED_WITH_SPACES',
+  'JSON_KEYS_SORTED',
   'PARAMS_REORDERED',
   'SEPARATOR_INSERTED',
   'BODY_NOT_SIGNED',
   'QUERY_NOT_SIGNED',
 ];
+const ENCODINGS: readonly DoctorCode[] = ['SIGNED_BEFORE_ENCODING', 'ENCODING_MISMATCH', 'SPACE_SIGNED_AS_PLUS', 'LOWERCASE_ESCAPES_SIGNED', 'SIGNED_DOUBLE_ENCODED'];
+const JSON_FORMS: readonly DoctorCode[] = ['JSON_RESERIALISED', 'JSON_SIGNED_WITH_SPACES', 'JSON_KEYS_SORTED'];
 const EXCLUDED_PAIRS: readonly string[] = [
-  'SIGNED_BEFORE_ENCODING+ENCODING_MISMATCH',
-  'JSON_RESERIALISED+BODY_NOT_SIGNED',
+  ...ENCODINGS.flatMap((a) => ENCODINGS.map((b) => `${a}+${b}`)),
+  ...JSON_FORMS.map((a) => `${a}+BODY_NOT_SIGNED`),
+  ...JSON_FORMS.map((b) => `JSON_RESERIALISED+${b}`),
   'SEPARATOR_INSERTED+BODY_NOT_SIGNED',
   'SEPARATOR_INSERTED+QUERY_NOT_SIGNED',
   'BODY_NOT_SIGNED+QUERY_NOT_SIGNED',
@@ -272,22 +417,41 @@ const TRANSFORMATION = new Map<DoctorCode, Transformation>(TRANSFORMATIONS);
 export type Candidate = [code: DoctorCode, text: string, also?: DoctorCode[]];
 
 /**
+ * Most text the search signs per rejected request, in UTF-16 code units (about bytes):
+ * the cost of the search is its HMACs, so this bounds the worst case whatever the body's
+ * size (a body may be 64 KiB, D-BODY-LIMIT): about 1 ms of CPU in the worst case (see the
+ * doctor bench). A batch of 20 typical orders fits every single mistake and pair; for a
+ * longer body the least likely candidates (the near timestamps, then pairs) are left out.
+ */
+export const SEARCH_BUDGET_CHARS = 128 * 1024;
+
+/**
  * The candidate strings, lazily: every single mistake first (so a single mistake is always
  * named as itself), then every pair of `PAIRS`; duplicates and the server's own string
  * are left out, then (without hints) the timestamps near the one sent. Bounded: fixed lists,
- * times the `otherTimestamps` given.
+ * times the `otherTimestamps` given, and at most {@link SEARCH_BUDGET_CHARS} of text.
  */
 function* candidateStrings(req: DoctorRequest): Generator<Candidate> {
-  const ctx: Ctx = { req, recoded: new Map() };
+  let spent = 0;
+  for (const c of unboundedCandidates(req)) {
+    spent += c[1].length;
+    if (spent > SEARCH_BUDGET_CHARS) return;
+    yield c;
+  }
+}
+
+/** The candidates in the order they are tried, without the budget. */
+function* unboundedCandidates(req: DoctorRequest): Generator<Candidate> {
+  const ctx: Ctx = { req, recoded: new Map(), json: new Map() };
   const base = shapeOf(req);
-  const server = render(base);
+  const server = render(base, ctx);
   const seen = new Set<string>([server]);
   // The shapes of each single mistake that change the string, kept for the pairs.
   const singles = new Map<DoctorCode, Shape[]>();
   for (const [code, t] of TRANSFORMATIONS) {
     const shapes: Shape[] = [];
     for (const s of t(base, ctx)) {
-      const text = render(s);
+      const text = render(s, ctx);
       if (text === server) continue;
       shapes.push(s);
       if (!seen.has(text)) {
@@ -299,10 +463,11 @@ function* candidateStrings(req: DoctorRequest): Generator<Candidate> {
   }
   for (const [a, b] of PAIRS) {
     const second = TRANSFORMATION.get(b);
-    if (second === undefined) continue;
-    for (const s1 of singles.get(a) ?? []) {
+    const firsts = singles.get(a) ?? [];
+    if (second === undefined || firsts.length === 0 || (singles.get(b) ?? []).length === 0) continue;
+    for (const s1 of firsts) {
       for (const s2 of second(s1, ctx)) {
-        const text = render(s2);
+        const text = render(s2, ctx);
         if (!seen.has(text)) {
           seen.add(text);
           yield [a, text, [b]];
@@ -314,7 +479,7 @@ function* candidateStrings(req: DoctorRequest): Generator<Candidate> {
   if (req.otherTimestamps === undefined) {
     const sent = [...base.query, ...base.form].find((p) => p.startsWith('timestamp='))?.slice('timestamp='.length) ?? '';
     for (const ts of nearTimestamps(sent)) {
-      const text = render({ ...base, query: replaceTimestamp(base.query, ts), form: replaceTimestamp(base.form, ts) });
+      const text = render({ ...base, query: replaceTimestamp(base.query, ts), form: replaceTimestamp(base.form, ts) }, ctx);
       if (!seen.has(text)) {
         seen.add(text);
         yield ['OTHER_TIMESTAMP', text];
@@ -358,25 +523,68 @@ function sentSignature(req: DoctorRequest): string | undefined {
   return all.find(([k]) => k === 'signature')?.[1];
 }
 
+/** The sent signature as lower-case hex, and whether it was written in base64 (§5.3 items 2, 3). */
+function signatureHex(sig: string): { hex: string; base64: boolean } {
+  const b64 = /^[0-9a-fA-F]{64}$/.test(sig) ? undefined : base64SignatureAsHex(sig);
+  return b64 === undefined ? { hex: sig.toLowerCase(), base64: false } : { hex: b64, base64: true };
+}
+
+/**
+ * The search over the keys and signature forms (§5.3): with the secret, the server's string
+ * and every candidate (a base64 signature: with the single mistakes only, a third mistake
+ * is beyond the search); then the server's string keyed with the API key (when given).
+ */
+function* searches(
+  req: DoctorRequest,
+  secret: string,
+  base64: boolean,
+  serverSigned: string,
+  all: readonly Candidate[],
+): Generator<[key: string, code: DoctorCode | undefined, text: string, codes: DoctorCode[]]> {
+  const lead: DoctorCode[] = base64 ? ['SIGNATURE_BASE64'] : [];
+  if (base64) yield [secret, undefined, serverSigned, lead];
+  for (const [code, text, also] of all) {
+    if (base64 && also !== undefined) continue;
+    yield [secret, code, text, [...lead, ...(also ?? [])]];
+  }
+  if (req.apiKey === undefined || req.apiKey === '' || req.apiKey === secret) return;
+  // A client that swapped key and secret usually signs the right text: only that one is tried.
+  yield [req.apiKey, undefined, serverSigned, [...lead, 'API_KEY_AS_SECRET']];
+}
+
+/** The diagnosis of a match: the first code named is the primary one, the rest `also` (§5.3). */
+function diagnosis(codes: readonly DoctorCode[], serverSigned: string, clientSigned: string): Diagnosis {
+  const [code = 'UNKNOWN', ...also] = codes;
+  const d: Diagnosis =
+    also.length === 0
+      ? { code, sentence: DOCTOR_SENTENCES[code], serverSigned, clientSigned }
+      : { code, also, sentence: codes.map((c, i) => (i === 0 ? '' : 'Also: ') + DOCTOR_SENTENCES[c]).join(' '), serverSigned, clientSigned };
+  const fd = firstDifference(serverSigned, clientSigned);
+  if (fd !== undefined) d.firstDifference = fd;
+  return d;
+}
+
 /**
  * Diagnose a request: `null` when the signature is correct (a good request is never
- * diagnosed), otherwise the first candidate that matches (single mistakes before pairs),
- * or UNKNOWN. Never holds the secret.
+ * diagnosed), otherwise the first candidate that matches (single mistakes before pairs;
+ * then base64 and the API key as HMAC key), or UNKNOWN. Never holds the secret or the API key.
  */
 export function diagnose(req: DoctorRequest, secret: string, hmac: HmacHex): Diagnosis | null {
-  const q = withoutSignature(req.query);
-  const serverSigned = q + signedBody(req.body, req.bodyKind);
-  const sig = (sentSignature(req) ?? '').toLowerCase();
-  if (sig !== '' && hmac(secret, serverSigned) === sig) return null;
-  for (const [code, s, also] of candidateStrings(req)) {
-    if (hmac(secret, s) === sig) {
-      const d: Diagnosis =
-        also === undefined
-          ? { code, sentence: DOCTOR_SENTENCES[code], serverSigned, clientSigned: s }
-          : { code, also, sentence: [code, ...also].map((c, i) => (i === 0 ? '' : 'Also: ') + DOCTOR_SENTENCES[c]).join(' '), serverSigned, clientSigned: s };
-      const fd = firstDifference(serverSigned, s);
-      if (fd !== undefined) d.firstDifference = fd;
-      return d;
+  const serverSigned = withoutSignature(req.query) + signedBody(req.body, req.bodyKind);
+  const { hex: sig, base64 } = signatureHex(sentSignature(req) ?? '');
+  if (!base64 && sig !== '' && hmac(secret, serverSigned) === sig) return null;
+  // The hex search with the secret first, lazily: the common single mistake costs a few HMACs.
+  const all: Candidate[] = [];
+  for (const c of candidateStrings(req)) {
+    all.push(c);
+    const [code, s, also] = c;
+    if (!base64 && hmac(secret, s) === sig) return diagnosis([code, ...(also ?? [])], serverSigned, s);
+  }
+  for (const [key, code, s, codes] of searches(req, secret, base64, serverSigned, all)) {
+    if (!base64 && key === secret) continue; // tried above
+    if (hmac(key, s) === sig) {
+      // The primary mistake is the key or signature form; the string's own mistake follows.
+      return diagnosis(code === undefined ? codes : [...codes, code], serverSigned, s);
     }
   }
   return { code: 'UNKNOWN', sentence: DOCTOR_SENTENCES.UNKNOWN, serverSigned };
@@ -386,12 +594,15 @@ export function diagnose(req: DoctorRequest, secret: string, hmac: HmacHex): Dia
 export type HmacAsync = HmacHexAsync;
 
 /**
- * `diagnose` with an asynchronous HMAC: the bounded set of strings (server's string and
- * every candidate) is signed first, then the same search runs over those results.
+ * `diagnose` with an asynchronous HMAC: the bounded set of (key, string) pairs (server's
+ * string and every candidate, with the secret and, when given, the API key) is signed
+ * first, then the same search runs over those results.
  */
 export async function diagnoseAsync(req: DoctorRequest, secret: string, hmac: HmacHexAsync): Promise<Diagnosis | null> {
-  const messages = [withoutSignature(req.query) + signedBody(req.body, req.bodyKind), ...candidates(req).map(([, s]) => s)];
+  const server = withoutSignature(req.query) + signedBody(req.body, req.bodyKind);
+  const keys = req.apiKey !== undefined && req.apiKey !== '' && req.apiKey !== secret ? [secret, req.apiKey] : [secret];
+  const messages = [server, ...candidates(req).map(([, s]) => s)];
   const macs = new Map<string, string>();
-  await Promise.all(messages.map(async (m) => macs.set(m, await hmac(secret, m))));
-  return diagnose(req, secret, (_s, m) => macs.get(m) ?? '');
+  await Promise.all(keys.flatMap((k, i) => messages.map(async (m) => macs.set(`${i}\u0000${m}`, await hmac(k, m)))));
+  return diagnose(req, secret, (k, m) => macs.get(`${k === secret ? 0 : 1}\u0000${m}`) ?? '');
 }

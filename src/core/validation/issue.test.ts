@@ -25,7 +25,7 @@ describe('describeValue', () => {
     expect(describeValue(() => 1)).toContain('=>');
   });
 
-  it('never throws, even where String() itself throws (issue 11)', () => {
+  it('never throws, even where String() itself throws', () => {
     expect(describeValue(JSON.parse('{"toString":1,"valueOf":2,"self":null}') as unknown)).toBe('{"toString":1,"valueOf":2,"self":null}');
     const cyclicBadString: Record<string, unknown> = { toString: 1 };
     cyclicBadString['self'] = cyclicBadString;

@@ -1,0 +1,55 @@
+/**
+ * Budgets the operator can set: a small account declared in the target description is
+ * never overdrawn (the cheapest valid orders, no more than it pays for) and the run passes;
+ * the same account undeclared is drained mid-run, and the run says once that the account may
+ * be exhausted, with the checks meeting it inconclusive, never failed.
+ */
+import { describe, expect, it } from 'vitest';
+import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
+import { runConformance } from '../conformance/runner.js';
+import { resolveDescription, type TargetDescription } from '../conformance/target/description.js';
+import { startVariant, type VariantOptions } from './variants.js';
+import type { RunReport } from '../conformance/types.js';
+
+const ORDER = { price: { min: '100', max: '150', step: '0.5' }, quantity: { min: '0.001', max: '0.01', step: '0.001' } };
+/** What the small account holds: a few hundred of the cheapest orders (0.1 quote, 0.001 base each). */
+const HOLDS = { quote: 40, base: 0.4, marketPrice: 120 };
+
+async function run(options: VariantOptions, description: TargetDescription): Promise<RunReport> {
+  const v = await startVariant(options, 13);
+  const profile = resolveDescription(description);
+  try {
+    return await runConformance({
+      target: { baseUrl: v.url, apiKey: DEMO_API_KEY, secret: DEMO_SECRET, symbol: profile.symbol, otherSymbol: profile.otherSymbol, profile },
+      profile: 'core',
+      seed: 41,
+      runs: 4,
+      rate: 0,
+      timeoutMs: 5000,
+      // the families that place nearly every order (properties over batches, per-route order rules);
+      // the rest place a handful each and would only lengthen the two runs
+      only: ['BATCH-', 'ORDER-', 'RESULT-'],
+      maxOrders: Infinity,
+    });
+  } finally {
+    await v.close();
+  }
+}
+
+describe.concurrent('a small test account', () => {
+  it('declared: the cheapest orders, no more than the account pays for; no failure, no exhaustion', async () => {
+    const r = await run({ account: { ...HOLDS } }, { order: ORDER, account: { quote: String(HOLDS.quote), base: String(HOLDS.base) } });
+    expect(r.deviations?.join(';')).toMatch(/account budget 40 quote and 0.4 base: the cheapest orders \(price 100, quantity 0.001\), at most 400 of them/);
+    expect(r.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toEqual([]);
+    expect(r.exhausted).toBeUndefined();
+    expect(r.orders?.placed).toBeLessThanOrEqual(400);
+    expect(r.orders?.maxOrders).toBe(400);
+  });
+
+  it('undeclared: drained mid-run, the run says once that the account may be exhausted; the checks meeting it are inconclusive, none failed', async () => {
+    const r = await run({ account: { ...HOLDS } }, { order: ORDER });
+    expect(r.exhausted).toMatch(/^valid orders are now refused with (HTTP 400 code -2010|entry code -2010) .*; the account may be exhausted$/);
+    expect(r.checks.filter((c) => c.status === 'fail').map((c) => [c.id, c.actual])).toEqual([]);
+    expect(r.checks.filter((c) => c.status === 'inconclusive' && c.reason === r.exhausted).length).toBeGreaterThan(0);
+  });
+});

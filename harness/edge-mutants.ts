@@ -1,0 +1,118 @@
+/**
+ * Edge mutants: the reference server with one fault at the edge of a rule, where a request
+ * the kit sends only at that edge takes the faulty path (recvWindow 0, an over-limit batch
+ * with an invalid or repeated member, a repeated client id inside a batch, a v1 order with
+ * the v1.1-only amount, a zero decimal, a split request signed over one half, a long client
+ * id echoed short). Each is caught by one edge check and no other. Test harness only.
+ */
+import { verify } from '../src/signing/hmac.js';
+import { checkTimeWindow } from '../src/core/time.js';
+import { defaultPolicy, type OutgoingResponse } from '../src/server/policy.js';
+import type { ServerOptions } from '../src/server/server.js';
+import { isRecord } from '../src/core/response.js';
+
+export interface EdgeMutant {
+  name: string;
+  /** The one check that must fail. */
+  caughtBy: string;
+  options: ServerOptions;
+}
+
+type Issues = ReturnType<typeof defaultPolicy.validateBatch>;
+
+/** Order values read as zero count as one (a lenient positive check); anything else is left as sent. */
+const zeroAsOne = (o: unknown): unknown => {
+  if (!isRecord(o)) return o;
+  const out: Record<string, unknown> = { ...o };
+  for (const f of ['quantity', 'price']) if (out[f] !== undefined && out[f] !== '' && Number(out[f]) === 0) out[f] = '1';
+  return out;
+};
+
+/** Rewrite the entries of a batch answer. */
+const mapEntries = (f: (entries: unknown[]) => unknown[]) => ({
+  finalizeResponse: (res: OutgoingResponse): OutgoingResponse => (isRecord(res.body) && Array.isArray(res.body.result) ? { ...res, body: { ...res.body, result: f(res.body.result) } } : res),
+});
+
+const formBody = (body: string): boolean => body !== '' && !body.trimStart().startsWith('[');
+
+export const edgeMutants: readonly EdgeMutant[] = [
+  {
+    name: 'recvWindow 0 read as absent (the default window)',
+    caughtBy: 'TIME-RECVWINDOW-HONOURED.zero',
+    options: { policy: { checkTime: (i) => checkTimeWindow({ ...i, recvWindow: i.recvWindow === 0 ? undefined : i.recvWindow }) } },
+  },
+  {
+    name: 'a batch over 20 counted by its valid members with distinct client ids',
+    caughtBy: 'BATCH-MAX-ORDERS.members',
+    options: {
+      policy: {
+        validateBatch: (b: unknown): Issues => {
+          const issues = defaultPolicy.validateBatch(b);
+          if (!Array.isArray(b)) return issues;
+          const bad = new Set(issues.filter((i) => typeof i.path[0] === 'number').map((i) => i.path[0]));
+          const ids = new Set(b.map((o, k) => (isRecord(o) && typeof o.newClientOrderId === 'string' ? o.newClientOrderId : `#${k}`)));
+          const counted = Math.min(b.length - bad.size, ids.size);
+          return counted <= 20 ? issues.filter((i) => i.ruleId !== 'BATCH-MAX-ORDERS') : issues;
+        },
+      },
+    },
+  },
+  {
+    name: "a repeated client id inside a batch loses its entry",
+    caughtBy: 'RESULT-ONE-PER-ORDER.duplicate-ids',
+    options: { policy: mapEntries((es) => es.filter((e) => !(isRecord(e) && e.code === -1141))) },
+  },
+  {
+    name: 'a v1 order takes the v1.1-only amount for its quantity',
+    caughtBy: 'ORDER-QUANTITY-REQUIRED-V1.amount',
+    options: {
+      policy: {
+        validateOrder: (input, o) => {
+          const issues = defaultPolicy.validateOrder(input, o);
+          const lenient = isRecord(input) && input.amount !== undefined && input.quantity === undefined;
+          return lenient ? issues.filter((i) => i.ruleId !== 'ORDER-QUANTITY-REQUIRED-V1' && i.ruleId !== 'ORDER-AMOUNT-MARKET-ONLY') : issues;
+        },
+        validateBatch: (b) => {
+          const issues = defaultPolicy.validateBatch(b);
+          const lenient = (k: unknown) => Array.isArray(b) && typeof k === 'number' && isRecord(b[k]) && b[k].amount !== undefined && b[k].quantity === undefined;
+          return issues.filter((i) => !((i.ruleId === 'ORDER-QUANTITY-REQUIRED-V1' || i.ruleId === 'ORDER-AMOUNT-MARKET-ONLY') && lenient(i.path[0])));
+        },
+      },
+    },
+  },
+  {
+    name: 'a zero quantity or price passes the positive check',
+    caughtBy: 'ORDER-DECIMAL-FORMAT.zero',
+    options: {
+      policy: {
+        validateOrder: (input, o) => defaultPolicy.validateOrder(zeroAsOne(input), o),
+        validateBatch: (b) => defaultPolicy.validateBatch(Array.isArray(b) ? b.map(zeroAsOne) : b),
+      },
+    },
+  },
+  {
+    name: 'a split order signed over its query half only is accepted',
+    caughtBy: 'SIG-BODY-COVERED.split',
+    options: {
+      policy: {
+        verifySignature: (secret, s, sig) => defaultPolicy.verifySignature(secret, s, sig) || (s.queryWithoutSignature !== '' && formBody(s.body) && verify(secret, s.queryWithoutSignature, sig)),
+      },
+    },
+  },
+  {
+    name: 'a split order signed over its body half only is accepted',
+    caughtBy: 'SIG-QUERY-COVERED.split',
+    options: {
+      policy: {
+        verifySignature: (secret, s, sig) => defaultPolicy.verifySignature(secret, s, sig) || (s.queryWithoutSignature !== '' && formBody(s.body) && verify(secret, s.body, sig)),
+      },
+    },
+  },
+  {
+    name: 'clientOrderId echoed cut to 64 characters',
+    caughtBy: 'RESULT-CLIENT-ORDER-ID-ECHO.long',
+    options: {
+      policy: mapEntries((es) => es.map((e) => (isRecord(e) && isRecord(e.order) && typeof e.order.clientOrderId === 'string' ? { ...e, order: { ...e.order, clientOrderId: e.order.clientOrderId.slice(0, 64) } } : e))),
+    },
+  },
+];

@@ -1,0 +1,195 @@
+/**
+ * `npm run interop [-- --out FILE] [--dir DIR] [--only NAME]`: install real client
+ * libraries of this API family from the npm registry into a scratch folder (never
+ * project dependencies), drive each against the reference server started with
+ * `explain` (signature rejections carry the doctor's diagnosis, §5.3) through every
+ * placement it offers and every client-id kind, and write the matrix
+ * `{ "clients": [ { "name", "version", "scenarios": { "<placement>/<id kind>": outcome } } ] }`.
+ * An outcome is `accepted`, the doctor's code (`A+B` for two mistakes), `unsupported`
+ * (the library has no call for that placement), `refused <code>` (refused for another
+ * reason than the signature) or `not sent` (the library failed before sending).
+ * Loopback only: the libraries talk to a thin wrapper (proxy.ts) on 127.0.0.1.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { diagnose } from '../../src/core/doctor/diagnose.js';
+import { startServer } from '../../src/server/server.js';
+import { sign } from '../../src/signing/hmac.js';
+import { DRIVERS, type Driver } from './clients.js';
+import { startProxy, type Exchange } from './proxy.js';
+import { ordersFor, SCENARIOS, type Placement, type Scenario } from './scenarios.js';
+
+/** Test credentials of the run (not real keys). */
+const API_KEY = 'interop-api-key-NOT-A-REAL-KEY';
+const SECRET = 'interop-secret-NOT-A-REAL-KEY';
+/** Longest wait for one library call, ms. */
+const CALL_TIMEOUT_MS = 15_000;
+
+export type Outcome = string;
+
+export interface ClientResult {
+  name: string;
+  package: string;
+  version: string;
+  scenarios: Record<Scenario, Outcome>;
+  /** For each scenario sent and not accepted: the request as sent (query and body; never the secret), the server's message, and the doctor's reading of its signature (`OK` when right). */
+  evidence: Partial<Record<Scenario, Evidence>>;
+  /** Calls the library made that the wrapper neither forwards nor answers. */
+  unexpectedCalls: string[];
+  /** Scenarios whose request was sent in another placement than the driver declares (a driver to fix). */
+  placementMismatches: string[];
+}
+
+export interface Evidence {
+  query: string;
+  body: string;
+  msg: string;
+  signature: string;
+}
+
+export interface Matrix {
+  generated: string;
+  node: string;
+  server: string;
+  clients: ClientResult[];
+}
+
+/** Install every package of `drivers` at its version into `dir` unless already there. */
+function install(dir: string, drivers: readonly Driver[]): void {
+  mkdirSync(dir, { recursive: true });
+  if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{ "private": true, "description": "spotcheck interop scratch folder" }\n');
+  const wanted = [...new Map(drivers.map((d) => [d.pkg, d.version])).entries()];
+  const missing = wanted.filter(([pkg, version]) => {
+    const p = join(dir, 'node_modules', pkg, 'package.json');
+    return !existsSync(p) || (JSON.parse(readFileSync(p, 'utf8')) as { version: string }).version !== version;
+  });
+  if (missing.length === 0) return;
+  process.stderr.write(`interop: installing ${missing.map(([p, v]) => `${p}@${v}`).join(' ')} into ${dir}\n`);
+  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', ...missing.map(([p, v]) => `${p}@${v}`)], { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) throw new Error(`npm install failed in ${dir}`);
+}
+
+async function load(dir: string, pkg: string): Promise<Record<string, unknown>> {
+  const req = createRequire(join(dir, 'package.json'));
+  const mod = (await import(pathToFileURL(req.resolve(pkg)).href)) as Record<string, unknown>;
+  return mod;
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise((res, rej) => {
+    const t = setTimeout(() => rej(new Error(`no answer in ${ms} ms`)), ms);
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        res(v);
+      },
+      (e: unknown) => {
+        clearTimeout(t);
+        rej(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
+/** Where a forwarded request carried its parameters (§5.3): JSON batch body, query string, form body, or split. */
+export function placementOf(e: Exchange): Placement | 'split' {
+  if (e.path.endsWith('/batchOrders')) return 'batch-json';
+  const inQuery = e.query.split('&').some((p) => p !== '' && !p.startsWith('signature='));
+  if (e.body === '') return 'query';
+  return inQuery ? 'split' : 'form';
+}
+
+/** The outcome of a scenario from the order requests the wrapper forwarded for it. */
+export function outcomeOf(exchanges: readonly Exchange[]): Outcome {
+  const last = exchanges.at(-1);
+  if (last === undefined) return 'not sent';
+  const j = (typeof last.json === 'object' && last.json !== null ? last.json : {}) as { code?: unknown; diagnosis?: { code: string; also?: string[] } };
+  if (last.status === 200 && j.code === 0) return 'accepted';
+  if (j.diagnosis !== undefined) return [j.diagnosis.code, ...(j.diagnosis.also ?? [])].join('+');
+  return `refused ${String(j.code)}`;
+}
+
+/** What a refused request shows: its bytes, the server's message, and the doctor's reading of its signature (also for a refusal before the signature check). */
+function evidenceOf(e: Exchange): Evidence {
+  const kind = e.body === '' ? 'none' : e.path.endsWith('/batchOrders') ? 'json' : 'form';
+  const d = diagnose({ query: e.query, body: e.body, bodyKind: kind, method: e.method, path: e.path, apiKey: API_KEY }, SECRET, sign);
+  const msg = typeof e.json === 'object' && e.json !== null && 'msg' in e.json ? String((e.json as { msg: unknown }).msg) : '';
+  return { query: e.query, body: e.body, msg, signature: d === null ? 'OK' : [d.code, ...(d.also ?? [])].join('+') };
+}
+
+async function runClient(driver: Driver, index: number, dir: string, serverUrl: string): Promise<ClientResult> {
+  const proxy = await startProxy(serverUrl, driver.wire);
+  const scenarios = {} as Record<Scenario, Outcome>;
+  const evidence: ClientResult['evidence'] = {};
+  const placementMismatches: string[] = [];
+  try {
+    const mod = await load(dir, driver.pkg);
+    const client = driver.create({ mod, baseUrl: proxy.url, apiKey: API_KEY, secret: SECRET });
+    for (const scenario of SCENARIOS) {
+      const send = driver.send[scenario.split('/')[0] as Placement];
+      // A placement the library has no call for is not tried.
+      if (send === undefined) {
+        scenarios[scenario] = 'unsupported';
+        continue;
+      }
+      const before = proxy.exchanges.length;
+      let error = '';
+      try {
+        await withTimeout(send(client, ordersFor(scenario, `i${index}${scenario[0]}${SCENARIOS.indexOf(scenario)}-`)), CALL_TIMEOUT_MS);
+      } catch (e) {
+        error = e instanceof Error ? e.message : String(e);
+      }
+      const sent = proxy.exchanges.slice(before);
+      scenarios[scenario] = outcomeOf(sent);
+      const last = sent.at(-1);
+      const placement = scenario.split('/')[0] as Placement;
+      if (last !== undefined && placementOf(last) !== placement) placementMismatches.push(`${scenario}: sent as ${placementOf(last)}`);
+      if (scenarios[scenario] !== 'accepted' && last !== undefined) evidence[scenario] = evidenceOf(last);
+      if (last === undefined && error !== '') process.stderr.write(`interop: ${driver.name} ${scenario}: not sent: ${error.slice(0, 200)}\n`);
+    }
+  } finally {
+    await proxy.close();
+  }
+  return { name: driver.name, package: driver.pkg, version: driver.version, scenarios, evidence, unexpectedCalls: [...new Set(proxy.unknown)], placementMismatches };
+}
+
+function table(m: Matrix): string {
+  const cols = SCENARIOS;
+  const lines = [`client | ${cols.join(' | ')}`];
+  for (const c of m.clients) lines.push(`${c.name} ${c.version} | ${cols.map((s) => c.scenarios[s]).join(' | ')}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, strict: true, options: { out: { type: 'string' }, dir: { type: 'string' }, only: { type: 'string', multiple: true } } });
+  const dir = resolve(values.dir ?? join(tmpdir(), 'spotcheck-interop'));
+  const drivers = values.only === undefined ? DRIVERS : DRIVERS.filter((d) => values.only?.includes(d.name) === true);
+  install(dir, drivers);
+  const server = await startServer({ explain: true, credentials: [{ apiKey: API_KEY, secret: SECRET, permissions: ['TRADE', 'USER_DATA'] }] });
+  const clients: ClientResult[] = [];
+  try {
+    for (const [i, d] of drivers.entries()) {
+      process.stderr.write(`interop: ${d.name} ${d.version}\n`);
+      clients.push(await runClient(d, i, dir, server.url));
+    }
+  } finally {
+    await server.close();
+  }
+  const matrix: Matrix = { generated: new Date().toISOString(), node: process.version, server: 'spotcheck reference server (explain on), loopback', clients };
+  process.stdout.write(table(matrix));
+  if (values.out !== undefined) writeFileSync(values.out, `${JSON.stringify(matrix, null, 2)}\n`);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`interop: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);
