@@ -15,7 +15,7 @@ export { startServer, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, type 
 export { defaultPolicy, resolvePolicy, type ServerPolicy, type Credential, type Endpoint, type AuthResult, type OutgoingResponse, type ResponseContext } from './server/policy.js';
 export { DEMO_API_KEY, DEMO_SECRET, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_CREDENTIALS, isDemoSecret, checkCredentials } from './server/credentials.js';
 export { type ErrorStyle } from './server/respond.js';
-export { ROUTES } from './server/router.js';
+export { ROUTES, type Routes } from './server/router.js';
 export { DEFAULT_BODY_LIMIT } from './server/body.js';
 export { DEFAULT_STORE_CAPACITY, type OrderLog, type PlacedOrder } from './server/store.js';
 export { ENTRY_OK_MSG, MAX_JSON_DEPTH } from './server/batch.js';
