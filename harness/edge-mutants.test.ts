@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { checks } from '../conformance/checks/index.js';
 import { rule } from '../src/rules.js';
 import { edgeMutants } from './edge-mutants.js';
-import { runAgainstServer } from './selftest.js';
+import { runAgainstServer, runAgainstUrl } from './selftest.js';
+import { startVariant } from './variants.js';
 
 describe.concurrent('edge mutants: each caught by its edge check only', () => {
   it('every edge mutant names a check of the suite', () => {
@@ -20,6 +21,18 @@ describe.concurrent('edge mutants: each caught by its edge check only', () => {
       expect(r.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toEqual([m.caughtBy]);
     });
   }
+});
+
+describe('a server reading the API-key header case-sensitively', () => {
+  it('is caught under AUTH by AUTH-APIKEY-REQUIRED.header-case, and by no other AUTH check', async () => {
+    const v = await startVariant({ apiKeyHeaderExactCase: true }, 3);
+    try {
+      const r = await runAgainstUrl(v.url, { runs: 4, seed: 43, only: ['AUTH-'], concurrency: 2 });
+      expect(r.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toEqual(['AUTH-APIKEY-REQUIRED.header-case']);
+    } finally {
+      await v.close();
+    }
+  });
 });
 
 describe('the coverage matrix lists every edge probe', () => {

@@ -50,6 +50,7 @@ export const lenientParsers: readonly LenientParser[] = [
   { name: 'a recvWindow fraction dropped', caughtBy: 'ORDER-RECVWINDOW-FORMAT.recvwindow-fraction', options: readAs('recvWindow', (v) => (/^[0-9]+\.[0-9]+$/.test(v) ? v.split('.')[0] : undefined)) },
   { name: "a recvWindow's minus sign dropped", caughtBy: 'ORDER-RECVWINDOW-FORMAT.recvwindow-negative', options: readAs('recvWindow', (v) => (/^-[0-9]+$/.test(v) ? v.slice(1) : undefined)) },
   { name: 'a recvWindow exponent read as a number', caughtBy: 'ORDER-RECVWINDOW-FORMAT.recvwindow-exponent', options: readAs('recvWindow', (v) => (/^[0-9.]+e[0-9]+$/i.test(v) && Number.isSafeInteger(Number(v)) ? String(Number(v)) : undefined)) },
+  { name: 'a recvWindow past the LONG range read as a float (an endless window, here 60 s)', caughtBy: 'ORDER-RECVWINDOW-FORMAT.recvwindow-overflow', options: readAs('recvWindow', (v) => (/^[0-9]{19,}$/.test(v) ? '60000' : undefined)) },
   { name: 'a timestamp with leading zeros read as its digits', caughtBy: 'ORDER-LONG-CANONICAL.timestamp-leading-zero', options: readAs('timestamp', (v) => (/^0[0-9]+$/.test(v) ? v.replace(/^0+(?=.)/, '') : undefined)) },
   { name: "a timestamp's plus sign ignored", caughtBy: 'ORDER-LONG-CANONICAL.timestamp-plus', options: readAs('timestamp', (v) => (/^\+[0-9]+$/.test(v) ? v.slice(1) : undefined)) },
   { name: 'a timestamp trimmed of spaces', caughtBy: 'ORDER-LONG-CANONICAL.timestamp-padded', options: readAs('timestamp', (v) => (/^\s+[0-9]+\s*$|^[0-9]+\s+$/.test(v) ? v.trim() : undefined)) },

@@ -63,6 +63,8 @@ export interface VariantOptions {
    * order, its own entry in a batch, the others placed).
    */
   account?: { quote: number; base: number; marketPrice: number };
+  /** Read the API-key header only under its exact name as written (a case-sensitive reader; a fault): any other spelling is no key. */
+  apiKeyHeaderExactCase?: boolean;
   /** Send no HTTP Date header (nothing to measure the server's clock by). */
   noDateHeader?: boolean;
   /** Options of the reference server behind the proxy. */
@@ -227,9 +229,12 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
         }
       }
       const headers: Record<string, string> = {};
+      const exactKeyName = opts.apiKeyHeader ?? API_KEY_HEADER;
+      const keyMisspelt = opts.apiKeyHeaderExactCase === true && !req.rawHeaders.some((n, i) => i % 2 === 0 && n === exactKeyName);
       for (const [k, v] of Object.entries(req.headers)) {
         if (typeof v !== 'string' || k === 'host' || k === 'content-length' || k === 'connection') continue;
         if (k === API_KEY_HEADER.toLowerCase() && keyHeader !== k) continue; // the seed's header means nothing here
+        if (k === keyHeader && keyMisspelt) continue; // not the name it looks for, letter for letter
         headers[k === keyHeader ? API_KEY_HEADER : k] = v;
       }
       if (opts.priceFilter && signatureValid(headers[API_KEY_HEADER], query, body, isBatch)) {

@@ -4,7 +4,9 @@
  */
 import type { CheckContext, CheckDefinition } from '../types.js';
 import { routeKey } from '../requests.js';
-import { expectRejected, send, skip } from './helpers.js';
+import { expectAccepted, expectRejected, firstFailure, send, skip, type Step } from './helpers.js';
+import type { RawRequest } from '../../src/client/http.js';
+import { API_KEY_HEADER } from '../../src/core/wire.js';
 import { ALL_ROUTES, onRoute, perRoute } from './routes.js';
 
 /** AUTH-PERMISSION's probes; the check skips when no key without TRADE was given. */
@@ -26,6 +28,25 @@ export const authChecks: CheckDefinition[] = [
     title: 'a correctly signed request without the API-key header is rejected, on every route',
     routes: ALL_ROUTES,
     probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { apiKey: null })), `${routeKey(r)} without API key`),
+  }),
+  perRoute({
+    id: 'AUTH-APIKEY-REQUIRED.header-case',
+    ruleId: 'AUTH-APIKEY-REQUIRED',
+    title: 'the API-key header is found whatever the case of its name (RFC 9110 §5.1: field names are case-insensitive), on every route',
+    placesOrders: true,
+    routes: ALL_ROUTES,
+    async probe(ctx, r) {
+      const header = (ctx.target.profile?.apiKeyHeader ?? API_KEY_HEADER).toLowerCase();
+      const steps: Step[] = [];
+      for (const [what, spell] of [
+        ['lower case', (n: string) => n.toLowerCase()],
+        ['mixed case', (n: string) => [...n].map((ch, i) => (i % 2 === 0 ? ch.toLowerCase() : ch.toUpperCase())).join('')],
+      ] as const) {
+        const rename = (req: RawRequest): RawRequest => ({ ...req, headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase() === header ? spell(k) : k, v])) });
+        steps.push(expectAccepted(await send(ctx, onRoute(ctx, r, { tamper: rename })), `${routeKey(r)} with the API-key header name in ${what}`));
+      }
+      return firstFailure(...steps);
+    },
   }),
   perRoute({
     id: 'AUTH-APIKEY-UNKNOWN',

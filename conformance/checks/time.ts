@@ -176,6 +176,7 @@ export const LONG_FORMS: readonly LongForm[] = [
   { id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-fraction', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'recvWindow', what: 'with a fraction', form: () => '5000.5' },
   { id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-negative', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'recvWindow', what: 'negative', form: () => '-5000' },
   { id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-exponent', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'recvWindow', what: 'with an exponent (5e3)', form: () => '5e3' },
+  { id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-overflow', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'recvWindow', what: 'past the LONG range (2^63)', form: () => '9223372036854775808' },
   { id: 'ORDER-LONG-CANONICAL.timestamp-leading-zero', ruleId: 'ORDER-LONG-CANONICAL', param: 'timestamp', what: 'with a leading zero', form: (now) => `0${now}` },
   { id: 'ORDER-LONG-CANONICAL.timestamp-plus', ruleId: 'ORDER-LONG-CANONICAL', param: 'timestamp', what: 'with a plus sign', form: (now) => `+${now}` },
   { id: 'ORDER-LONG-CANONICAL.timestamp-padded', ruleId: 'ORDER-LONG-CANONICAL', param: 'timestamp', what: 'padded with spaces', form: (now) => ` ${now} ` },

@@ -36,18 +36,23 @@ export function worst(statuses: readonly CellStatus[]): CellStatus | undefined {
   return statuses[0];
 }
 
-/** A check's own verdict on a route, when it reports per-route cells (`cells: [{route, verdict, reason?}]`, conformance/verdict.ts). */
-function ownCell(c: CheckReport, route: string): { status: CellStatus; reason?: string } | undefined {
+/** A check's own verdicts per route, when it reports them (`cells: [{route, verdict, reason?}]`, conformance/verdict.ts); empty otherwise. */
+export function ownCells(c: CheckReport): Array<{ route: string; status: CellStatus; reason?: string }> {
   const cells = (c as { cells?: unknown }).cells;
-  if (!Array.isArray(cells)) return undefined;
+  if (!Array.isArray(cells)) return [];
+  const out: Array<{ route: string; status: CellStatus; reason?: string }> = [];
   for (const x of cells as unknown[]) {
     if (typeof x !== 'object' || x === null) continue;
     const cell = x as { route?: unknown; verdict?: unknown; status?: unknown; reason?: unknown };
     const status = cell.verdict ?? cell.status;
-    if (cell.route !== route || typeof status !== 'string') continue;
-    return { status: status as CellStatus, ...(typeof cell.reason === 'string' ? { reason: cell.reason } : {}) };
+    if (typeof cell.route !== 'string' || typeof status !== 'string') continue;
+    out.push({ route: cell.route, status: status as CellStatus, ...(typeof cell.reason === 'string' ? { reason: cell.reason } : {}) });
   }
-  return undefined;
+  return out;
+}
+
+function ownCell(c: CheckReport, route: string): { status: CellStatus; reason?: string } | undefined {
+  return ownCells(c).find((x) => x.route === route);
 }
 
 /** A check's verdict on one route: its own cell, else its status (a pass only where it reached the route with a deciding answer). */

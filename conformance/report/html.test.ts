@@ -108,6 +108,8 @@ describe('reportCells', () => {
     Object.assign(r.checks[1] as object, { cells: [{ route: 'v1/query', verdict: 'fail', reason: 'accepted unsigned', requests: 1 }] });
     const c = reportCells(r).cells.find((x) => x.rule === 'SIG-REQUIRED' && x.route === 'v1/query');
     expect(c).toMatchObject({ status: 'fail', note: 'accepted unsigned' });
+    // and the check's row shows it
+    expect(renderHtml(r)).toMatch(/title="v1\/query: fail \(accepted unsigned\)">v1\/query ✖</);
   });
 });
 

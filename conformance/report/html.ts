@@ -6,7 +6,7 @@
  * time-window probes against the server clock (§5.4), and the requests' latency.
  */
 import type { CheckReport, RunReport } from '../types.js';
-import { reportCells, type CellStatus, type ReportCells } from './cells.js';
+import { ownCells, reportCells, type CellStatus, type ReportCells } from './cells.js';
 import { esc, latencyHistogram, timePlot, type PlottedProbe } from './plots.js';
 
 /** The anchor of a check in the report (`#check-ID`). */
@@ -214,6 +214,16 @@ function trafficSection(r: RunReport): string {
 </section>`;
 }
 
+/** A check's routes: its own verdict per route when it reports one, else the routes it reached. */
+function routeLine(c: CheckReport): string {
+  const own = ownCells(c);
+  if (own.length > 0) {
+    const chips = own.map((x) => `<span class="status s-${x.status}" title="${esc(`${x.route}: ${CELL_LOOK[x.status].words}${x.reason === undefined ? '' : ` (${x.reason})`}`)}">${esc(x.route)} ${CELL_LOOK[x.status].mark}</span>`);
+    return `<br><span class="routes">${chips.join(' ')}</span>`;
+  }
+  return c.routes === undefined ? '' : `<br><span class="muted">routes: ${esc(c.routes.join(', '))}</span>`;
+}
+
 function checksSection(r: RunReport): string {
   const seen = new Set<string>();
   const rows = r.checks.map((c) => {
@@ -221,7 +231,7 @@ function checksSection(r: RunReport): string {
     seen.add(c.ruleId);
     const detail = [c.observed, c.reason, ...(c.notes ?? [])].filter((x): x is string => x !== undefined);
     const failLink = c.status === 'fail' ? ` <a href="#failure-${esc(c.id)}">details</a>` : '';
-    return `<tr id="${esc(checkAnchor(c.id))}"><td${ruleId}><code>${esc(c.id)}</code></td><td><span class="status ${STATUS_CLASS[c.status]}">${esc(c.status)}</span>${failLink}</td><td>${esc(c.level)}</td><td>${esc(c.title)}${detail.length > 0 ? `<br><span class="muted">${esc(detail.join(' · '))}</span>` : ''}${c.routes === undefined ? '' : `<br><span class="muted">routes: ${esc(c.routes.join(', '))}</span>`}</td></tr>`;
+    return `<tr id="${esc(checkAnchor(c.id))}"><td${ruleId}><code>${esc(c.id)}</code></td><td><span class="status ${STATUS_CLASS[c.status]}">${esc(c.status)}</span>${failLink}</td><td>${esc(c.level)}</td><td>${esc(c.title)}${detail.length > 0 ? `<br><span class="muted">${esc(detail.join(' · '))}</span>` : ''}${routeLine(c)}</td></tr>`;
   });
   return `<section id="checks"><h2>Every check (${r.checks.length})</h2>
 <table><tr><th>check</th><th>status</th><th>level</th><th>what it checks</th></tr>${rows.join('\n')}</table></section>`;

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { sign } from '../../signing/hmac.js';
-import { candidates, diagnose, diagnoseAsync, firstDifference, DOCTOR_SENTENCES, type DoctorRequest, type DoctorCode } from './diagnose.js';
+import { candidates, diagnose, diagnoseAsync, firstDifference, DOCTOR_SENTENCES, SEARCH_BUDGET_CHARS, type DoctorRequest, type DoctorCode } from './diagnose.js';
 import { webCryptoHmac } from '../signing/webcrypto.js';
 import { withoutSignature } from '../signing/query.js';
 import { signedBody } from '../signing/total-params.js';
@@ -168,5 +168,32 @@ describe('diagnoseAsync (§5.3)', () => {
     for (const [code, req] of cases) expect((await diagnoseAsync(req, SECRET, webCryptoHmac))?.code).toBe(code);
     for (const [code, also, req] of pairs) expect(await diagnoseAsync(req, SECRET, webCryptoHmac)).toMatchObject({ code, also: [also] });
     expect(await diagnoseAsync({ query: Q, body: B, bodyKind: 'form', signature: sign(SECRET, Q + B) }, SECRET, webCryptoHmac)).toBeNull();
+  });
+});
+
+describe('diagnose: the search is bounded by the text it signs (§5.3, D-BODY-LIMIT)', () => {
+  const big = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '2', newClientOrderId: `id-${i}-café` })));
+  const req = (clientSigned: string): DoctorRequest => ({ query: Q, body: big, bodyKind: 'json', signature: mac(clientSigned) });
+
+  it('signs at most the budget for a 64 KiB-class body, single mistakes first', () => {
+    expect(big.length).toBeGreaterThan(40_000);
+    const all = candidates(req(''));
+    expect(all.reduce((n, [, t]) => n + t.length, 0)).toBeLessThanOrEqual(SEARCH_BUDGET_CHARS);
+    expect(all.length).toBeGreaterThan(0);
+    expect(all.every(([, , also]) => also === undefined)).toBe(true);
+  });
+
+  it('still names the likeliest single mistake on such a body, and a correct one is never diagnosed', () => {
+    expect(diagnose(req(Q), SECRET, sign)?.code).toBe('BODY_NOT_SIGNED');
+    expect(diagnose(req(Q + big), SECRET, sign)).toBeNull();
+  });
+
+  it('keeps every single mistake and pair of a batch of 20 typical orders (the most a batch holds, §4.1)', () => {
+    const batch = JSON.stringify(Array.from({ length: 20 }, (_, i) => ({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.0105', price: '43250.5', timeInForce: 'GTC', newClientOrderId: `ordre-${i}-café` })));
+    const all = candidates({ query: 'recvWindow=5000&timestamp=1700000000000', body: batch, bodyKind: 'json', path: '/api/v1/spot/batchOrders' });
+    const pairs = all.filter(([, , also]) => also !== undefined);
+    expect(pairs.length).toBeGreaterThan(0);
+    // near-timestamp guesses come after every pair and the search stops at the first over budget: one present means all pairs are
+    expect(all.some(([code, t]) => code === 'OTHER_TIMESTAMP' && t.includes('timestamp=1700000000001'))).toBe(true);
   });
 });

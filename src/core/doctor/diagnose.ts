@@ -417,12 +417,31 @@ const TRANSFORMATION = new Map<DoctorCode, Transformation>(TRANSFORMATIONS);
 export type Candidate = [code: DoctorCode, text: string, also?: DoctorCode[]];
 
 /**
+ * Most text the search signs per rejected request, in UTF-16 code units (about bytes):
+ * the cost of the search is its HMACs, so this bounds the worst case whatever the body's
+ * size (a body may be 64 KiB, D-BODY-LIMIT): about 1 ms of CPU in the worst case (see the
+ * doctor bench). A batch of 20 typical orders fits every single mistake and pair; for a
+ * longer body the least likely candidates (the near timestamps, then pairs) are left out.
+ */
+export const SEARCH_BUDGET_CHARS = 128 * 1024;
+
+/**
  * The candidate strings, lazily: every single mistake first (so a single mistake is always
  * named as itself), then every pair of `PAIRS`; duplicates and the server's own string
  * are left out, then (without hints) the timestamps near the one sent. Bounded: fixed lists,
- * times the `otherTimestamps` given.
+ * times the `otherTimestamps` given, and at most {@link SEARCH_BUDGET_CHARS} of text.
  */
 function* candidateStrings(req: DoctorRequest): Generator<Candidate> {
+  let spent = 0;
+  for (const c of unboundedCandidates(req)) {
+    spent += c[1].length;
+    if (spent > SEARCH_BUDGET_CHARS) return;
+    yield c;
+  }
+}
+
+/** The candidates in the order they are tried, without the budget. */
+function* unboundedCandidates(req: DoctorRequest): Generator<Candidate> {
   const ctx: Ctx = { req, recoded: new Map(), json: new Map() };
   const base = shapeOf(req);
   const server = render(base, ctx);
