@@ -5,7 +5,8 @@
  * server running in a child process, same routes, connections and duration, alternating
  * rounds. Prints the median req/s, p99 and client CPU per request of each and the ratio
  * (target: the engine at least 0.9x autocannon). The engine also judges every answer (JSON parse, verdict);
- * autocannon only counts status codes, which the bench checks are all 2xx.
+ * autocannon only counts status codes, which the bench checks are all 2xx; a third run,
+ * autocannon reading each answer as JSON, shows what reading the answers costs alone.
  *
  *   node harness/load/bench.mjs [--rounds 9] [--seconds 3] [--connections 16] [--routes batch,v1/query]
  */
@@ -73,8 +74,10 @@ async function engine(url, route) {
   return { rps: rep.requests / seconds, p99: quantile(all, 0.99), bad: rep.failures.length + rep.transportErrors + (rep.passed ? 0 : 1), cpuUs: (cpu.user + cpu.system) / rep.requests };
 }
 
-async function cannon(url, route) {
+/** autocannon; with `parse`, each answer is also read as JSON (what judging costs at the least). */
+async function cannon(url, route, parse = false) {
   const nextId = clientIdSource(`${runPrefix()}a`);
+  let unreadable = 0;
   const cpu0 = process.cpuUsage();
   const res = await autocannon({
     url,
@@ -89,11 +92,18 @@ async function cannon(url, route) {
           const w = lr.request;
           return { ...req, method: w.method, path: `${w.path}?${w.query}`, body: w.body, headers: { ...w.headers } };
         },
+        ...(parse
+          ? {
+              onResponse: (_status, body) => {
+                if (JSON.parse(body).code !== 0) unreadable++;
+              },
+            }
+          : {}),
       },
     ],
   });
   const cpu = process.cpuUsage(cpu0);
-  return { rps: res.requests.total / seconds, p99: res.latency.p99, bad: res.non2xx + res.errors + res.timeouts, cpuUs: (cpu.user + cpu.system) / res.requests.total };
+  return { rps: res.requests.total / seconds, p99: res.latency.p99, bad: res.non2xx + res.errors + res.timeouts + unreadable, cpuUs: (cpu.user + cpu.system) / res.requests.total };
 }
 
 const median = (xs) => {
@@ -108,15 +118,11 @@ try {
   for (const route of values.routes.split(',')) {
     const e = [];
     const a = [];
+    const ap = [];
     for (let i = 0; i < rounds; i++) {
-      // Alternate who goes first, so a drift in the machine's load hits both alike.
-      if (i % 2 === 0) {
-        e.push(await engine(server.url, route));
-        a.push(await cannon(server.url, route));
-      } else {
-        a.push(await cannon(server.url, route));
-        e.push(await engine(server.url, route));
-      }
+      // Rotate who goes first, so a drift in the machine's load hits all alike.
+      const runs = [async () => e.push(await engine(server.url, route)), async () => a.push(await cannon(server.url, route)), async () => ap.push(await cannon(server.url, route, true))];
+      for (let k = 0; k < runs.length; k++) await runs[(i + k) % runs.length]();
     }
     const er = median(e.map((x) => x.rps));
     const ar = median(a.map((x) => x.rps));
@@ -124,6 +130,7 @@ try {
     console.log(`\n== route ${route}${route === 'batch' ? ' (20 orders)' : ''}`);
     console.log(`spotcheck load  req/s median ${f(er)}  (all: ${e.map((x) => x.rps.toFixed(0)).join(', ')})  p99 median ${median(e.map((x) => x.p99)).toFixed(1)} ms  client CPU ${median(e.map((x) => x.cpuUs)).toFixed(0)} µs/request  failures ${e.reduce((s, x) => s + x.bad, 0)}`);
     console.log(`autocannon      req/s median ${f(ar)}  (all: ${a.map((x) => x.rps.toFixed(0)).join(', ')})  p99 median ${median(a.map((x) => x.p99)).toFixed(1)} ms  client CPU ${median(a.map((x) => x.cpuUs)).toFixed(0)} µs/request  non-2xx/errors ${a.reduce((s, x) => s + x.bad, 0)}`);
+    console.log(`autocannon+JSON req/s median ${f(median(ap.map((x) => x.rps)))}  (each answer JSON.parse'd in onResponse)  p99 median ${median(ap.map((x) => x.p99)).toFixed(1)} ms  client CPU ${median(ap.map((x) => x.cpuUs)).toFixed(0)} µs/request`);
     console.log(`ratio           spotcheck load / autocannon ${(er / ar).toFixed(2)}x req/s (target >= 0.90x); per-round ratios ${e.map((x, i) => (x.rps / (a[i]?.rps ?? NaN)).toFixed(2)).join(', ')}`);
   }
 } finally {
