@@ -21,6 +21,7 @@ import { diagnose } from '../../src/core/doctor/diagnose.js';
 import { startServer } from '../../src/server/server.js';
 import { sign } from '../../src/signing/hmac.js';
 import { DRIVERS, type Driver } from './clients.js';
+import { outcomeOf, placementOf, type Outcome } from './outcome.js';
 import { startProxy, type Exchange } from './proxy.js';
 import { ordersFor, SCENARIOS, type Placement, type Scenario } from './scenarios.js';
 
@@ -30,7 +31,6 @@ const SECRET = 'interop-secret-NOT-A-REAL-KEY';
 /** Longest wait for one library call, ms. */
 const CALL_TIMEOUT_MS = 15_000;
 
-export type Outcome = string;
 
 export interface ClientResult {
   name: string;
@@ -94,24 +94,6 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
       },
     );
   });
-}
-
-/** Where a forwarded request carried its parameters (§5.3): JSON batch body, query string, form body, or split. */
-export function placementOf(e: Exchange): Placement | 'split' {
-  if (e.path.endsWith('/batchOrders')) return 'batch-json';
-  const inQuery = e.query.split('&').some((p) => p !== '' && !p.startsWith('signature='));
-  if (e.body === '') return 'query';
-  return inQuery ? 'split' : 'form';
-}
-
-/** The outcome of a scenario from the order requests the wrapper forwarded for it. */
-export function outcomeOf(exchanges: readonly Exchange[]): Outcome {
-  const last = exchanges.at(-1);
-  if (last === undefined) return 'not sent';
-  const j = (typeof last.json === 'object' && last.json !== null ? last.json : {}) as { code?: unknown; diagnosis?: { code: string; also?: string[] } };
-  if (last.status === 200 && j.code === 0) return 'accepted';
-  if (j.diagnosis !== undefined) return [j.diagnosis.code, ...(j.diagnosis.also ?? [])].join('+');
-  return `refused ${String(j.code)}`;
 }
 
 /** What a refused request shows: its bytes, the server's message, and the doctor's reading of its signature (also for a refusal before the signature check). */
