@@ -6,7 +6,7 @@ import { isSpotcheckError } from '../../src/core/errors.js';
 import { API_KEY_HEADER } from '../../src/core/wire.js';
 import { BATCH_ORDERS_PATH, ORDER_PATHS } from '../../src/client/requests.js';
 import { descriptionIssues, loadDescription, resolveDescription } from './description.js';
-import { gridValue, toGrid } from './decimal-grid.js';
+import { gridValue, offGrid, ordersAffordable, toGrid } from './decimal-grid.js';
 import { stripJsonComments } from './jsonc.js';
 import { initCommand, targetTemplate } from './init.js';
 
@@ -100,5 +100,32 @@ describe('decimal grids', () => {
     expect(toGrid({ min: '2', max: '1', step: '1' })).toEqual({ error: expect.stringMatching(/below min/) });
     expect(toGrid({ min: '1e2', max: '2', step: '1' })).toEqual({ error: expect.stringMatching(/plain decimal/) });
     expect(() => resolveDescription({ order: { quantity: { min: '1', max: '0.5', step: '0.1' } } })).toThrow(/order\.quantity/);
+  });
+});
+
+describe('account budget and order lookup (target description)', () => {
+  it('an account holds every grid at its minimum and caps the orders at what the smaller side pays for', () => {
+    const p = resolveDescription({ order: { price: { min: '100', max: '150', step: '0.5' }, quantity: { min: '0.001', max: '0.01', step: '0.001' } }, account: { quote: '10000', base: '0.5' } });
+    expect(p.price && gridValue(p.price, 7n)).toBe('100');
+    expect(p.quantity && gridValue(p.quantity, 3n)).toBe('0.001');
+    // 10000 / (100 x 0.001) = 100000 buys, 0.5 / 0.001 = 500 sells: 500 orders of any mix
+    expect(p.account).toEqual({ quote: '10000', base: '0.5', orders: 500 });
+    expect(ordersAffordable({ quote: '10', base: '100' }, '0.1', '1')).toBe(100);
+    expect(ordersAffordable({ quote: '0', base: '1' }, '1', '1')).toBe(0);
+  });
+
+  it('names an order-lookup path under the prefix, GET and origClientOrderId by default; the schema refuses a relative path', () => {
+    expect(resolveDescription({ pathPrefix: '/gw', orderLookup: { path: '/api/v1/spot/order' } }).orderLookup).toEqual({ path: '/gw/api/v1/spot/order', method: 'GET', param: 'origClientOrderId' });
+    expect(descriptionIssues({ orderLookup: { path: 'order' } }).join()).toMatch(/orderLookup\/path/);
+    expect(descriptionIssues({ account: { quote: '10k', base: '1' } }).join()).toMatch(/account\/quote/);
+  });
+
+  it('values a venue with a grid refuses: halfway between two steps, and under the minimum', () => {
+    const g = toGrid({ min: '100', max: '150', step: '0.5' });
+    if ('error' in g) throw new Error(g.error);
+    expect(offGrid(g)).toEqual({ offTick: '100.25', underMin: '99.5' });
+    const tiny = toGrid({ min: '0.1', max: '1', step: '0.1' });
+    if ('error' in tiny) throw new Error(tiny.error);
+    expect(offGrid(tiny)).toEqual({ offTick: '0.15', underMin: '0.05' });
   });
 });

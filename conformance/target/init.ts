@@ -75,6 +75,11 @@ export function targetTemplate(): string {
   // refused call is shown to have placed nothing by reusing one of its client ids in a
   // valid order (where the server refuses a repeated id); with it the kit asks directly.
   // ,"orderLookup": { "path": "${ORDER_PATHS.v1}", "method": "GET", "param": "origClientOrderId" }
+
+  // Optional account budget: what the test account holds of the quote currency (e.g. USDT)
+  // and of the base currency (e.g. BTC). The kit then sends the cheapest valid orders (the
+  // minimum of each order grid above) and no more of them than the smaller side pays for.
+  // ,"account": { "quote": "10000", "base": "0.5" }
 }
 `;
 }
