@@ -5,20 +5,14 @@
  * through a route whose control was accepted, and only when the rejection is not the
  * signature/key fingerprint (design notes, "How a verdict is earned").
  */
-import { describe, type Observation } from '../src/core/response.js';
+import { describe } from '../src/core/response.js';
 import { flipFirstDigit } from './sig-edits.js';
 import { routeKey, type Built, type RequestFactory, type Route } from './requests.js';
 import { SINGLE_PLACEMENTS, type TargetProfile } from './target/description.js';
 import type { Exchange, SendResult } from './transport.js';
 
-/**
- * `accepted`: a valid order was accepted. `signature-ok`: refused, but not like a bad
- * signature on the same route (a business reason: filters, balance), so signing checks
- * may use the route and rule checks may not. `refused`: refused like a bad signature,
- * or no route at all (404), or no usable answer. `not-offered`: the target description
- * says the server does not serve it; nothing was sent.
- */
-export type ControlState = 'accepted' | 'signature-ok' | 'refused' | 'not-offered';
+import { fingerprintOf } from './verdict.js';
+import type { ControlState, Knowledge, RouteKnowledge } from './verdict.js';
 
 /** The positive control of one route. */
 export interface Control {
@@ -40,31 +34,20 @@ export interface FingerprintProbe {
 /** What discovery found. */
 export interface Discovery {
   controls: Control[];
-  /** Answers to a flipped-bit signature, an unknown key and a timestamp an hour old, on the first usable route. */
-  fingerprints: { signature?: FingerprintProbe; unknownKey?: FingerprintProbe; stale?: FingerprintProbe };
+  /**
+   * Answers to a flipped-bit signature, an unknown key and a timestamp an hour old, on the
+   * first usable route; and to the same valid request without its signature, its API key
+   * or its timestamp (a "missing parameter" answer proves nothing about a signature).
+   */
+  fingerprints: { signature?: FingerprintProbe; unknownKey?: FingerprintProbe; stale?: FingerprintProbe; missing?: FingerprintProbe[] };
   /** Requests discovery sent. */
   requests: number;
-}
-
-/** `HTTP 401 code -1022`: the status and top-level code of a rejection; undefined for anything that is not one. */
-export function fingerprintOf(o: Observation): string | undefined {
-  if (o.verdict !== 'rejected') return undefined;
-  return `HTTP ${o.status ?? '?'} code ${o.code === undefined ? 'none' : JSON.stringify(o.code)}`;
 }
 
 /** The control of a route, by key. */
 export function controlOf(d: Discovery, route: Route): Control | undefined {
   const k = routeKey(route);
   return d.controls.find((c) => routeKey(c.route) === k);
-}
-
-/** Whether a rejection carries the signature or key fingerprint (it never reached a later rule). */
-export function authFingerprint(d: Discovery, o: Observation): string | undefined {
-  const f = fingerprintOf(o);
-  if (f === undefined) return undefined;
-  if (f === d.fingerprints.signature?.fingerprint) return `signature (${f})`;
-  if (f === d.fingerprints.unknownKey?.fingerprint) return `API key (${f})`;
-  return undefined;
 }
 
 /** Every route the seed defines (§4, §5.3). */
@@ -83,7 +66,12 @@ export interface DiscoveryInput {
   limitParams: () => Record<string, unknown>;
 }
 
-function buildFor(input: DiscoveryInput, route: Route, opts: Parameters<RequestFactory['batch']>[1] = {}): Built {
+/** A valid order on a route: its positive control (sent again by the runner to tell a business refusal from the rule's). */
+export function controlRequest(input: Pick<DiscoveryInput, 'requests' | 'batchOrder' | 'limitParams'>, route: Route, opts: Parameters<RequestFactory['batch']>[1] = {}): Built {
+  return buildFor(input, route, opts);
+}
+
+function buildFor(input: Pick<DiscoveryInput, 'requests' | 'batchOrder' | 'limitParams'>, route: Route, opts: Parameters<RequestFactory['batch']>[1] = {}): Built {
   if (route.placement === 'json') return input.requests.batch([input.batchOrder()], opts);
   return input.requests.order(input.limitParams(), route.endpoint === 'batch' ? 'v1' : route.endpoint, route.placement, opts);
 }
@@ -126,6 +114,7 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
     fingerprints.signature = await probe({ signature: flipFirstDigit });
     fingerprints.unknownKey = await probe({ apiKey: `spotcheck-unknown-key-${Date.now().toString(36)}` });
     fingerprints.stale = await probe({ timestamp: Date.now() - 3_600_000 });
+    fingerprints.missing = [await probe({ omitSignature: true }), await probe({ apiKey: null }), await probe({ omitTimestamp: true })];
   }
   return { controls, fingerprints, requests };
 }
@@ -157,4 +146,29 @@ export function explainNothingAccepted(d: Discovery): string {
   else if (sent.some((c) => /^HTTP 2\d\d/.test(c.observed))) why = 'no valid request was accepted: the HTTP 2xx answers could not be read as an acceptance, the others were refusals';
   else why = 'every valid request was refused';
   return `no valid request was accepted anywhere, so no verdict can be earned: ${why}.\n${lines.join('\n')}`;
+}
+
+/** What discovery learnt, as the verdict function reads it (conformance/verdict.ts). */
+export function knowledgeOf(d: Discovery): Knowledge {
+  const routes: Record<string, RouteKnowledge> = {};
+  for (const c of d.controls) {
+    const absent = c.state === 'not-offered' || c.exchange?.observation.status === 404 || c.exchange?.observation.status === 405;
+    routes[routeKey(c.route)] = {
+      state: c.state,
+      observed: c.observed,
+      ...(c.fingerprint === undefined ? {} : { fingerprint: c.fingerprint }),
+      ...(absent ? { absent } : {}),
+      // A valid order refused unlike a bad signature: a refusal valid orders meet here (a filter, a balance).
+      validRefusals: c.state === 'signature-ok' && c.fingerprint !== undefined ? [c.fingerprint] : [],
+      ruleRefusals: [],
+    };
+  }
+  const f = d.fingerprints;
+  const missing = (f.missing ?? []).map((m) => m.fingerprint).filter((x): x is string => x !== undefined);
+  return {
+    routes,
+    ...(f.signature?.fingerprint === undefined ? {} : { signature: f.signature.fingerprint }),
+    ...(f.unknownKey?.fingerprint === undefined ? {} : { unknownKey: f.unknownKey.fingerprint }),
+    missing: [...new Set(missing)],
+  };
 }

@@ -10,7 +10,7 @@ import type { RawRequest } from '../src/client/http.js';
 import { encodePairs, parsePairs } from '../src/core/signing/query.js';
 import { sign } from '../src/signing/hmac.js';
 import { codeValue, entriesOf, isRecord, type Observation } from '../src/core/response.js';
-import { fingerprintOf } from './discovery.js';
+import { fingerprintOf } from './verdict.js';
 import { routeKey, type Built, type Route } from './requests.js';
 import type { SendResult } from './transport.js';
 import type { OrderLookup } from './target/description.js';

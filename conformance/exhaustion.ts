@@ -6,7 +6,7 @@
  * the same refusal in this run").
  */
 import { codeValue, describe, entriesOf, isRecord, type Observation } from '../src/core/response.js';
-import { fingerprintOf } from './discovery.js';
+import { fingerprintOf } from './verdict.js';
 import { routeKey, type Built, type Route } from './requests.js';
 import type { SendResult } from './transport.js';
 

@@ -81,6 +81,13 @@ describe('the check catalogue', () => {
     }
   });
 
+  it('a level other than the catalog rule\'s is data with its written reason; a reason without such a level is a stale one', () => {
+    for (const c of checks) {
+      const differs = c.level !== undefined && c.level !== rules().get(c.ruleId)?.level;
+      expect(c.levelReason !== undefined, c.id).toBe(differs);
+    }
+  });
+
   it('--only selects by rule or check ID prefix and keeps runLast checks at the end', () => {
     expect(selectChecks(checks, ['SIG-PLACEMENT']).every((c) => c.ruleId.startsWith('SIG-PLACEMENT'))).toBe(true);
     const all = selectChecks(checks, []);

@@ -8,8 +8,9 @@ import { rule, type RuleLevel } from '../src/rules.js';
 import { readKitJson } from '../src/paths.js';
 import { type Observation, describe, entriesOf, entryPlaced } from '../src/core/response.js';
 import { SpotcheckError } from '../src/core/errors.js';
+import { authRefusal, expect as want, fingerprintOf, judgeExchange, refusalToConfirm, routeVerdicts, type ExchangeVerdict, type RouteKnowledge, type RouteTally } from './verdict.js';
 import { LIMITS } from '../src/core/wire.js';
-import { anyUsable, authFingerprint, controlOf, discover, explainNothingAccepted, fingerprintOf, type Discovery } from './discovery.js';
+import { anyUsable, controlOf, controlRequest, discover, explainNothingAccepted, knowledgeOf, type Discovery } from './discovery.js';
 import { resolveDescription } from './target/description.js';
 import { coverageMatrix } from './coverage.js';
 import { createEffectProber, methodText, type EffectMethod, type FollowUp } from './effects.js';
@@ -23,7 +24,8 @@ import { clientIdSource } from './generators.js';
 import { createRequestFactory, routeKey, type Built, type Route } from './requests.js';
 import { summariseTraffic, timeProbeOf, type TimeProbe } from './traffic.js';
 import { createTransport, DEADLINE_REASON, type Exchange, type SendResult, type Sender } from './transport.js';
-import type { CheckContext, CheckDefinition, CheckOutcome, CheckReport, DiscoveryReport, Profile, RunReport, Target } from './types.js';
+import type { CheckOutcome } from './verdict.js';
+import type { CheckContext, CheckDefinition, CheckReport, DiscoveryReport, Profile, RunReport, Target } from './types.js';
 
 export interface RunOptions {
   target: Target;
@@ -126,29 +128,7 @@ export function judge(def: CheckDefinition, out: CheckOutcome, profile: Profile)
 /** A result that was never sent, with the reason, for a route or budget that forbids it. */
 function notSent(request: SendResult['exchange']['request'], facts: Parameters<Sender>[1], why: string): SendResult {
   const observation: Observation = { verdict: 'not-sent', error: why };
-  return { observation, exchange: { request, observation, ...facts }, inconclusive: why };
-}
-
-/** Why an answer cannot decide the check's rule, or undefined when it can (design notes "How a verdict is earned"). */
-export function whyInconclusive(d: Discovery, def: CheckDefinition, route: Route | undefined, o: Observation): string | undefined {
-  if (o.verdict === 'accepted' || o.verdict === 'server-error' || o.verdict === 'no-answer' || o.verdict === 'bad-response') return undefined;
-  if (o.verdict === 'rate-limited') return 'still rate limited after waiting and retrying (HTTP 429/503): no verdict';
-  const authRule = def.anyRejection === true || def.ruleId.startsWith('AUTH-') || def.ruleId.startsWith('SIG-');
-  const c = route === undefined ? undefined : controlOf(d, route);
-  if (c !== undefined && route !== undefined && c.state !== 'accepted' && def.establishes !== routeKey(route)) {
-    const sameAsControl = fingerprintOf(o) === c.fingerprint;
-    if (!(c.state === 'signature-ok' && authRule && !sameAsControl)) {
-      return `no positive control: ${routeKey(route)} did not accept a valid request in this run (${c.observed})`;
-    }
-  }
-  if (!authRule) {
-    const fp = authFingerprint(d, o);
-    if (fp !== undefined) return `rejected with the ${fp} fingerprint, so the request never reached the rule`;
-    // The answer a valid order got in discovery (a filter, a balance): a business refusal, not this rule's.
-    const business = d.controls.find((x) => x.state === 'signature-ok' && x.fingerprint === fingerprintOf(o));
-    if (business !== undefined) return `rejected like the valid order on ${routeKey(business.route)} in discovery (${business.fingerprint ?? '?'}): a business rule, not the rule under test`;
-  }
-  return undefined;
+  return { observation, exchange: { request, observation, ...facts } };
 }
 
 function discoveryReport(d: Discovery): DiscoveryReport {
@@ -158,6 +138,8 @@ function discoveryReport(d: Discovery): DiscoveryReport {
   const sig = fp(f.signature);
   const key = fp(f.unknownKey);
   const stale = fp(f.stale);
+  const missing = (f.missing ?? []).map(fp).filter((x): x is string => x !== undefined);
+  if (missing.length > 0) fingerprints.missing = missing;
   if (sig !== undefined) fingerprints.signature = sig;
   if (key !== undefined) fingerprints.unknownKey = key;
   if (stale !== undefined) fingerprints.stale = stale;
@@ -179,6 +161,16 @@ function skipReport(def: CheckDefinition, reason: string, durationMs = 0): Check
     durationMs: Math.round(durationMs),
     reason,
   };
+}
+
+/** The checks' route cells by verdict, for the summary. */
+function cellCounts(reports: readonly CheckReport[]): NonNullable<RunReport['summary']['cells']> {
+  const n = { pass: 0, fail: 0, inconclusive: 0, unanswered: 0, notOffered: 0 };
+  for (const c of reports.flatMap((r) => r.cells ?? [])) {
+    if (c.verdict === 'not-offered') n.notOffered++;
+    else n[c.verdict]++;
+  }
+  return n;
 }
 
 /** Thrown into a check by its next request once the run is aborted. */
@@ -248,7 +240,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   };
   const send = sendVia(true);
 
-  const needsClock = selected.some((c) => c.ruleId.startsWith('TIME') || c.id.startsWith('TIME'));
+  const needsClock = selected.some((c) => c.needsClock === true);
   const clock = await measureClock({
     send: sendVia(false),
     probe: { method: 'POST', path: profile.endpoints.batch.offered ? profile.endpoints.batch.path : profile.endpoints.v1.path, query: '', body: '', headers: {} },
@@ -292,6 +284,45 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     limitParams: () => limitParams(base),
   });
   const cutInDiscovery = transport.cutByDeadline() > 0;
+  // What the run knows of the target (conformance/verdict.ts): discovery's, plus refusals learnt by re-sent controls.
+  const known = knowledgeOf(discovery);
+  const routeKnowledge: Record<string, RouteKnowledge> = { ...known.routes };
+  const knowledge = { ...known, routes: routeKnowledge };
+  const absent = new Set(Object.entries(routeKnowledge).filter(([, r]) => r.absent === true).map(([k]) => k));
+  const learned: Array<{ route: string; refusal: string }> = [];
+  const confirming = new Map<string, Promise<void>>();
+  const controlInput = { requests: factory, batchOrder: () => oneOrder(base), limitParams: () => limitParams(base) };
+  /**
+   * Send a route's positive control again after a refusal not seen there yet: the same
+   * refusal means valid orders meet it in this run (business: balance, position, filters),
+   * an acceptance means it is the rule's (conformance/verdict.ts refusalToConfirm). Once per
+   * route and refusal.
+   */
+  const confirm = (route: Route, fp: string): Promise<void> => {
+    const key = routeKey(route);
+    const id = `${key} ${fp}`;
+    let p = confirming.get(id);
+    if (p === undefined) {
+      p = (async () => {
+        if (placed + 1 > opts.maxOrders) return;
+        const b = controlRequest(controlInput, route);
+        const r = await send(b.request, b.facts, b.rebuild);
+        const got = fingerprintOf(r.observation);
+        const rk = routeKnowledge[key];
+        if (rk === undefined) return;
+        if (r.observation.verdict === 'accepted') {
+          routeKnowledge[key] = { ...rk, ruleRefusals: [...rk.ruleRefusals, fp] };
+        } else if (got !== undefined && authRefusal(knowledge, got) === undefined && !rk.validRefusals.includes(got)) {
+          routeKnowledge[key] = { ...rk, validRefusals: [...rk.validRefusals, got] };
+          learned.push({ route: key, refusal: describe(r.observation) });
+        }
+      })();
+      confirming.set(id, p);
+    }
+    return p;
+  };
+  const unanswered: string[] = [];
+  let unansweredCount = 0;
   if (!anyUsable(discovery) && !cutInDiscovery && withheldInDiscovery === 0) throw new SpotcheckError('ERR_TARGET', explainNothingAccepted(discovery), { discovery: discoveryReport(discovery) });
   // Place-nothing by effect: a whole-call refusal is followed by a valid order reusing one of its client ids, or by the order-lookup path.
   const followedUp = new Set<string>();
@@ -359,30 +390,41 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     const share = Number.isFinite(maxOrders) && def.placesOrders ? Math.floor((maxOrders - placed) / Math.max(1, placingLeft)) : Infinity;
     if (def.placesOrders) placingLeft--;
     let mine = 0;
+    /** Every exchange of this check with its route and the verdict of what the check last expected of it. */
+    const exchanges: Array<{ route?: string; verdict: ExchangeVerdict }> = [];
+    let cut = 0;
+    const role = { establishes: def.establishes ?? [] };
+    let withheldHere = 0;
+    /** The refusals this check met (an exhausted account may explain a failure later). */
+    const marks = new Set<string>();
     const effectStats = { shown: 0, methods: new Set<string>(), placed: undefined as { refused: SendResult; follow: FollowUp; method: EffectMethod } | undefined };
     const probes: TimeProbe[] = [];
-    const stats = { marks: new Set<string>(), routes: new Set<string>(), sends: 0, conclusive: 0, cut: 0, withheld: 0, firstInconclusive: undefined as string | undefined, business: 0, firstBusiness: undefined as string | undefined };
     const judged: Sender = async (req, facts, rebuild) => {
       const route = facts?.route;
       const c = route === undefined ? undefined : controlOf(discovery, route);
       let r: SendResult;
       if (c?.state === 'not-offered' && route !== undefined) {
         r = notSent(req, facts, `the target does not offer ${routeKey(route)} (target description)`);
-        if (def.establishes === routeKey(route)) delete r.inconclusive;
       } else if (mine + ordersIn(route, req.body) > share || placed + ordersIn(route, req.body) > maxOrders) {
         r = notSent(req, facts, `${BUDGET_REASON}${budgetLabel}) is spent: this check's share allowed no more orders`);
-        stats.withheld++;
+        withheldHere++;
         withheld++;
       } else {
         r = await send(req, facts, rebuild);
         mine += placedBy(r.exchange.route, r.observation);
         const tp = def.timeProbes === true ? timeProbeOf(r.exchange, clock.offsetMs ?? 0) : undefined;
         if (tp !== undefined) probes.push(tp);
-        if (r.observation.verdict === 'not-sent' && r.observation.error === DEADLINE_REASON) stats.cut++;
-        review(r);
+        if (r.observation.verdict === 'not-sent' && r.observation.error === DEADLINE_REASON) cut++;
+        if (r.observation.verdict === 'no-answer') {
+          unansweredCount++;
+          if (unanswered.length < 20) unanswered.push(`${def.id}: ${req.method} ${req.path}${route === undefined ? '' : ` (${routeKey(route)})`}: ${describe(r.observation)}`);
+        }
+        const fp = refusalToConfirm(knowledge, { observation: r.observation, ...(route === undefined ? {} : { route: routeKey(route) }) });
+        if (fp !== undefined && route !== undefined) await confirm(route, fp);
+        for (const m of refusalMarks(r.observation)) marks.add(m);
         await followUp(r);
       }
-      return tally(r);
+      return judgeable(r);
     };
     /** A whole-call refusal through a controlled route: shown to have placed nothing by effect (design notes, "Effects, not only answers"). */
     const followUp = async (r: SendResult): Promise<void> => {
@@ -399,35 +441,23 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       if (f.reading === 'placed-nothing') effectStats.shown++;
       if (f.reading === 'placed') effectStats.placed ??= { refused: r, follow: f, method: f.method };
     };
-    /** What an answer means for this check's rule (inconclusive, or a business refusal: the signature was accepted). */
-    const review = (r: SendResult): void => {
-      const route = r.exchange.route;
-      const c = route === undefined ? undefined : controlOf(discovery, route);
-      const why = whyInconclusive(discovery, def, route, r.observation);
-      if (why !== undefined) r.inconclusive = why;
-      for (const m of refusalMarks(r.observation)) stats.marks.add(m);
-      const spent = exhaustion.current();
-      if (r.inconclusive === undefined && spent !== undefined && meets(refusalMarks(r.observation), spent.mark) && !(def.anyRejection === true || def.ruleId.startsWith('AUTH-') || def.ruleId.startsWith('SIG-'))) {
-        r.inconclusive = spent.reason;
-      }
-      // A refusal that is not the auth fingerprint, on a route shown to verify signatures: the signature was accepted.
-      const verifies = c === undefined || c.state === 'accepted' || c.state === 'signature-ok';
-      if (verifies && r.observation.verdict === 'rejected' && authFingerprint(discovery, r.observation) === undefined && r.inconclusive === undefined) {
-        r.businessRefusal = describe(r.observation);
-        stats.business++;
-        stats.firstBusiness ??= r.businessRefusal;
-      }
-    };
-    /** Count an answer toward this check's verdict. */
-    const tally = (r: SendResult): SendResult => {
-      const route = r.exchange.route;
-      stats.sends++;
-      if (r.inconclusive === undefined) {
-        stats.conclusive++;
-        if (route !== undefined && r.observation.verdict !== 'not-sent') stats.routes.add(routeKey(route));
-      }
-      else stats.firstInconclusive ??= r.inconclusive;
-      return r;
+    /** The answer with its judge: the verdict for what the probe expects, counted toward this check's route (the last expectation judged counts). */
+    const judgeable = (r: SendResult): SendResult => {
+      const route = r.exchange.route === undefined ? undefined : routeKey(r.exchange.route);
+      const x = { observation: r.observation, ...(route === undefined ? {} : { route }) };
+      const slot = exchanges.length;
+      const judge = (exp: Parameters<typeof judgeExchange>[0]): ExchangeVerdict => {
+        let v = judgeExchange(exp, knowledge, x, role);
+        // An exhausted account (conformance/exhaustion.ts): its refusal decides no rule past the authentication.
+        const spent = exhaustion.current();
+        const authLayer = exp.kind === 'refuse' && exp.layer !== 'rule';
+        if (spent !== undefined && !authLayer && (v.verdict === 'pass' || v.verdict === 'fail') && r.observation.verdict !== 'accepted' && meets(refusalMarks(r.observation), spent.mark)) v = { verdict: 'inconclusive', reason: spent.reason };
+        exchanges[slot] = { ...(route === undefined ? {} : { route }), verdict: v };
+        return v;
+      };
+      // what a probe that states no expectation shows: an answer, read as it is
+      judge(want.observe);
+      return { ...r, judge };
     };
     /** One exchange per key for the whole run: the first check asking sends it, the others judge the same answer. */
     const shared = async <T>(key: string, make: () => { built: Built; carry: T }): Promise<{ result: SendResult; carry: T }> => {
@@ -437,8 +467,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
         // a probe the first check could not send (its order budget, a route not offered) is this check's to try
         if (v.result.observation.verdict !== 'not-sent') {
           const own: SendResult = { observation: v.result.observation, exchange: v.result.exchange, ...(v.result.response === undefined ? {} : { response: v.result.response }) };
-          review(own);
-          return { result: tally(own), carry: v.carry };
+          return { result: judgeable(own), carry: v.carry };
         }
       }
       const { built, carry } = make();
@@ -462,14 +491,14 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     }
     running.delete(def.id);
     // A check the deadline cut short has no verdict, unless it had already found a failure.
-    if (stats.cut > 0 && out.status !== 'fail') {
-      slots[index] = skipReport(def, `cut short: ${maxTimeNote} was reached while this check ran (${stats.cut} requests not sent or not finished)`, performance.now() - t0);
+    if (cut > 0 && out.status !== 'fail') {
+      slots[index] = skipReport(def, `cut short: ${maxTimeNote} was reached while this check ran (${cut} requests not sent or not finished)`, performance.now() - t0);
       done++;
       progress();
       return;
     }
     // Nothing sent at all because of the order budget: the check did not run (status skip, with the reason).
-    if (stats.sends > 0 && stats.withheld === stats.sends && out.status !== 'fail') {
+    if (exchanges.length > 0 && withheldHere === exchanges.length && out.status !== 'fail') {
       slots[index] = skipReport(def, `not run: ${BUDGET_REASON}${budgetLabel}) left no order for it; every request of this check could place one`, performance.now() - t0);
       done++;
       progress();
@@ -478,10 +507,10 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     }
     // A failure on a refusal valid orders now meet too (accepted earlier in the run): no verdict, the account may be exhausted.
     if (out.status === 'fail') {
-      const marks = out.exchange !== undefined ? refusalMarks(out.exchange.observation) : [...stats.marks];
-      const spent = out.exchange === undefined ? exhaustion.current() : await exhaustion.explains(out.exchange.route, out.exchange.observation).catch(() => undefined);
-      if (spent !== undefined && meets(marks, spent.mark)) out = { status: 'inconclusive', reason: spent.reason, ...(out.exchange === undefined ? {} : { exchange: out.exchange }) };
-      else if (marks.length > 0) failedOn[index] = { marks, ...(out.exchange === undefined ? {} : { exchange: out.exchange }) };
+      const met = out.exchange !== undefined ? refusalMarks(out.exchange.observation) : [...marks];
+      const spent = out.exchange === undefined ? exhaustion.current() : await exhaustion.explains((out.exchange as Exchange).route, out.exchange.observation).catch(() => undefined);
+      if (spent !== undefined && meets(met, spent.mark)) out = { status: 'inconclusive', reason: spent.reason, ...(out.exchange === undefined ? {} : { exchange: out.exchange }) };
+      else if (met.length > 0) failedOn[index] = { marks: met, ...(out.exchange === undefined ? {} : { exchange: out.exchange as Exchange }) };
     }
     // A refused call that placed an order, shown by effect, fails the check whatever its answer said.
     const effectPlaced = effectStats.placed;
@@ -494,18 +523,37 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
         exchange: effectPlaced.refused.exchange,
       };
     }
+    // Per route: the cells, and the check's status from them (conformance/verdict.ts routeVerdicts).
+    const tallies = new Map<string, RouteTally>();
+    let decided = 0;
+    let firstUndecided: string | undefined;
+    for (const e of exchanges) {
+      const v = e.verdict.verdict;
+      if (v === 'pass' || v === 'fail') decided++;
+      else firstUndecided ??= e.verdict.reason;
+      if (e.route === undefined) continue;
+      const t = tallies.get(e.route) ?? { pass: 0, fail: 0, inconclusive: 0, unanswered: 0, requests: 0 };
+      t.requests++;
+      t[v]++;
+      if (v === 'inconclusive') t.firstReason ??= e.verdict.reason;
+      if (v === 'unanswered') t.firstUnanswered ??= e.verdict.reason;
+      tallies.set(e.route, t);
+    }
+    const byRoute = routeVerdicts(out, def.covers ?? [], tallies, absent);
+    out = byRoute.outcome;
     // A pass earned by no request that reached the rule is no pass.
-    if (out.status === 'pass' && stats.sends > 0 && stats.conclusive === 0) {
-      out = { status: 'inconclusive', reason: stats.firstInconclusive ?? 'no request reached the rule' };
+    if (out.status === 'pass' && exchanges.length > 0 && decided === 0) {
+      out = { status: 'inconclusive', reason: firstUndecided ?? 'no request reached the rule' };
     }
     const notes: string[] = [];
-    if (out.status === 'pass' && def.ruleId.startsWith('SIG-') && stats.business > 0) {
-      notes.push(`${stats.business} correctly signed requests were refused for a reason other than the signature and count as signature accepted (first: ${stats.firstBusiness ?? '?'})`);
+    const business = exchanges.filter((e) => e.verdict.business !== undefined);
+    if (out.status === 'pass' && business.length > 0) {
+      notes.push(`${business.length} correctly signed requests were refused for a reason other than the signature and count as signature accepted (first: ${business[0]?.verdict.business ?? '?'})`);
     }
     if (effectStats.shown > 0 || effectStats.methods.size > 0) {
       notes.push(`place-nothing by effect: ${effectStats.shown} refused call(s) shown to have placed nothing; method: ${[...effectStats.methods].join('; ')}`);
     }
-    if (out.status === 'pass' && stats.conclusive < stats.sends) notes.push(`${stats.sends - stats.conclusive} of ${stats.sends} requests could not decide the rule (first: ${stats.firstInconclusive ?? '?'})`);
+    if (out.status === 'pass' && decided < exchanges.length) notes.push(`${exchanges.length - decided} of ${exchanges.length} requests could not decide the rule (first: ${firstUndecided ?? '?'})`);
     const r = rule(def.ruleId);
     const j = judge(def, out, opts.profile);
     const rep: CheckReport = {
@@ -521,18 +569,21 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     };
     if (j.pinned) {
       rep.expected = 'the reference choice of spec/decisions.md (reference profile)';
-      rep.actual = out.observed ?? 'a different behaviour';
+      rep.actual = ('observed' in out ? out.observed : undefined) ?? 'a different behaviour';
     }
-    if (out.expected !== undefined) rep.expected = out.expected;
-    if (out.actual !== undefined) rep.actual = out.actual;
-    if (out.observed !== undefined) rep.observed = out.observed;
-    if (out.reason !== undefined) rep.reason = out.reason;
-    if (out.counterexample !== undefined) rep.counterexample = out.counterexample;
-    if (out.runs !== undefined) rep.runs = out.runs;
+    if ('expected' in out) rep.expected = out.expected;
+    if ('actual' in out) rep.actual = out.actual;
+    if ('observed' in out && out.observed !== undefined) rep.observed = out.observed;
+    if ('reason' in out) rep.reason = out.reason;
+    if ('counterexample' in out && out.counterexample !== undefined) rep.counterexample = out.counterexample;
+    if ('runs' in out && out.runs !== undefined) rep.runs = out.runs;
     if (notes.length > 0) rep.notes = notes;
-    if (stats.routes.size > 0) rep.routes = [...stats.routes].sort();
+    const reached = [...tallies].filter(([, t]) => t.pass + t.fail > 0).map(([k]) => k);
+    if (reached.length > 0) rep.routes = reached.sort();
+    if (byRoute.cells.length > 0) rep.cells = byRoute.cells;
+    const failing = 'exchange' in out ? out.exchange : undefined;
+    if (rep.status === 'fail' && failing !== undefined && 'request' in failing) rep.reproduce = curlFor(opts.target.baseUrl, failing as Exchange);
     if (probes.length > 0) rep.timeProbes = probes;
-    if (rep.status === 'fail' && out.exchange) rep.reproduce = curlFor(opts.target.baseUrl, out.exchange);
     if (rep.status === 'fail' && opts.replayArgs !== undefined) rep.replay = `spotcheck ${commandLine(replayArgv(opts.seed, def.id, opts.replayArgs))}`;
     slots[index] = rep;
     done++;
@@ -609,8 +660,14 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       skipped: count('skip'),
       inconclusive: count('inconclusive'),
       mustFailures: reports.filter((r) => r.status === 'fail' && r.level === 'MUST').length,
+      cells: cellCounts(reports),
     },
-    discovery: discoveryReport(discovery),
+    unanswered: {
+      count: unansweredCount,
+      probes: unanswered,
+      ...transport.wait(),
+    },
+    discovery: { ...discoveryReport(discovery), ...(learned.length === 0 ? {} : { learned }) },
     traffic: summariseTraffic(latencies, answers),
     rateLimits: transport.rateLimits(),
     ...(opts.maxTimeMs === undefined

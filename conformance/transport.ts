@@ -7,6 +7,7 @@ import { sendRaw, type RawRequest, type RawResponse } from '../src/client/http.j
 import { isSpotcheckError } from '../src/core/errors.js';
 import { classify, type Observation } from '../src/core/response.js';
 import type { Built, SigningFacts } from './requests.js';
+import type { ExchangeVerdict, Expectation } from './verdict.js';
 
 /** One request as sent, what came back, and how its signature was made (for the curl reproduction). */
 export interface Exchange extends SigningFacts {
@@ -20,13 +21,11 @@ export interface SendResult {
   /** The raw response, when one came. */
   response?: RawResponse;
   /**
-   * Set by the runner when this answer cannot decide the rule the check tests:
-   * rate limited, a route without a positive control, or a rejection carrying the
-   * signature/key fingerprint. Why, in words.
+   * Set by the runner: the verdict of this answer for what the probe expects
+   * (conformance/verdict.ts), with what the run knows of the target; the check's count
+   * for its route takes the last expectation judged.
    */
-  inconclusive?: string;
-  /** Set for a correctly signed request refused for another reason (a business rule): the signature was accepted. */
-  businessRefusal?: string;
+  judge?: (expectation: Expectation) => ExchangeVerdict;
 }
 
 /** Send a request; `rebuild` makes it afresh (new timestamp, re-signed) when a 429 asks for a retry. */
@@ -69,6 +68,19 @@ export interface TransportOptions {
   deadline?: number;
   /** Largest response body read, bytes (default: sendRaw's 1 MiB); the rest is dropped and reported. */
   maxBodyBytes?: number;
+  /** Timeouts at the full wait after which the wait is shortened from the measured answer times (default 3; Infinity: never). */
+  shortenAfter?: number;
+}
+
+/** The shortest wait the runner shortens to after repeated silence, ms: a slow but answering target keeps its answers. */
+export const MIN_SHORTENED_WAIT_MS = 2000;
+
+/**
+ * The wait after repeated silence: four times the slowest answer measured (at least
+ * MIN_SHORTENED_WAIT_MS, at most the full timeout). Pure.
+ */
+export function shortenedWait(timeoutMs: number, slowestAnswerMs: number): number {
+  return Math.min(timeoutMs, Math.max(MIN_SHORTENED_WAIT_MS, Math.ceil(4 * slowestAnswerMs)));
 }
 
 /** Why a request was not sent or was cut short: the run's deadline. */
@@ -84,6 +96,8 @@ export interface Transport {
   rateLimits(): RateLimitStats;
   /** Requests not sent, or cut short, because the run's deadline passed. */
   cutByDeadline(): number;
+  /** The wait per request now, and whether it was shortened after repeated silence. */
+  wait(): { timeoutMs: number; shortenedToMs?: number };
 }
 
 /** Make the rate-limited sender for one target. */
@@ -91,6 +105,11 @@ export function createTransport(opts: TransportOptions): Transport {
   let count = 0;
   let timeoutCount = 0;
   let firstTimeout: Exchange | undefined;
+  /** Timeouts at the full wait, the slowest answer seen, and the wait once shortened. */
+  let fullTimeouts = 0;
+  let slowest = 0;
+  let shortened: number | undefined;
+  const waitNow = (): number => shortened ?? opts.timeoutMs;
   let nextSlot = 0;
   const interval = opts.rate > 0 ? 1000 / opts.rate : 0;
 
@@ -107,7 +126,7 @@ export function createTransport(opts: TransportOptions): Transport {
   const deadlineResult = (request: RawRequest, facts: SigningFacts): SendResult => {
     cut++;
     const observation: Observation = { verdict: 'not-sent', error: DEADLINE_REASON };
-    return { observation, exchange: { request, observation, ...facts }, inconclusive: DEADLINE_REASON };
+    return { observation, exchange: { request, observation, ...facts } };
   };
 
   const limits: RateLimitStats = { responses: 0, retried: 0, gaveUp: 0, waitedMs: 0 };
@@ -148,7 +167,8 @@ export function createTransport(opts: TransportOptions): Transport {
     const left = timeLeft();
     if (left <= 0) return deadlineResult(request, facts);
     // the per-request deadline never outlives the run's
-    const timeoutMs = Math.min(opts.timeoutMs, Math.max(1, Math.ceil(left)));
+    const wait = waitNow();
+    const timeoutMs = Math.min(wait, Math.max(1, Math.ceil(left)));
     count++;
     opts.onRequest?.(count);
     try {
@@ -158,15 +178,21 @@ export function createTransport(opts: TransportOptions): Transport {
         ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
       });
       const observation = classify(response);
+      if (response.elapsedMs !== undefined) slowest = Math.max(slowest, response.elapsedMs);
       return { observation, response, exchange: { request, observation, ...facts } };
     } catch (err) {
       if (!isSpotcheckError(err)) throw err;
-      if (err.code === 'ERR_TIMEOUT' && timeoutMs < opts.timeoutMs) return deadlineResult(request, facts);
+      if (err.code === 'ERR_TIMEOUT' && timeoutMs < wait) return deadlineResult(request, facts);
       const observation: Observation = { verdict: 'no-answer', error: err.message, errorCode: err.code === 'ERR_TIMEOUT' ? 'ERR_TIMEOUT' : 'ERR_NETWORK' };
       const exchange: Exchange = { request, observation, ...facts };
       if (err.code === 'ERR_TIMEOUT') {
         timeoutCount++;
         firstTimeout ??= exchange;
+        // Repeated silence: wait no longer than the target's measured answer times warrant (bounded, reported).
+        if (shortened === undefined && ++fullTimeouts >= (opts.shortenAfter ?? 3) && slowest > 0) {
+          const w = shortenedWait(opts.timeoutMs, slowest);
+          if (w < opts.timeoutMs) shortened = w;
+        }
       }
       return { observation, exchange };
     }
@@ -177,5 +203,6 @@ export function createTransport(opts: TransportOptions): Transport {
     timeouts: () => (firstTimeout ? { count: timeoutCount, first: firstTimeout } : { count: timeoutCount }),
     rateLimits: () => ({ ...limits }),
     cutByDeadline: () => cut,
+    wait: () => (shortened === undefined ? { timeoutMs: opts.timeoutMs } : { timeoutMs: opts.timeoutMs, shortenedToMs: shortened }),
   };
 }

@@ -6,18 +6,21 @@ import type { RuleLevel } from '../src/rules.js';
 import type { RuleFamily } from '../src/core/rule-id.js';
 import type { RuleId } from '../src/core/rule-id.js';
 import type { Exchange, RateLimitStats, SendResult, Sender } from './transport.js';
-import type { ControlState } from './discovery.js';
+import type { ControlState } from './verdict.js';
 import type { TargetProfile } from './target/description.js';
 import type { CoverageMatrix } from './coverage.js';
 
 import type { ClockEstimate } from './clock.js';
+import type { CheckOutcome, RouteCell } from './verdict.js';
 import type { TimeProbe, TrafficReport } from './traffic.js';
 import type { Built, RequestFactory, RouteKey } from './requests.js';
 
 /** The discovery section of the report. */
 export interface DiscoveryReport {
   controls: Array<{ route: string; state: ControlState; observed: string }>;
-  fingerprints: { signature?: string; unknownKey?: string; stale?: string };
+  fingerprints: { signature?: string; unknownKey?: string; stale?: string; missing?: string[] };
+  /** Refusals valid orders met during the run (business: balance, position, filters), by route. */
+  learned?: Array<{ route: string; refusal: string }>;
 }
 
 /** `core` is lenient (fails a server only where every reading of the seed agrees); `reference` also pins spec/decisions.md. */
@@ -42,24 +45,6 @@ export interface Target {
 
 /** `inconclusive`: no request of the check demonstrably reached the rule; never counted as passed or failed. */
 export type CheckStatus = 'pass' | 'fail' | 'info' | 'skip' | 'inconclusive';
-
-/** What a check found. `expected`/`actual` are required for a failure. */
-export interface CheckOutcome {
-  status: CheckStatus;
-  expected?: string;
-  actual?: string;
-  /** What the server did, for INFO outcomes and for context. */
-  observed?: string;
-  /** For INFO outcomes of open points: whether the server made the reference choice (spec/decisions.md). */
-  matchesReference?: boolean;
-  /** Why a check was skipped or is inconclusive. */
-  reason?: string;
-  /** The exchange that shows the failure (for the curl reproduction). */
-  exchange?: Exchange;
-  /** fast-check counterexample and the number of runs, for properties. */
-  counterexample?: string;
-  runs?: number;
-}
 
 /** Everything a check may use. */
 export interface CheckContext {
@@ -109,19 +94,21 @@ export interface CheckDefinition {
   /** Run alone, with nothing else in flight (time-window probes want a quiet clock and steady latency). */
   exclusive?: boolean;
   /**
-   * The route (`batch/json`, `v1/query`, ...) whose acceptance this check establishes:
-   * when the route has no positive control, this check fails once and the checks that
-   * merely use the route are inconclusive.
+   * The routes (`batch/json`, `v1/query`, ...) whose acceptance this check establishes:
+   * when a route's positive control was refused, this check fails there once and the checks
+   * that merely use the route are inconclusive.
    */
-  establishes?: RouteKey;
+  establishes?: readonly RouteKey[];
   /**
    * The routes this check sends to and can decide its rule on (`batch/json`, `v1/split`, ...):
    * its cells of the coverage matrix (spec/coverage.json). A test checks them against the
    * routes a real run reaches.
    */
   covers?: readonly RouteKey[];
-  /** Any refusal satisfies the rule (a request with several faults may be refused for any of them), so the auth fingerprint counts too. */
-  anyRejection?: boolean;
+  /** Why `level` differs from the catalog rule's level (required with such a `level`: levels live in data with their reason). */
+  levelReason?: string;
+  /** Its probes need the server's clock measured closely (the time window): the runner spends a second on clock samples first. */
+  needsClock?: boolean;
   /** Shows place-nothing by effect itself (reusing client ids on purpose): the runner does not follow up its refusals. */
   ownEffects?: boolean;
   /** Sends v1 orders to the real v1 endpoint even when the target names a test-order path (it proves the endpoint itself accepts orders). */
@@ -156,6 +143,8 @@ export interface CheckReport {
   notes?: string[];
   /** Routes (`batch/json`, `v1.1/split`, ...) this check reached with an answer that could decide its rule (the coverage matrix). */
   routes?: string[];
+  /** The check's verdict per route it covers: its cells of the coverage matrix (spec/coverage.json). */
+  cells?: RouteCell[];
   /** For a time-window check: every probe it sent, its timestamp against the server clock estimate and the answer (§5.4). */
   timeProbes?: TimeProbe[];
   durationMs: number;
@@ -184,7 +173,11 @@ export interface RunReport {
     baselined?: number;
     /** Baseline entries whose check passed (with --baseline): they fail the run. */
     stale?: number;
+    /** The checks' route cells by verdict. */
+    cells?: { pass: number; fail: number; inconclusive: number; unanswered: number; notOffered: number };
   };
+  /** Requests that got no answer: how many, the probes (check and request), and the wait the runner shortened to after repeated silence. */
+  unanswered?: { count: number; probes: string[]; timeoutMs: number; shortenedToMs?: number };
   /** What discovery found before the checks: routes with their positive controls, rejection fingerprints. */
   discovery?: DiscoveryReport;
   /** Round-trip times of the run's requests and the answers by kind. */

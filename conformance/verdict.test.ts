@@ -28,6 +28,7 @@ const k: Knowledge = {
     'v1/query': { ...accepted, ruleRefusals: [ENUM], validRefusals: [POSITION] },
     'v1/body': { state: 'signature-ok', observed: `${FILTER} PRICE_FILTER`, fingerprint: FILTER, validRefusals: [FILTER], ruleRefusals: [] },
     'v1.1/body': { state: 'signature-ok', observed: `${MISSING} symbol`, fingerprint: MISSING, validRefusals: [MISSING], ruleRefusals: [] },
+    'v1.1/split': { state: 'not-offered', observed: 'not offered', absent: true, validRefusals: [], ruleRefusals: [] },
     'v1/split': { state: 'refused', observed: 'HTTP 404', fingerprint: 'HTTP 404 code none', absent: true, validRefusals: [], ruleRefusals: [] },
   },
   signature: SIG,
@@ -70,6 +71,7 @@ const rows: Row[] = [
   ['auth probe refused with the signature fingerprint: its refusal', want.refuse('auth'), refused(SIG), 'batch/json', 'pass'],
   ['a business refusal learnt mid-run never counts as the rule refusal', want.refuse(), refused(POSITION), 'batch/json', 'inconclusive', /business refusal/],
   ['... nor a filter met by a control in discovery', want.refuse(), refused(FILTER), 'batch/json', 'inconclusive', /business refusal/],
+  ["a control refused like a missing parameter (a route that does not read it) is no business refusal elsewhere", want.refuse('auth'), refused(MISSING), 'batch/json', 'pass'],
   ['two faults: any refusal', want.refuse('any'), refused(POSITION), 'batch/json', 'pass'],
   ['a negative probe accepted fails', want.refuse(), ok, 'batch/json', 'fail'],
   ['every entry failed counts only when allowed', want.refuse('rule', true), entries([-1100]), 'batch/json', 'pass'],
@@ -89,6 +91,8 @@ const rows: Row[] = [
   ['an open point answered 5xx fails', want.observe, fiveHundred, 'batch/json', 'fail'],
   ['rate limited is no verdict', want.accept, { verdict: 'rate-limited', status: 429 }, 'batch/json', 'inconclusive', /rate limited/],
   ['not sent is no verdict', want.accept, { verdict: 'not-sent', error: 'budget' }, 'batch/json', 'inconclusive'],
+  ['a route not offered fails the check establishing it', want.accept, { verdict: 'not-sent', error: 'the target does not offer v1.1/split' }, 'v1.1/split', 'fail', /does not offer/, ['v1.1/split']],
+  ['... and only that check', want.accept, { verdict: 'not-sent', error: 'the target does not offer v1.1/split' }, 'v1.1/split', 'inconclusive'],
 ];
 
 describe('judgeExchange: (expectation, knowledge, exchange) -> verdict', () => {
@@ -102,17 +106,17 @@ describe('judgeExchange: (expectation, knowledge, exchange) -> verdict', () => {
 });
 
 describe('refusalToConfirm: when a re-sent positive control decides', () => {
-  const cases: Array<[string, Expectation, Observation, string, string | undefined]> = [
-    ['a valid request refused in a new way', want.accept, refused(FILTER), 'batch/json', FILTER],
-    ['a rule probe refused in a new way', want.refuse(), refused(POSITION), 'batch/json', POSITION],
-    ['a refusal already known as the rule\'s', want.refuse(), refused(ENUM), 'v1/query', undefined],
-    ['a refusal already known as business', want.refuse(), refused(POSITION), 'v1/query', undefined],
-    ['the signature fingerprint needs no control', want.accept, refused(SIG), 'batch/json', undefined],
-    ['an auth probe needs no control', want.refuse('auth'), refused(ENUM), 'batch/json', undefined],
-    ['a route without control', want.accept, refused(FILTER), 'v1/body', undefined],
-    ['an acceptance', want.accept, ok, 'batch/json', undefined],
+  const cases: Array<[string, Observation, string, string | undefined]> = [
+    ['a refusal not seen on the route yet', refused(FILTER), 'batch/json', FILTER],
+    ['another new refusal', refused(POSITION), 'batch/json', POSITION],
+    ["a refusal already known as the rule's", refused(ENUM), 'v1/query', undefined],
+    ['a refusal already known as business', refused(POSITION), 'v1/query', undefined],
+    ['the signature fingerprint needs no control', refused(SIG), 'batch/json', undefined],
+    ['a missing-parameter answer needs no control', refused(MISSING), 'batch/json', undefined],
+    ['a route without control', refused(FILTER), 'v1/body', undefined],
+    ['an acceptance', ok, 'batch/json', undefined],
   ];
-  for (const [name, exp, o, route, fp] of cases) it(name, () => expect(refusalToConfirm(exp, k, { observation: o, route })).toBe(fp));
+  for (const [name, o, route, fp] of cases) it(name, () => expect(refusalToConfirm(k, { observation: o, route })).toBe(fp));
 });
 
 describe('routeVerdicts: a check over its routes', () => {

@@ -54,7 +54,13 @@ export interface ExchangeVerdict {
   business?: string;
 }
 
-/** The positive control's state (conformance/discovery.ts). */
+/**
+ * `accepted`: a valid order was accepted. `signature-ok`: refused, but not like a bad
+ * signature on the same route (a business reason: filters, balance), so signing checks
+ * may use the route and rule checks may not. `refused`: refused like a bad signature,
+ * or no route at all (404), or no usable answer. `not-offered`: the target description
+ * says the server does not serve it; nothing was sent.
+ */
 export type ControlState = 'accepted' | 'signature-ok' | 'refused' | 'not-offered';
 
 /** What the run knows of one route. */
@@ -112,10 +118,14 @@ export function authRefusal(k: Knowledge, fp: string | undefined): string | unde
   return undefined;
 }
 
-/** Refusals valid orders met anywhere in this run (filters, balance, position), less the auth fingerprints. */
+/**
+ * Refusals valid orders met anywhere in this run (filters, balance, position), less the
+ * auth fingerprints and the missing-parameter answers: a valid order refused like a request
+ * missing a parameter shows a route that does not read it, not a business state.
+ */
 export function businessRefusals(k: Knowledge): Set<string> {
   const out = new Set<string>();
-  for (const r of Object.values(k.routes)) for (const f of r.validRefusals) if (authRefusal(k, f) === undefined) out.add(f);
+  for (const r of Object.values(k.routes)) for (const f of r.validRefusals) if (authRefusal(k, f) === undefined && !k.missing.includes(f)) out.add(f);
   return out;
 }
 
@@ -148,11 +158,15 @@ function everyEntryFailed(o: Observation): boolean {
 export function judgeExchange(exp: Expectation, k: Knowledge, x: Judged, role: CheckRole = {}): ExchangeVerdict {
   const o = x.observation;
   const said = describe(o);
-  if (o.verdict === 'not-sent') return v('inconclusive', said);
-  if (o.verdict === 'no-answer') return v('unanswered', said);
-  if (o.verdict === 'rate-limited') return v('inconclusive', 'still rate limited after waiting and retrying (HTTP 429/503): no verdict');
   const route = x.route === undefined ? undefined : k.routes[x.route];
   const establishes = x.route !== undefined && (role.establishes ?? []).includes(x.route);
+  if (o.verdict === 'not-sent') {
+    // A route the target does not offer is one failure: of the check establishing it.
+    if (establishes && route?.state === 'not-offered' && (exp.kind === 'accept' || exp.kind === 'signature-accepted')) return v('fail', said);
+    return v('inconclusive', said);
+  }
+  if (o.verdict === 'no-answer') return v('unanswered', said);
+  if (o.verdict === 'rate-limited') return v('inconclusive', 'still rate limited after waiting and retrying (HTTP 429/503): no verdict');
   const fp = fingerprintOf(o);
   const noControl = route !== undefined && route.state !== 'accepted';
   const noControlWhy = `no positive control: ${x.route ?? '?'} did not accept a valid request in this run (${route?.observed ?? '?'})`;
@@ -194,10 +208,10 @@ export function judgeExchange(exp: Expectation, k: Knowledge, x: Judged, role: C
           return v('fail', `entry ${exp.index} with a non-zero code, got ${JSON.stringify(e) ?? 'no such entry'}`);
         }
         if (exp.entries === true && everyEntryFailed(o)) return v('pass', 'accepted with every entry failed: nothing placed');
-        return v('fail', `a refusal, got acceptance: ${said}`);
+        return v('fail', `accepted: ${said}`);
       }
       // rejected
-      if (placedEntries(o)) return v('fail', `a refusal that places nothing, got a rejection still reporting placed orders: ${said}`);
+      if (placedEntries(o)) return v('fail', `rejection that still reports placed orders: ${said}`);
       const layer = exp.kind === 'entry' ? 'rule' : exp.layer;
       if (noControl && x.route !== undefined) {
         // A route that verifies signatures (a valid request was refused unlike a wrong signature) can decide an auth-layer rule.
@@ -217,22 +231,21 @@ export function judgeExchange(exp: Expectation, k: Knowledge, x: Judged, role: C
 }
 
 /**
- * The refusal a re-sent positive control would decide, or undefined: a valid request
- * refused on a route whose control was accepted, or a negative probe refused in a way not
- * yet seen on that route. The runner re-sends the route's control once per route and
+ * The refusal a re-sent positive control would decide, or undefined: a refusal not yet
+ * seen on a route whose control was accepted, that is neither the auth fingerprint nor a
+ * missing-parameter answer. The runner re-sends the route's control once per route and
  * refusal: if the control meets the same refusal it is a business refusal of this run
- * (`validRefusals`), otherwise the refusal is the rule's (`ruleRefusals`).
+ * (`validRefusals`: a valid request meeting it is inconclusive, a negative probe meeting it
+ * proves nothing), otherwise it is a refusal valid orders do not meet (`ruleRefusals`).
  */
-export function refusalToConfirm(exp: Expectation, k: Knowledge, x: Judged): string | undefined {
+export function refusalToConfirm(k: Knowledge, x: Judged): string | undefined {
   const fp = fingerprintOf(x.observation);
   if (fp === undefined || x.route === undefined) return undefined;
   const route = k.routes[x.route];
   if (route?.state !== 'accepted') return undefined;
   if (route.validRefusals.includes(fp) || route.ruleRefusals.includes(fp)) return undefined;
   if (authRefusal(k, fp) !== undefined || k.missing.includes(fp)) return undefined;
-  if (exp.kind === 'accept' || exp.kind === 'signature-accepted') return fp;
-  if (exp.kind === 'entry' || (exp.kind === 'refuse' && exp.layer === 'rule')) return fp;
-  return undefined;
+  return fp;
 }
 
 /** A check's verdict on one route: a cell of the coverage matrix (spec/coverage.json). */
@@ -295,12 +308,17 @@ export function routeVerdicts(out: CheckOutcome, covers: readonly string[], tall
   if (out.status === 'info' || out.status === 'skip' || covers.length === 0) return { outcome: out, cells: [] };
   const own = new Map(('cells' in out ? (out.cells ?? []) : []).map((c) => [c.route, c]));
   const failedAt = out.status === 'fail' ? refRoute(out.exchange) : undefined;
-  const cells: RouteCell[] = covers.map((route) => {
+  // The routes it covers, and any other route where an answer decided its rule (a check free to use any route).
+  const routes = [...covers, ...[...tallies].filter(([r, t]) => !covers.includes(r) && t.pass + t.fail > 0).map(([r]) => r)];
+  const cells: RouteCell[] = routes.map((route) => {
     const t = tallies.get(route);
     const mine = own.get(route);
-    if (mine !== undefined) return { ...mine, requests: t?.requests ?? mine.requests };
+    if (mine !== undefined) {
+      if (absent.has(route) && mine.verdict !== 'pass' && mine.verdict !== 'fail') return { route, verdict: 'not-offered', reason: mine.reason ?? 'not offered by the target', requests: t?.requests ?? mine.requests };
+      return { ...mine, requests: t?.requests ?? mine.requests };
+    }
     if (route === failedAt && out.status === 'fail') return { route, verdict: 'fail', reason: `expected ${out.expected}; got ${out.actual}`, requests: t?.requests ?? 1 };
-    if (absent.has(route) && (t === undefined || t.pass + t.fail === 0)) return { route, verdict: 'not-offered', requests: t?.requests ?? 0 };
+    if (absent.has(route) && (t === undefined || t.pass + t.fail === 0)) return { route, verdict: 'not-offered', reason: t?.firstReason ?? 'not offered by the target', requests: t?.requests ?? 0 };
     return cellOf(route, t);
   });
   if (out.status === 'fail') return { outcome: out, cells };
@@ -321,6 +339,6 @@ export function routeVerdicts(out: CheckOutcome, covers: readonly string[], tall
     return { outcome: out.status === 'pass' ? out : { status: 'pass', cells }, cells };
   }
   const why = open.map((c) => `${c.route} (${c.reason ?? c.verdict})`).join('; ');
-  const reason = decided.length === 0 ? (open.length === 0 ? 'no route the check covers is offered by the target' : `no route decided: ${why}`) : `decided on ${decided.map((c) => c.route).join(', ')}; not on ${why}`;
+  const reason = decided.length === 0 ? (open.length === 0 ? `no route the check covers is offered by the target: ${cells.map((c) => `${c.route} (${c.reason ?? c.verdict})`).join('; ')}` : `no route decided: ${why}`) : `decided on ${decided.map((c) => c.route).join(', ')}; not on ${why}`;
   return { outcome: { status: 'inconclusive', reason }, cells };
 }

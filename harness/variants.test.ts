@@ -57,7 +57,10 @@ describe.concurrent('verdicts against servers nobody on the team wrote', () => {
     expect(ids(r, 'fail')).toEqual([]);
     expect(ids(r, 'inconclusive')).toEqual([]);
     expect(r.discovery?.controls.every((c) => c.state === 'accepted')).toBe(true);
-    expect(r.discovery?.fingerprints).toEqual({ signature: 'HTTP 401 code -1022', unknownKey: 'HTTP 401 code -2015', stale: 'HTTP 400 code -1021' });
+    expect(r.discovery?.fingerprints).toMatchObject({ signature: 'HTTP 401 code -1022', unknownKey: 'HTTP 401 code -2015', stale: 'HTTP 400 code -1021' });
+    // a missing signature, key and timestamp: answers that prove nothing about a signature
+    expect(r.discovery?.fingerprints.missing).toHaveLength(3);
+    expect(r.summary.cells?.inconclusive).toBe(0);
   });
 
   it('no batch endpoint: one failure (the batch is not accepted), the checks that only use it inconclusive, never passed on a 404', async () => {
@@ -78,10 +81,16 @@ describe.concurrent('verdicts against servers nobody on the team wrote', () => {
     expect(r.deviations).toContain('batch endpoint not offered');
   });
 
-  it('form body only: the query and split placements fail once each, checks that merely use them are inconclusive', async () => {
+  it('form body only: the query and split placements fail once each (placement and endpoint checks), checks that merely use them are inconclusive', async () => {
     const r = await check({ formBodyOnly: true });
-    expect(ids(r, 'fail')).toEqual(['SIG-PLACEMENT-QUERY.v1', 'SIG-PLACEMENT-QUERY.v1.1', 'SIG-PLACEMENT-SPLIT.v1', 'SIG-PLACEMENT-SPLIT.v1.1']);
-    passedOnlyThrough(r, 'ORDER-SIDE-ENUM', ['v1/query', 'v1/split', 'v1.1/query', 'v1.1/split']);
+    expect(ids(r, 'fail')).toEqual(['ORDER-V1-ENDPOINT', 'ORDER-V11-ENDPOINT', 'SIG-PLACEMENT-QUERY.v1', 'SIG-PLACEMENT-QUERY.v1.1', 'SIG-PLACEMENT-SPLIT.v1', 'SIG-PLACEMENT-SPLIT.v1.1']);
+    // the endpoint checks fail on the refused placements only, and pass on the body placement
+    expect(byId(r, 'ORDER-V11-ENDPOINT')?.cells?.map((c) => [c.route, c.verdict])).toEqual([['v1.1/query', 'fail'], ['v1.1/body', 'pass'], ['v1.1/split', 'fail']]);
+    // a check merely using the refused placements: decided on the others, inconclusive naming the refused ones
+    const side = byId(r, 'ORDER-SIDE-ENUM');
+    expect(side?.status).toBe('inconclusive');
+    expect(side?.cells?.filter((c) => c.verdict === 'pass').map((c) => c.route)).toEqual(['batch/json', 'v1/body', 'v1.1/body']);
+    expect(side?.reason).toMatch(/^decided on batch\/json, v1\/body, v1.1\/body; not on v1\/query \(no positive control/);
     expect(r.checks.find((c) => c.id === 'SIG-PLACEMENT-BODY.v1')?.status).toBe('pass');
   });
 
@@ -149,10 +158,17 @@ describe.concurrent('verdicts against servers nobody on the team wrote', () => {
     const placement = r.checks.find((c) => c.id === 'SIG-PLACEMENT-QUERY.v1');
     expect(placement?.status).toBe('pass');
     expect(placement?.notes?.join()).toMatch(/refused for a reason other than the signature and count as signature accepted \(first: HTTP 400 .*PRICE_FILTER/);
-    // Only a price-less MARKET order in the batch gets past the filter to the rule under test.
-    passedOnlyThrough(r, 'ORDER-SIDE-ENUM', ['v1/query', 'v1/body', 'v1/split', 'v1.1/query', 'v1.1/body', 'v1.1/split']);
+    // Only a price-less MARKET order in the batch gets past the filter to the rule under test: decided
+    // there, the single-order routes named as undecided (an inconclusive route never hides a judged one).
+    const side = byId(r, 'ORDER-SIDE-ENUM');
+    expect(side?.status).toBe('inconclusive');
+    expect(side?.cells?.find((c) => c.route === 'batch/json')?.verdict).toBe('pass');
+    expect(side?.cells?.find((c) => c.route === 'v1/query')?.reason).toMatch(/no positive control/);
+    expect(side?.reason).toMatch(/^decided on batch\/json; not on v1\/query/);
     expect(r.checks.find((c) => c.id === 'BATCH-MAX-ORDERS')?.status).toBe('inconclusive');
-    expect(r.checks.find((c) => c.id === 'ORDER-V1-ENDPOINT')?.status).toBe('inconclusive');
+    // a valid order refused is a failure of the check establishing its route, whatever the refusal
+    expect(byId(r, 'ORDER-V1-ENDPOINT')?.status).toBe('fail');
+    expect(byId(r, 'ORDER-V1-ENDPOINT')?.actual).toMatch(/PRICE_FILTER/);
   });
 
   it('no Date header: the clock-sized checks skip with the reason, the clock-free ones still decide', async () => {

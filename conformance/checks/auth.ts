@@ -17,7 +17,7 @@ const permissionByRoute = perRoute({
   routes: ALL_ROUTES,
   probe: async (ctx, r) => {
     const k = ctx.target.noTradeKey;
-    return k === undefined ? undefined : expectRejected(await send(ctx, onRoute(ctx, r, { apiKey: k.apiKey, secret: k.secret })), `${routeKey(r)} with a key lacking TRADE`);
+    return k === undefined ? undefined : expectRejected(await send(ctx, onRoute(ctx, r, { apiKey: k.apiKey, secret: k.secret })), `${routeKey(r)} with a key lacking TRADE`, 'auth');
   },
 });
 
@@ -27,7 +27,7 @@ export const authChecks: CheckDefinition[] = [
     ruleId: 'AUTH-APIKEY-REQUIRED',
     title: 'a correctly signed request without the API-key header is rejected, on every route',
     routes: ALL_ROUTES,
-    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { apiKey: null })), `${routeKey(r)} without API key`),
+    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { apiKey: null })), `${routeKey(r)} without API key`, 'auth'),
   }),
   perRoute({
     id: 'AUTH-APIKEY-REQUIRED.header-case',
@@ -53,14 +53,14 @@ export const authChecks: CheckDefinition[] = [
     ruleId: 'AUTH-APIKEY-UNKNOWN',
     title: 'an unknown API key is rejected even with a signature made with a valid secret, on every route',
     routes: ALL_ROUTES,
-    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { apiKey: `spotcheck-unknown-${ctx.clientId()}` })), `${routeKey(r)} with an unknown API key, valid secret`),
+    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { apiKey: `spotcheck-unknown-${ctx.clientId()}` })), `${routeKey(r)} with an unknown API key, valid secret`, 'auth'),
   }),
   perRoute({
     id: 'AUTH-SECRET-BOUND',
     ruleId: 'AUTH-SECRET-BOUND',
     title: 'a valid API key with a signature made with another secret is rejected, on every route',
     routes: ALL_ROUTES,
-    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { secret: `${ctx.target.secret}x` })), `${routeKey(r)} signed with a wrong secret`),
+    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { secret: `${ctx.target.secret}x` })), `${routeKey(r)} signed with a wrong secret`, 'auth'),
   }),
   {
     ...permissionByRoute,
@@ -74,6 +74,6 @@ export const authChecks: CheckDefinition[] = [
     ruleId: 'AUTH-SECURITY-TYPE',
     title: 'each order endpoint is TRADE: an API key alone, without a signature, is rejected on every route',
     routes: ALL_ROUTES,
-    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { omitSignature: true })), `${routeKey(r)} with key, no signature`),
+    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { omitSignature: true })), `${routeKey(r)} with key, no signature`, 'auth'),
   }),
 ];

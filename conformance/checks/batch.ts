@@ -37,7 +37,7 @@ export const batchChecks: CheckDefinition[] = [
     covers: ['batch/json'],
     title: 'batches of 1 to 20 valid orders of one symbol are accepted with one result entry per order',
     placesOrders: true,
-    establishes: 'batch/json',
+    establishes: ['batch/json'],
     run(ctx) {
       const arb = validBatch(ctx.target.symbol, 1, LIMITS.maxBatchOrders, ctx.target.profile);
       return property(

@@ -3,15 +3,17 @@
  * and running a fast-check property with the run's seed.
  */
 import fc from 'fast-check';
-import type { CheckContext, CheckOutcome } from '../types.js';
-import { describe, entryFailed, entryPlaced, resultEntries, type Observation } from '../../src/core/response.js';
+import type { CheckContext } from '../types.js';
+import type { CheckOutcome } from '../verdict.js';
+import { describe } from '../../src/core/response.js';
+import { expect as want, judgeExchange, type ExchangeVerdict, type Expectation, type Knowledge, type RefusalLayer } from '../verdict.js';
 import type { Exchange, SendResult } from '../transport.js';
 import type { Built } from '../requests.js';
 import type { BatchOrderItem } from '../../src/core/types.js';
 import { withClientIds } from '../generators.js';
 import { validateBatch } from '../../src/core/validation/batch.js';
 
-export const pass = (extra: Partial<CheckOutcome> = {}): CheckOutcome => ({ status: 'pass', ...extra });
+export const pass = (extra: { observed?: string; runs?: number } = {}): CheckOutcome => ({ status: 'pass', ...extra });
 export const skip = (reason: string): CheckOutcome => ({ status: 'skip', reason });
 export const info = (observed: string, matchesReference?: boolean, exchange?: Exchange): CheckOutcome => ({
   status: 'info',
@@ -30,6 +32,9 @@ export const fail = (expected: string, actual: string, exchange?: Exchange): Che
   actual,
   ...(exchange === undefined ? {} : { exchange }),
 });
+
+/** A failed outcome. */
+export type Failure = Extract<CheckOutcome, { status: 'fail' }>;
 
 /** Result of one step of a check: undefined = fine, otherwise the failure. */
 export type Step = CheckOutcome | undefined;
@@ -59,26 +64,34 @@ export async function sendBatchOnce(ctx: CheckContext, orders: readonly BatchOrd
   return { sent: carry, r: result };
 }
 
-/** A 5xx or no answer is always a failure of the robustness rules, whatever the check expected. */
-function brokenAnswer(o: Observation): boolean {
-  return o.verdict === 'server-error' || o.verdict === 'no-answer' || o.verdict === 'bad-response';
+/** Nothing known of the target: the verdict of an answer judged outside a run. */
+const NOTHING_KNOWN: Knowledge = { routes: {}, missing: [] };
+
+/** The verdict of an answer for what the probe expects: the runner's (with what the run knows), or outside a run the answer's own. */
+export function verdictOf(r: SendResult, exp: Expectation): ExchangeVerdict {
+  return r.judge?.(exp) ?? judgeExchange(exp, NOTHING_KNOWN, { observation: r.observation });
+}
+
+/** A verdict as a step of a check: a failure with Expected/Actual, an undecided probe with its reason. No answer is never read as accepted nor refused. */
+function stepOf(v: ExchangeVerdict, r: SendResult, what: string, expected: string): Step {
+  switch (v.verdict) {
+    case 'pass':
+      return undefined;
+    case 'fail':
+      return fail(expected, v.reason, r.exchange);
+    case 'inconclusive':
+      return inconclusive(`${what}: ${v.reason}`, r.exchange);
+    case 'unanswered':
+      return inconclusive(`${what}: ${v.reason}: no answer is neither an acceptance nor a refusal`, r.exchange);
+  }
 }
 
 /**
  * Expect a rejection (HTTP 4xx, or 200 with a non-zero code; design principle) and no
  * order placed (BATCH-REJECTED-PLACES-NOTHING, §4.1).
  */
-export function expectRejected(r: SendResult, what: string): Step {
-  const o = r.observation;
-  if (r.inconclusive !== undefined && o.verdict !== 'accepted') return inconclusive(`${what}: ${r.inconclusive}`, r.exchange);
-  if (o.verdict === 'rejected') {
-    // An order counts as placed by its entry's code, never by an echoed `order`.
-    const entries = resultEntries(o);
-    const placed = entries?.some(entryPlaced);
-    if (placed) return fail(`${what}: rejected, no order placed`, `rejection that still reports placed orders: ${describe(o)}`, r.exchange);
-    return undefined;
-  }
-  return fail(`${what}: rejected (HTTP 4xx, or 200 with a non-zero code)`, brokenAnswer(o) ? describe(o) : `accepted: ${describe(o)}`, r.exchange);
+export function expectRejected(r: SendResult, what: string, layer: RefusalLayer = 'rule'): Step {
+  return stepOf(verdictOf(r, want.refuse(layer)), r, what, `${what}: rejected (HTTP 4xx, or 200 with a non-zero code), no order placed`);
 }
 
 /**
@@ -86,31 +99,21 @@ export function expectRejected(r: SendResult, what: string): Step {
  * or an accepted call whose every entry failed (nothing placed) — both readings are
  * legitimate.
  */
-export function expectRefused(r: SendResult, what: string): Step {
-  const o = r.observation;
-  if (o.verdict === 'accepted') {
-    const entries = resultEntries(o);
-    if (entries !== undefined && entries.length > 0 && entries.every(entryFailed)) return undefined;
-  }
-  return expectRejected(r, what);
+export function expectRefused(r: SendResult, what: string, layer: RefusalLayer = 'rule'): Step {
+  return stepOf(verdictOf(r, want.refuse(layer, true)), r, what, `${what}: refused (a rejection, or every entry failed), no order placed`);
 }
 
-/** Expect acceptance (2xx with code 0 or no code). */
+/** Expect acceptance (2xx with code 0 or no code): a valid, correctly signed request refused fails (design notes). */
 export function expectAccepted(r: SendResult, what: string): Step {
-  const o = r.observation;
-  if (o.verdict === 'accepted') return undefined;
-  if (r.inconclusive !== undefined) return inconclusive(`${what}: ${r.inconclusive}`, r.exchange);
-  return fail(`${what}: accepted`, describe(o), r.exchange);
+  return stepOf(verdictOf(r, want.accept), r, what, `${what}: accepted`);
 }
 
 /**
- * Expect the signature to be accepted: an acceptance, or a refusal that is not
- * the signature/key fingerprint (the order failed a business rule after its signature
- * verified; the runner notes it in the report).
+ * Expect the signature to be accepted: an acceptance, or a refusal shown by difference not
+ * to be about the signature (unlike the wrong-signature and every missing-parameter answer).
  */
 export function expectSignatureAccepted(r: SendResult, what: string): Step {
-  if (r.observation.verdict !== 'accepted' && r.businessRefusal !== undefined) return undefined;
-  return expectAccepted(r, what);
+  return stepOf(verdictOf(r, want.signatureAccepted), r, what, `${what}: accepted (or refused for a reason shown not to be the signature)`);
 }
 
 /**
@@ -121,7 +124,8 @@ export function expectSignatureAccepted(r: SendResult, what: string): Step {
 export function openPoint(r: SendResult, what: string, referenceVerdict: 'accepted' | 'rejected'): CheckOutcome {
   const o = r.observation;
   if (o.verdict === 'server-error' || o.verdict === 'no-answer') return fail(`${what}: an answer that is not a 5xx`, describe(o), r.exchange);
-  if (r.inconclusive !== undefined && o.verdict !== 'accepted') return inconclusive(`${what}: ${r.inconclusive}`, r.exchange);
+  const v = verdictOf(r, want.observe);
+  if (v.verdict === 'inconclusive' && o.verdict !== 'accepted') return inconclusive(`${what}: ${v.reason}`, r.exchange);
   return info(`${what}: ${o.verdict} (${describe(o)})`, o.verdict === referenceVerdict, r.exchange);
 }
 
@@ -158,7 +162,7 @@ export async function property<T>(
   predicate: (value: T) => Promise<Step>,
   opts: { runs?: number; examples?: T[] } = {},
 ): Promise<CheckOutcome> {
-  let last: CheckOutcome | undefined;
+  let last: Failure | undefined;
   const numRuns = opts.runs ?? ctx.runs;
   // Shrinking has an order budget of its own: past it, candidates are not sent
   // and the smallest failure found so far is the counterexample.
@@ -180,7 +184,7 @@ export async function property<T>(
       while (next < values.length && next < failedAt) {
         const i = next++;
         const step = await predicate(values[i] as T);
-        if (step !== undefined && step.status === 'fail' && i < failedAt) {
+        if (step?.status === 'fail' && i < failedAt) {
           failedAt = i;
           last = step;
         }
@@ -197,7 +201,7 @@ export async function property<T>(
       if (seen++ < skip) return true;
       if (placedAtFailure !== undefined && (ctx.ordersPlaced?.() ?? 0) - placedAtFailure >= SHRINK_ORDER_BUDGET) return true;
       const step = await predicate(v);
-      if (step !== undefined && step.status === 'fail') {
+      if (step?.status === 'fail') {
         last = step;
         placedAtFailure ??= ctx.ordersPlaced?.() ?? 0;
         return false;
@@ -217,6 +221,6 @@ export async function property<T>(
 }
 
 /** Either every step passes, or the first failure. */
-export function outcome(step: Step, extra: Partial<CheckOutcome> = {}): CheckOutcome {
+export function outcome(step: Step, extra: { observed?: string; runs?: number } = {}): CheckOutcome {
   return step ?? pass(extra);
 }

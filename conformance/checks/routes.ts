@@ -7,6 +7,7 @@
 import type { ApiVersion } from '../../src/core/validation/order.js';
 import type { Built, SignOptions } from '../requests.js';
 import type { CheckContext, CheckDefinition } from '../types.js';
+import type { RouteCell } from '../verdict.js';
 import { allRoutes } from '../discovery.js';
 import { routeKey, type Route } from '../requests.js';
 import { limitParams, oneOrder } from './orders.js';
@@ -36,7 +37,18 @@ export function onRoute(ctx: CheckContext, route: Route, opts: SignOptions & { s
   return ctx.requests.order(order ?? limitParams(ctx), route.endpoint, route.placement === 'json' ? 'query' : route.placement, opts);
 }
 
-/** A check that runs the same probe on each of its routes; the first failure wins, else the first inconclusive probe. */
+/** A step as a route's cell: passed, failed, or undecided with its reason. */
+export function cellOf(route: Route, step: Step): RouteCell {
+  const key = routeKey(route);
+  if (step === undefined || step.status === 'pass') return { route: key, verdict: 'pass', requests: 0 };
+  if (step.status === 'fail') return { route: key, verdict: 'fail', reason: `expected ${step.expected}; got ${step.actual}`, requests: 0 };
+  return { route: key, verdict: 'inconclusive', reason: step.status === 'inconclusive' || step.status === 'skip' ? step.reason : step.observed, requests: 0 };
+}
+
+/**
+ * A check that runs the same probe on each of its routes and reports a verdict per route
+ * (design notes, "Verdicts per cell"); the first failure is the check's Expected/Actual.
+ */
 export function perRoute(
   def: Omit<CheckDefinition, 'run' | 'covers'> & { routes: readonly Route[]; probe: (ctx: CheckContext, route: Route) => Promise<Step> },
 ): CheckDefinition {
@@ -46,7 +58,10 @@ export function perRoute(
     covers: list.map(routeKey),
     async run(ctx) {
       // Routes are independent: up to ctx.parallel probes in flight; steps keep route order.
-      return outcome(firstFailure(...(await inOrder(list, ctx.parallel ?? 1, (r) => probe(ctx, r)))));
+      const steps = await inOrder(list, ctx.parallel ?? 1, (r) => probe(ctx, r));
+      const cells = list.map((r, i) => cellOf(r, steps[i]));
+      const first = outcome(firstFailure(...steps));
+      return first.status === 'pass' || first.status === 'fail' || first.status === 'inconclusive' ? { ...first, cells } : first;
     },
   };
 }

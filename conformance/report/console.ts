@@ -4,6 +4,7 @@
  */
 import { NO_TRADE_SECRET_VAR } from '../curl.js';
 import type { CheckReport, RunReport } from '../types.js';
+import type { RouteCell } from '../verdict.js';
 import { RULE_FAMILIES } from '../../src/core/rule-id.js';
 
 
@@ -33,6 +34,13 @@ function mark(c: CheckReport, color: boolean): string {
   }
 }
 
+const CELL_MARK: Record<RouteCell['verdict'], string> = { pass: '✔', fail: '✖', inconclusive: '?', unanswered: '…', 'not-offered': '-' };
+
+/** A check's cells on one line, e.g. `batch/json ✔  v1/query ✖  v1/body ? (no positive control ...)`: each route's verdict, the first reason of an undecided one. */
+export function cellsLine(cells: readonly RouteCell[]): string {
+  return cells.map((c) => `${c.route} ${CELL_MARK[c.verdict]}${c.verdict === 'inconclusive' || c.verdict === 'unanswered' ? ` (${(c.reason ?? c.verdict).slice(0, 60)})` : ''}`).join('  ');
+}
+
 function indent(s: string, n: number): string {
   const pad = ' '.repeat(n);
   return s
@@ -50,6 +58,12 @@ export function summaryLine(r: RunReport): string {
   return `${s.passed} passed, ${s.failed} failed, ${s.info} info, ${s.skipped} skipped${inconclusive}${baselined}${stale}`;
 }
 
+/** The route cells line, e.g. `route cells: 317 passed, 0 failed, 0 inconclusive, 0 unanswered, 0 not offered`; undefined without cells. */
+export function cellsSummaryLine(r: RunReport): string | undefined {
+  const c = r.summary.cells;
+  return c === undefined ? undefined : `route cells: ${c.pass} passed, ${c.fail} failed, ${c.inconclusive} inconclusive, ${c.unanswered} unanswered, ${c.notOffered} not offered`;
+}
+
 /** What discovery found: routes with their positive controls, the rejection fingerprints, deviations, rate limits. */
 export function discoveryLines(r: RunReport): string[] {
   const out: string[] = [];
@@ -64,7 +78,14 @@ export function discoveryLines(r: RunReport): string[] {
       out.push(`  ${label}: ${list.map((c) => `${c.route} (${c.observed.slice(0, 80)})`).join('; ')}`);
     }
     const f = d.fingerprints;
-    out.push(`  fingerprints: bad signature ${f.signature ?? '?'}; unknown key ${f.unknownKey ?? '?'}; stale timestamp ${f.stale ?? '?'}`);
+    out.push(`  fingerprints: bad signature ${f.signature ?? '?'}; unknown key ${f.unknownKey ?? '?'}; stale timestamp ${f.stale ?? '?'}${f.missing === undefined ? '' : `; missing signature, key, timestamp ${f.missing.join(', ')}`}`);
+    for (const l of d.learned ?? []) out.push(`  learnt mid-run: valid orders on ${l.route} meet ${l.refusal.slice(0, 100)} (a business refusal: never a rule's rejection)`);
+  }
+  const u = r.unanswered;
+  if (u !== undefined && u.count > 0) {
+    out.push(`no answer to ${u.count} requests${u.shortenedToMs === undefined ? '' : `; the wait was shortened from ${u.timeoutMs} ms to ${u.shortenedToMs} ms after repeated silence (4x the slowest answer measured)`}:`);
+    for (const p of u.probes.slice(0, 5)) out.push(`  ${p.slice(0, 160)}`);
+    if (u.count > 5) out.push(`  ... (${u.count - 5} more in the JSON report's unanswered.probes, up to 20)`);
   }
   if (r.deviations !== undefined && r.deviations.length > 0) out.push(`target deviations: ${r.deviations.join('; ')}`);
   if (r.exhausted !== undefined) out.push(`account: ${r.exhausted}`);
@@ -93,6 +114,8 @@ export function renderConsole(r: RunReport, style: ConsoleStyle): string {
         x.status === 'info' ? `: ${x.observed ?? ''}` : x.status === 'skip' ? ` (skipped: ${x.reason ?? ''})` : x.status === 'inconclusive' ? ` (inconclusive: ${x.reason ?? ''})` : '';
       const listed = x.baseline === undefined ? '' : x.baseline.state === 'stale' ? ' (STALE baseline entry: passes now)' : ' (baselined)';
       out.push(`  ${mark(x, style.color)} ${x.id} [${x.level}, §${x.section}] ${x.title}${note}${listed}`);
+      // the routes, when they did not all pass (a pass means every offered route was decided)
+      if (x.cells !== undefined && x.cells.some((c) => c.verdict !== 'pass')) out.push(`      ${cellsLine(x.cells)}`);
     }
   }
   const failures = r.checks.filter((x) => x.status === 'fail');
@@ -119,6 +142,8 @@ export function renderConsole(r: RunReport, style: ConsoleStyle): string {
     for (const x of stale) out.push(`  ${x.id}  (listed because: ${x.baseline?.reason ?? ''})`);
   }
   out.push('', `${r.requests} requests in ${(r.durationMs / 1000).toFixed(1)} s; seed ${r.seed}`);
+  const cells = cellsSummaryLine(r);
+  if (cells !== undefined) out.push(cells);
   out.push(summaryLine(r));
   return `${out.join('\n')}\n`;
 }

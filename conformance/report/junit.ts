@@ -3,6 +3,7 @@
  * gates (design notes: `--junit FILE`).
  */
 import type { CheckReport, RunReport } from '../types.js';
+import { cellsLine } from './console.js';
 
 /** Escape text for XML attribute and element content; drops characters XML 1.0 forbids. */
 export function xmlEscape(s: string): string {
@@ -12,6 +13,11 @@ export function xmlEscape(s: string): string {
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;');
+}
+
+/** A check's route cells as the testcase's output (the coverage matrix cells). */
+function cellsOut(c: CheckReport): string {
+  return `      <system-out>${xmlEscape(`Routes: ${cellsLine(c.cells ?? [])}`)}</system-out>`;
 }
 
 /** Render a report as JUnit XML. */
@@ -38,14 +44,14 @@ export function renderJunit(r: RunReport): string {
       } else if (c.baseline?.state === 'expected-failure') {
         lines.push(`${open}>`, `      <skipped message="${xmlEscape(`BASELINED (known failure): ${c.baseline.reason}`)}"/>`, `      <system-out>${xmlEscape(`Actual: ${c.actual ?? ''}`)}</system-out>`, '    </testcase>');
       } else if (c.status === 'pass') {
-        lines.push(`${open}/>`);
+        lines.push(c.cells === undefined ? `${open}/>` : `${open}>`, ...(c.cells === undefined ? [] : [cellsOut(c), '    </testcase>']));
       } else if (c.status === 'skip' || c.status === 'inconclusive') {
         const why = c.status === 'inconclusive' ? `INCONCLUSIVE: ${c.reason ?? ''}` : (c.reason ?? '');
-        lines.push(`${open}>`, `      <skipped message="${xmlEscape(why)}"/>`, '    </testcase>');
+        lines.push(`${open}>`, `      <skipped message="${xmlEscape(why)}"/>`, ...(c.cells === undefined ? [] : [cellsOut(c)]), '    </testcase>');
       } else if (c.status === 'info') {
         lines.push(`${open}>`, `      <system-out>${xmlEscape(`INFO: ${c.observed ?? ''}`)}</system-out>`, '    </testcase>');
       } else {
-        const body = [`Requirement (§${c.section}): ${c.requirement}`, `Expected: ${c.expected ?? ''}`, `Actual: ${c.actual ?? ''}`, ...(c.replay === undefined ? [] : [`Replay: ${c.replay}`]), c.reproduce ?? ''].join('\n');
+        const body = [`Requirement (§${c.section}): ${c.requirement}`, `Expected: ${c.expected ?? ''}`, `Actual: ${c.actual ?? ''}`, ...(c.cells === undefined ? [] : [`Routes: ${cellsLine(c.cells)}`]), ...(c.replay === undefined ? [] : [`Replay: ${c.replay}`]), c.reproduce ?? ''].join('\n');
         lines.push(
           `${open}>`,
           `      <failure message="${xmlEscape(`${c.level}: expected ${c.expected ?? ''}`)}" type="${c.level}">${xmlEscape(body)}</failure>`,
