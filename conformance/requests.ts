@@ -6,7 +6,7 @@
  * records the signing facts for the report.
  */
 import type { RawRequest } from '../src/client/http.js';
-import { buildRequest, type BuiltWireRequest, type Defects, type RequestSpec } from '../src/core/request.js';
+import { buildRequest, type BuiltRequest, type Defects, type RequestSpec } from '../src/core/request.js';
 import { orderEndpoint, SEED_WIRE, type EndpointName, type WireProfile } from '../src/core/wire.js';
 import { sign } from '../src/signing/hmac.js';
 import { type Placement } from '../src/core/signing/build.js';
@@ -100,7 +100,7 @@ function wireOf(f: RequestFactoryOptions): WireProfile {
 }
 
 /** Send-side facts of a built request, for the report and replay. */
-function factsOf(b: BuiltWireRequest, opts: SignOptions, f: RequestFactoryOptions, timestamp: string | undefined, route: Route): SigningFacts {
+function factsOf(b: BuiltRequest, opts: SignOptions, f: RequestFactoryOptions, timestamp: string | undefined, route: Route): SigningFacts {
   const facts: SigningFacts = { signature: b.signature, route };
   // The shell can redo the signature when it is made with the target's secret (or it plus a known suffix)
   // and any rewrite of it has a shell form (a printed curl re-signs, then applies the defect).

@@ -9,7 +9,7 @@ export { sign, verify } from './signing/hmac.js';
 export { signParams, signJsonBody, type SignParamsOptions } from './signing/build.js';
 export { rules, rule, type RuleLevel, type Rule } from './rules.js';
 export { SpotClient, expectObject, DEFAULT_CLIENT_TIMEOUT_MS, type SpotClientOptions, type OrderCallOptions } from './client/spot-client.js';
-export { batchOrdersRequest, orderRequest, orderParams, decimalParam, BATCH_ORDERS_PATH, ORDER_PATHS, type NewOrderV1, type NewOrderV11, type SigningAuth, type BuiltRequest, type BatchElement } from './client/requests.js';
+export { batchOrdersRequest, orderRequest, orderParams, decimalParam, BATCH_ORDERS_PATH, ORDER_PATHS, type NewOrderV1, type NewOrderV11, type SigningAuth, type BatchElement } from './client/requests.js';
 export { sendRaw, requestUrl, type RawRequest, type RawResponse, type SendOptions } from './client/http.js';
 export { startServer, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, type ServerOptions, type RunningServer } from './server/server.js';
 export { defaultPolicy, resolvePolicy, type ServerPolicy, type Credential, type Endpoint, type AuthResult, type OutgoingResponse, type ResponseContext } from './server/policy.js';

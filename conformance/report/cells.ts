@@ -1,8 +1,9 @@
 /**
  * The report's rule x route cells, as the HTML report and the matrix draw them: for
  * every rule and every route of spec/coverage.json, what this run found there. Read
- * from the checks' own per-route verdicts when they carry them, else derived from the
- * check's status, the routes it reached and the route's positive control.
+ * from the checks' own per-route verdicts (`cells`); a check without them (info, skip,
+ * or a report written before checks had cells) gives its status, a pass counting only
+ * on the routes it reached with a deciding answer.
  */
 import type { CheckReport, CheckStatus, RunReport } from '../types.js';
 
@@ -36,19 +37,9 @@ export function worst(statuses: readonly CellStatus[]): CellStatus | undefined {
   return statuses[0];
 }
 
-/** A check's own verdicts per route, when it reports them (`cells: [{route, verdict, reason?}]`, conformance/verdict.ts); empty otherwise. */
+/** A check's own verdicts per route (`cells`, conformance/verdict.ts); empty for a check without route cells (info, skip). */
 export function ownCells(c: CheckReport): Array<{ route: string; status: CellStatus; reason?: string }> {
-  const cells = (c as { cells?: unknown }).cells;
-  if (!Array.isArray(cells)) return [];
-  const out: Array<{ route: string; status: CellStatus; reason?: string }> = [];
-  for (const x of cells as unknown[]) {
-    if (typeof x !== 'object' || x === null) continue;
-    const cell = x as { route?: unknown; verdict?: unknown; status?: unknown; reason?: unknown };
-    const status = cell.verdict ?? cell.status;
-    if (typeof cell.route !== 'string' || typeof status !== 'string') continue;
-    out.push({ route: cell.route, status: status as CellStatus, ...(typeof cell.reason === 'string' ? { reason: cell.reason } : {}) });
-  }
-  return out;
+  return (c.cells ?? []).map((x) => ({ route: x.route, status: x.verdict, ...(x.reason === undefined ? {} : { reason: x.reason }) }));
 }
 
 function ownCell(c: CheckReport, route: string): { status: CellStatus; reason?: string } | undefined {

@@ -105,10 +105,12 @@ describe('reportCells', () => {
   });
   it('prefers per-route verdicts a check reports itself', () => {
     const r = sampleReport();
-    Object.assign(r.checks[1] as object, { cells: [{ route: 'v1/query', verdict: 'fail', reason: 'accepted unsigned', requests: 1 }] });
+    (r.checks[1] as CheckReport).cells = [{ route: 'v1/query', verdict: 'fail', reason: 'accepted unsigned', requests: 1 }];
     const c = reportCells(r).cells.find((x) => x.rule === 'SIG-REQUIRED' && x.route === 'v1/query');
     expect(c).toMatchObject({ status: 'fail', note: 'accepted unsigned' });
-    // and the check's row shows it
+    // and the check's row shows it, the summary the counts of cells
+    r.summary.cells = { pass: 3, fail: 1, inconclusive: 0, unanswered: 2, notOffered: 1 };
+    expect(renderHtml(r)).toContain('Route cells: 3 pass, 1 fail, 0 inconclusive, 2 without an answer, 1 not offered.');
     expect(renderHtml(r)).toMatch(/title="v1\/query: fail \(accepted unsigned\)">v1\/query ✖</);
   });
 });

@@ -113,6 +113,7 @@ function summarySection(r: RunReport): string {
   return `<section id="summary">
 <div class="verdict ${v.cls}">${esc(v.text)}</div>
 <div class="chips">${chip('s-pass', s.passed, 'passed')}${chip('s-fail', s.failed, 'failed')}${chip('s-info', s.info, 'info')}${chip('s-skip', s.skipped, 'skipped')}${chip('s-inconclusive', s.inconclusive, 'inconclusive')}${s.baselined === undefined ? '' : chip('s-skip', s.baselined, 'baselined')}${s.stale === undefined ? '' : chip('s-fail', s.stale, 'stale baseline entries')}</div>
+${s.cells === undefined ? '' : `<p class="meta">Route cells: ${s.cells.pass} pass, ${s.cells.fail} fail, ${s.cells.inconclusive} inconclusive, ${s.cells.unanswered} without an answer, ${s.cells.notOffered} not offered.</p>`}
 <p class="meta">${r.checks.length} checks, ${r.requests} requests in ${(r.durationMs / 1000).toFixed(1)} s. Replay any check with <code>spotcheck replay --seed ${r.seed} --only ID${r.replayArgs === undefined ? '' : ` ${esc(r.replayArgs.join(' '))}`}</code>.</p>
 </section>`;
 }

@@ -7,22 +7,11 @@ import { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { request, type Dispatcher } from 'undici';
 import { SpotcheckError } from '../core/errors.js';
+import type { WireRequest } from '../core/request.js';
 import type { BodyCut } from '../core/response.js';
 
-/** Header name of the API key (§5.2), defined in the core's wire table. */
-
-/** One request exactly as it goes on the wire. */
-export interface RawRequest {
-  /** HTTP method, e.g. `POST`. */
-  method: string;
-  /** Path without query, e.g. `/api/v1/spot/batchOrders`. */
-  path: string;
-  /** Raw query string without `?` ('' for none); sent byte for byte. */
-  query: string;
-  /** Raw body ('' for none). */
-  body: string;
-  /** Header names and values, sent as given. */
-  headers: Record<string, string>;
+/** One request exactly as it goes on the wire (the core builder's {@link WireRequest}), optionally sent chunked. */
+export interface RawRequest extends WireRequest {
   /** Send the body with `Transfer-Encoding: chunked` instead of a Content-Length (a freedom HTTP/1.1 grants a client). */
   chunked?: boolean;
 }

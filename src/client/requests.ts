@@ -3,14 +3,13 @@
  * adapter over the core's one builder (src/core/request.ts) with the node:crypto HMAC,
  * so the client, the runner and the docs show the very bytes that are sent.
  */
-import { buildRequest } from '../core/request.js';
-import type { Params, Placement, SignedRequest } from '../core/signing/build.js';
+import { buildRequest, type BuiltRequest } from '../core/request.js';
+import type { Params, Placement } from '../core/signing/build.js';
 import { sign } from '../signing/hmac.js';
 import type { BatchOrderItem, Decimal, OrderRequestV1, OrderRequestV11 } from '../core/types.js';
 import type { ApiVersion } from '../core/validation/order.js';
 import { plainDecimal } from '../core/validation/decimal.js';
 import { ENDPOINTS, orderEndpoint } from '../core/wire.js';
-import type { RawRequest } from './http.js';
 
 /** Path of the batch endpoint (§4.1), from the core's wire table. */
 export const BATCH_ORDERS_PATH = ENDPOINTS.batch.path;
@@ -36,14 +35,6 @@ export interface SigningAuth {
   timestamp: number;
   /** Sent only when given (the server default is 5000). */
   recvWindow?: number | undefined;
-}
-
-/** A raw request and each step of its signature. */
-export interface BuiltRequest {
-  /** What goes on the wire. */
-  request: RawRequest;
-  /** The signing steps of that request (query without signature, body, totalParams, signature). */
-  signed: SignedRequest;
 }
 
 /** A DECIMAL as parameter text: strings as given, numbers in plain notation (never an exponent). */
@@ -82,18 +73,16 @@ export type BatchElement = BatchOrderItem | Readonly<Record<string, unknown>>;
  * query, the JSON array as body, signed as sent (SIG-BODY-COVERED).
  */
 export function batchOrdersRequest(orders: ReadonlyArray<BatchElement>, auth: SigningAuth): BuiltRequest {
-  const { request, signed } = buildRequest(sign, { endpoint: 'batch', params: timeParams(auth), jsonText: JSON.stringify(orders), secret: auth.secret, apiKey: auth.apiKey });
-  return { request, signed };
+  return buildRequest(sign, { endpoint: 'batch', params: timeParams(auth), jsonText: JSON.stringify(orders), secret: auth.secret, apiKey: auth.apiKey });
 }
 
 /** The signed single-order request in one placement of §5.3 (query, form body, or split). */
 export function orderRequest(order: NewOrderV1 | NewOrderV11, opts: { version: ApiVersion; placement: Placement }, auth: SigningAuth): BuiltRequest {
-  const { request, signed } = buildRequest(sign, {
+  return buildRequest(sign, {
     endpoint: orderEndpoint(opts.version).name,
     params: orderParams(order, auth),
     placement: opts.placement,
     secret: auth.secret,
     apiKey: auth.apiKey,
   });
-  return { request, signed };
 }

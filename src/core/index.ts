@@ -18,7 +18,7 @@ export { parseDecimal, parseLong, charLength, MAX_CLIENT_ORDER_ID, SIDES, ORDER_
 export { checkTimeWindow, DEFAULT_RECV_WINDOW, MAX_LEAD_MS, type Clock, systemClock, type TimeWindowInput, type TimeWindowVerdict } from './time.js';
 export { isSpotcheckError, type SpotcheckErrorCode, SpotcheckError, ApiError } from './errors.js';
 export { ENDPOINTS, ENDPOINT_NAMES, SEED_WIRE, LIMITS, orderEndpoint, endpointAt, type EndpointName, type EndpointSpec, type Permission, type WireProfile, API_KEY_HEADER } from './wire.js';
-export { buildRequest, type BuiltWireRequest, type Defects, type RequestSpec, type WireRequest } from './request.js';
+export { buildRequest, type BuiltRequest, type Defects, type RequestSpec, type WireRequest } from './request.js';
 export { classify, codeValue, type BodyCut, type Observation, type ResponseLike, type Verdict } from './response.js';
 export { webCryptoHmac, webCryptoVerify } from './signing/webcrypto.js';
 export { diagnose, diagnoseAsync, candidates as doctorCandidates, firstDifference, DOCTOR_CODES, DOCTOR_SENTENCES, type Candidate as DoctorCandidate, type Diagnosis, type DoctorCode, type DoctorRequest, type FirstDifference } from './doctor/diagnose.js';

@@ -69,7 +69,7 @@ export interface RequestSpec {
 }
 
 /** A built request, the genuine signing steps and what was actually signed and sent. */
-export interface BuiltWireRequest {
+export interface BuiltRequest {
   request: WireRequest;
   /** The request as signed: query and body as sent, content type, and each step. */
   signed: SignedRequest;
@@ -80,7 +80,7 @@ export interface BuiltWireRequest {
 }
 
 /** Build one request: place, sign (with `hmac`), attach the key, apply the defects. */
-export function buildRequest(hmac: HmacHex, spec: RequestSpec, wire: WireProfile = SEED_WIRE): BuiltWireRequest {
+export function buildRequest(hmac: HmacHex, spec: RequestSpec, wire: WireProfile = SEED_WIRE): BuiltRequest {
   const ep = wire.endpoints[spec.endpoint];
   const d = spec.defects ?? {};
   const omit = new Set(d.omit ?? []);
