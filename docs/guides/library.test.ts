@@ -43,8 +43,8 @@ describe('docs/guides/library.md examples', () => {
   const blocks = jsBlocks(readFileSync(join(ROOT, 'docs', 'guides', 'library.md'), 'utf8'));
   const built = existsSync(join(ROOT, 'dist', 'src', 'index.js'));
 
-  it('has the four examples, each checking its result', () => {
-    expect(blocks.map((b) => b.heading)).toEqual(['Sign a request', 'Verify a signature', 'Place orders with the client, against the reference server', 'Start the server in a test']);
+  it('has the five examples, each checking its result', () => {
+    expect(blocks.map((b) => b.heading)).toEqual(['Sign a request', 'Verify a signature', 'Place orders with the client, against the reference server', 'Start the server in a test', 'In a browser: the pure core']);
     for (const b of blocks) expect(b.code, b.heading).toMatch(/assert\./);
   });
 
