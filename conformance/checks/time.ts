@@ -87,7 +87,7 @@ const HOUR = 3_600_000;
  * server's clock offset, their distance does not: `recvWindow + 1000` (§5.4 item 3), so
  * the width is checked even when no Date header or time endpoint gives the offset.
  */
-async function windowByBehaviour(ctx: CheckContext, recvWindow?: number): Promise<{ lead: number; past: number; route: Route } | string> {
+async function windowByBehaviour(ctx: CheckContext, recvWindow?: number): Promise<{ lead: number; past: number; route: Route } | { undecided: string } | string> {
   // The first route whose answers can decide (a positive control in this run).
   let route: Route | undefined;
   for (const r of ALL_ROUTES) {
@@ -100,8 +100,12 @@ async function windowByBehaviour(ctx: CheckContext, recvWindow?: number): Promis
   }
   if (route === undefined) return 'inconclusive';
   const on = route;
+  /** Why the last valid order refused was no verdict on the window (a business refusal valid orders meet in this run). */
+  let undecided: string | undefined;
   const accepted = async (x: number) => {
     const r = await send(ctx, onRoute(ctx, on, { timestamp: Date.now() + x, ...(recvWindow === undefined ? {} : { recvWindow }) }));
+    const v = verdictOf(r, want.accept);
+    if (v.verdict === 'inconclusive') undecided ??= v.reason;
     return r.observation.verdict === 'accepted';
   };
   // A first accepted shift: the local time, or steps out to a minute either way.
@@ -112,7 +116,7 @@ async function windowByBehaviour(ctx: CheckContext, recvWindow?: number): Promis
       break;
     }
   }
-  if (inside === undefined) return 'no timestamp within a minute of the local clock was accepted';
+  if (inside === undefined) return undecided !== undefined ? { undecided } : 'no timestamp within a minute of the local clock was accepted';
   const edge = async (yes: number, no: number): Promise<number> => {
     while (Math.abs(no - yes) > 25) {
       const mid = Math.round((yes + no) / 2);
@@ -162,6 +166,7 @@ function widthCheck(id: string, ruleId: RuleId, recvWindow: number | undefined):
       for (let attempt = 1; attempt <= WIDTH_ATTEMPTS; attempt++) {
         const found = await windowByBehaviour(ctx, recvWindow);
         if (found === 'inconclusive') return inconclusive('no route accepted a valid request in this run');
+        if (typeof found === 'object' && 'undecided' in found) return inconclusive(`valid orders are refused in this run whatever their timestamp: ${found.undecided}`);
         if (typeof found === 'string') return fail('a timestamp near the local clock accepted', found);
         const width = found.lead - found.past;
         if (Math.abs(width - (w + MAX_LEAD_MS)) <= tolerance) {
