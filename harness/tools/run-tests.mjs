@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * `npm test`: the two typecheck passes and the vitest suite at the same time (the
- * developer loop), each one's output printed whole, the typecheck's first; the exit
- * code is the first failure's. Arguments go to vitest (`npm test -- src/server`).
+ * `npm test`: the formatter and linter check (biome ci, under a second), the two typecheck
+ * passes and the vitest suite at the same time (the developer loop), each one's output
+ * printed whole, the static checks' first; the exit code is the first failure's. Arguments go to vitest (`npm test -- src/server`).
  */
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -27,11 +27,20 @@ function run(cmd, args, buffered) {
 
 const t0 = performance.now();
 const typecheck = (async () => {
+  const lint = await run(bin('biome'), ['ci', '--colors=off', '--reporter=summary', '.'], true);
   const app = await run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], true);
   const core = await run(bin('tsc'), ['-p', join('src', 'core', 'tsconfig.json')], true);
-  return { code: app.code || core.code, out: app.out + core.out, secs: (performance.now() - t0) / 1000 };
+  const lintOut =
+    lint.code === 0 ? '' : `${lint.out}\nbiome: run \`npm run format\` to format and apply the safe lint fixes\n`;
+  return {
+    code: lint.code || app.code || core.code,
+    out: lintOut + app.out + core.out,
+    secs: (performance.now() - t0) / 1000,
+  };
 })();
 const tests = run(bin('vitest'), ['run', ...process.argv.slice(2)], false);
 const [tc, vt] = await Promise.all([typecheck, tests]);
-process.stdout.write(`\ntypecheck (tsc, app and browser-safe core): ${tc.code === 0 ? 'passed' : 'FAILED'} in ${tc.secs.toFixed(1)} s\n${tc.out}`);
+process.stdout.write(
+  `\nlint and typecheck (biome; tsc, app and browser-safe core): ${tc.code === 0 ? 'passed' : 'FAILED'} in ${tc.secs.toFixed(1)} s\n${tc.out}`,
+);
 process.exit(tc.code || vt.code);
