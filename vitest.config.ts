@@ -2,7 +2,14 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'conformance/**/*.test.ts', 'harness/**/*.test.ts', 'vectors/**/*.test.ts', 'spec/**/*.test.ts', 'docs/**/*.test.ts'],
+    include: [
+      'src/**/*.test.ts',
+      'conformance/**/*.test.ts',
+      'harness/**/*.test.ts',
+      'vectors/**/*.test.ts',
+      'spec/**/*.test.ts',
+      'docs/**/*.test.ts',
+    ],
     exclude: ['**/node_modules/**', 'dist/**', '**/*.browser.test.ts'],
     // Many suites wait on sockets and timers (hostile servers, deadlines): more workers than
     // cores keep both cores busy (vitest's default here would be 1 worker).

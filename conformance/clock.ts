@@ -57,7 +57,11 @@ export function intersect(bounds: readonly OffsetBound[]): OffsetBound | undefin
 }
 
 /** An estimate from a known interval, with the local clock injected. */
-export function estimateFrom(bound: OffsetBound, method: ClockEstimate['method'], now: () => number = Date.now): ClockEstimate {
+export function estimateFrom(
+  bound: OffsetBound,
+  method: ClockEstimate['method'],
+  now: () => number = Date.now,
+): ClockEstimate {
   const offsetMs = Math.round((bound.low + bound.high) / 2);
   return {
     offsetMs,
@@ -102,14 +106,23 @@ export async function measureClock(opts: MeasureOptions): Promise<ClockEstimate>
     const bounds: OffsetBound[] = [];
     let last = 'no answer';
     for (let i = 0; i < 5; i++) {
-      const { response, observation } = await opts.send({ method: 'GET', path: opts.timePath, query: '', body: '', headers: {} });
+      const { response, observation } = await opts.send({
+        method: 'GET',
+        path: opts.timePath,
+        query: '',
+        body: '',
+        headers: {},
+      });
       const t = (response?.json as { serverTime?: unknown } | undefined)?.serverTime;
       const ms = typeof t === 'number' ? t : typeof t === 'string' && /^\d+$/.test(t) ? Number(t) : undefined;
       if (response && ms !== undefined) {
         bounds.push(timeEndpointBound(ms, response.sentAt, response.receivedAt));
         continue;
       }
-      last = response === undefined ? `no answer (${observation.error ?? 'network error'})` : `HTTP ${response.status} ${response.text.slice(0, 120)}`;
+      last =
+        response === undefined
+          ? `no answer (${observation.error ?? 'network error'})`
+          : `HTTP ${response.status} ${response.text.slice(0, 120)}`;
       // an answer without serverTime is the wrong path, not bad luck: say so at once (a lost request is retried)
       if (response !== undefined) break;
     }

@@ -25,7 +25,9 @@ describe('spec/coverage.json', () => {
 
   it('every applicable cell is covered by a check or explained; none is missing', () => {
     const m = coverageMatrix(checks);
-    const missing = m.cells.filter((c) => c.checks.length === 0 && c.explained === undefined).map((c) => `${c.rule} @ ${c.route}`);
+    const missing = m.cells
+      .filter((c) => c.checks.length === 0 && c.explained === undefined)
+      .map((c) => `${c.rule} @ ${c.route}`);
     expect(missing).toEqual([]);
     expect(m.totals.covered + m.totals.explained).toBe(m.totals.cells);
     expect(m.totals.covered).toBeGreaterThan(m.totals.explained);
@@ -36,14 +38,17 @@ describe('spec/coverage.json', () => {
     for (const [ruleId, r] of Object.entries(data.rules)) {
       for (const route of Object.keys(r.explained ?? {})) {
         if (!appliesTo(data, ruleId).includes(route)) stale.push(`${ruleId} @ ${route}: does not apply`);
-        if (checks.some((c) => c.ruleId === ruleId && ((c.covers ?? []) as readonly string[]).includes(route))) stale.push(`${ruleId} @ ${route}: covered by a check`);
+        if (checks.some((c) => c.ruleId === ruleId && ((c.covers ?? []) as readonly string[]).includes(route)))
+          stale.push(`${ruleId} @ ${route}: covered by a check`);
       }
     }
     expect(stale).toEqual([]);
   });
 
   it('a check covers only routes its rule applies to', () => {
-    const wrong = checks.flatMap((c) => (c.covers ?? []).filter((r) => !appliesTo(data, c.ruleId).includes(r)).map((r) => `${c.id} @ ${r}`));
+    const wrong = checks.flatMap((c) =>
+      (c.covers ?? []).filter((r) => !appliesTo(data, c.ruleId).includes(r)).map((r) => `${c.id} @ ${r}`),
+    );
     expect(wrong).toEqual([]);
   });
 

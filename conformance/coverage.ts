@@ -45,18 +45,30 @@ export function appliesTo(d: CoverageData, ruleId: string): string[] {
 }
 
 /** Build the matrix from the checks' declared cells (`covers`). */
-export function coverageMatrix(checks: ReadonlyArray<{ id: string; ruleId: string; covers?: readonly string[] | undefined }>, d: CoverageData = coverageData()): CoverageMatrix {
+export function coverageMatrix(
+  checks: ReadonlyArray<{ id: string; ruleId: string; covers?: readonly string[] | undefined }>,
+  d: CoverageData = coverageData(),
+): CoverageMatrix {
   const cells: CoverageCell[] = [];
   for (const ruleId of rules().keys()) {
     for (const route of appliesTo(d, ruleId)) {
       const by = checks.filter((c) => c.ruleId === ruleId && (c.covers ?? []).includes(route)).map((c) => c.id);
       const why = d.rules[ruleId]?.explained?.[route];
-      cells.push({ rule: ruleId, route, checks: by, ...(by.length === 0 && why !== undefined ? { explained: why } : {}) });
+      cells.push({
+        rule: ruleId,
+        route,
+        checks: by,
+        ...(by.length === 0 && why !== undefined ? { explained: why } : {}),
+      });
     }
   }
   const covered = cells.filter((c) => c.checks.length > 0).length;
   const explained = cells.filter((c) => c.explained !== undefined).length;
-  return { routes: d.routes, cells, totals: { cells: cells.length, covered, explained, missing: cells.length - covered - explained } };
+  return {
+    routes: d.routes,
+    cells,
+    totals: { cells: cells.length, covered, explained, missing: cells.length - covered - explained },
+  };
 }
 
 /** The matrix as text: one row per rule, one column per route (`x` covered, `e` explained, `.` missing, blank: does not apply). */
@@ -73,6 +85,9 @@ export function renderMatrix(m: CoverageMatrix): string {
     lines.push(`${rule.padEnd(width)}  ${row.join('')}`.trimEnd());
   }
   const t = m.totals;
-  lines.push('', `x covered by a check, e explained in spec/coverage.json, . missing: ${t.cells} cells, ${t.covered} covered, ${t.explained} explained, ${t.missing} missing`);
+  lines.push(
+    '',
+    `x covered by a check, e explained in spec/coverage.json, . missing: ${t.cells} cells, ${t.covered} covered, ${t.explained} explained, ${t.missing} missing`,
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -15,7 +15,13 @@ const run = promisify(execFile);
 async function replay(script: string): Promise<Verdict> {
   // A wrapper only appends the status after the body; the printed lines run unchanged.
   const wrapper = `curl() { command curl -w '\\n%{http_code}' "$@"; }\nset -e\n${script}\n`;
-  const { stdout } = await run('bash', ['-c', wrapper], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SPOTCHECK_SECRET: DEMO_SECRET, [NO_TRADE_SECRET_VAR]: DEMO_READONLY_SECRET } });
+  const { stdout } = await run('bash', ['-c', wrapper], {
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      SPOTCHECK_SECRET: DEMO_SECRET,
+      [NO_TRADE_SECRET_VAR]: DEMO_READONLY_SECRET,
+    },
+  });
   const at = stdout.lastIndexOf('\n');
   const text = stdout.slice(0, at);
   let json: unknown;
@@ -29,7 +35,19 @@ async function replay(script: string): Promise<Verdict> {
 
 describe('signature rewrites carry a bash form that does the same thing', () => {
   const sig = 'a0f31b7c9d2e45f60718293a4b5c6d7e8f9012a3b4c5d6e7f8091a2b3c4d5e6f';
-  const all = [edits.upperCase, edits.mixedCase, edits.flipFirstDigit, edits.flipBit(0), edits.flipBit(7), edits.flipBit(255), edits.truncate(63), edits.extraDigit, edits.nonHexDigit, edits.base64, edits.empty];
+  const all = [
+    edits.upperCase,
+    edits.mixedCase,
+    edits.flipFirstDigit,
+    edits.flipBit(0),
+    edits.flipBit(7),
+    edits.flipBit(255),
+    edits.truncate(63),
+    edits.extraDigit,
+    edits.nonHexDigit,
+    edits.base64,
+    edits.empty,
+  ];
   for (const e of all) {
     it(e.what, async () => {
       const { stdout } = await run('bash', ['-c', `SIG=${shq(sig)}\n${e.shell}\nprintf '%s' "$SIG"`]);
@@ -54,7 +72,10 @@ describe('printed curl reproductions, run with bash + curl + openssl', () => {
     { mutant: "'&' inserted at the query/body join", only: ['SIG-TOTALPARAMS-NO-SEPARATOR'] },
     { mutant: 'JSON body not covered', only: ['SIG-BODY-COVERED'] },
     { mutant: 'TRADE permission not checked', only: ['AUTH-PERMISSION'] },
-    { mutant: 'signature never checked', only: ['SIG-HMAC-SHA256-HEX.flipped-bit', 'SIG-HMAC-SHA256-HEX.malformed', 'SIG-REQUIRED', 'AUTH-SECRET-BOUND'] },
+    {
+      mutant: 'signature never checked',
+      only: ['SIG-HMAC-SHA256-HEX.flipped-bit', 'SIG-HMAC-SHA256-HEX.malformed', 'SIG-REQUIRED', 'AUTH-SECRET-BOUND'],
+    },
   ];
   let clean: RunningServer;
   beforeAll(async () => {
@@ -71,7 +92,14 @@ describe('printed curl reproductions, run with bash + curl + openssl', () => {
       const faulty = await startServer({ port: 0, ...(m?.options ?? {}) });
       try {
         const report = await runConformance({
-          target: { baseUrl: faulty.url, apiKey: DEMO_API_KEY, secret: DEMO_SECRET, symbol: 'BTCUSDT', otherSymbol: 'ETHUSDT', noTradeKey: { apiKey: DEMO_READONLY_API_KEY, secret: DEMO_READONLY_SECRET } },
+          target: {
+            baseUrl: faulty.url,
+            apiKey: DEMO_API_KEY,
+            secret: DEMO_SECRET,
+            symbol: 'BTCUSDT',
+            otherSymbol: 'ETHUSDT',
+            noTradeKey: { apiKey: DEMO_READONLY_API_KEY, secret: DEMO_READONLY_SECRET },
+          },
           profile: 'core',
           seed: 5,
           runs: 10,
@@ -85,7 +113,9 @@ describe('printed curl reproductions, run with bash + curl + openssl', () => {
         for (const f of failed) {
           expect(f.reproduce, f.id).toBeDefined();
           const script = f.reproduce ?? '';
-          expect(script, f.id).toMatch(f.id === 'AUTH-PERMISSION' ? /"\$SPOTCHECK_NO_TRADE_SECRET"/ : /"\$SPOTCHECK_SECRET"/);
+          expect(script, f.id).toMatch(
+            f.id === 'AUTH-PERMISSION' ? /"\$SPOTCHECK_NO_TRADE_SECRET"/ : /"\$SPOTCHECK_SECRET"/,
+          );
           expect(script, f.id).not.toContain(DEMO_SECRET);
           expect(script, f.id).not.toContain(DEMO_READONLY_SECRET);
           const onFaulty = await replay(script);
@@ -100,7 +130,13 @@ describe('printed curl reproductions, run with bash + curl + openssl', () => {
 
   it('a signature rewritten without a shell form is flagged as not replayable, not passed off as fresh', () => {
     const text = curlFor('http://127.0.0.1:1', {
-      request: { method: 'POST', path: '/api/v1/spot/order', query: 'timestamp=1700000000000&signature=abc', body: '', headers: {} },
+      request: {
+        method: 'POST',
+        path: '/api/v1/spot/order',
+        query: 'timestamp=1700000000000&signature=abc',
+        body: '',
+        headers: {},
+      },
       observation: { verdict: 'rejected' },
       timestamp: '1700000000000',
       signature: 'abc',

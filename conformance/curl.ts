@@ -26,7 +26,8 @@ function splitAtSignature(s: string, sig: string): [string, string] | undefined 
   const pair = `signature=${sig}`;
   for (let i = s.indexOf(pair); i >= 0; i = s.indexOf(pair, i + 1)) {
     const end = i + pair.length;
-    if ((i === 0 || s[i - 1] === '&' || s[i - 1] === '?') && (end === s.length || s[end] === '&')) return [s.slice(0, i), s.slice(end)];
+    if ((i === 0 || s[i - 1] === '&' || s[i - 1] === '?') && (end === s.length || s[end] === '&'))
+      return [s.slice(0, i), s.slice(end)];
   }
   return undefined;
 }
@@ -44,31 +45,48 @@ export function curlFor(baseUrl: string, x: Exchange): string {
   const fresh = ts !== undefined && /^\d{13}$/.test(ts);
   if (fresh) {
     const shift = Math.round(x.timestampShiftMs ?? 0);
-    lines.push(`TS=$(( $(date +%s%N) / 1000000 ${shift < 0 ? '-' : '+'} ${Math.abs(shift)} ))  # the server's clock and the probe's age, as measured`);
+    lines.push(
+      `TS=$(( $(date +%s%N) / 1000000 ${shift < 0 ? '-' : '+'} ${Math.abs(shift)} ))  # the server's clock and the probe's age, as measured`,
+    );
   }
   const tsVar = fresh ? ts : undefined;
   let resign = false;
   if (x.signedString !== undefined && x.signature !== undefined) {
     const variable = x.secretVariable ?? 'SPOTCHECK_SECRET';
-    const key = x.secretSuffix === undefined || x.secretSuffix === '' ? `"$${variable}"` : `"$${variable}"${shq(x.secretSuffix)}`;
+    const key =
+      x.secretSuffix === undefined || x.secretSuffix === '' ? `"$${variable}"` : `"$${variable}"${shq(x.secretSuffix)}`;
     if (x.secretVariable !== undefined) lines.push(`# signed with another key's secret: set ${x.secretVariable} to it`);
-    lines.push(`SIG=$(printf '%s' ${withVar(x.signedString, tsVar, 'TS')} | openssl dgst -sha256 -hmac ${key} | sed 's/^.* //')`);
-    if (x.secretSuffix !== undefined && x.secretSuffix !== '') lines.push(`# signed with a wrong secret on purpose: $SPOTCHECK_SECRET followed by ${shq(x.secretSuffix)}`);
+    lines.push(
+      `SIG=$(printf '%s' ${withVar(x.signedString, tsVar, 'TS')} | openssl dgst -sha256 -hmac ${key} | sed 's/^.* //')`,
+    );
+    if (x.secretSuffix !== undefined && x.secretSuffix !== '')
+      lines.push(`# signed with a wrong secret on purpose: $SPOTCHECK_SECRET followed by ${shq(x.secretSuffix)}`);
     if (x.signatureEdit !== undefined) lines.push(`${x.signatureEdit}  # the check's deliberate defect`);
     resign = true;
   } else if (fresh && x.signature !== undefined && x.signature !== '') {
-    lines.push('# the signature below is the one sent, over the old timestamp: the server may refuse it for that reason');
+    lines.push(
+      '# the signature below is the one sent, over the old timestamp: the server may refuse it for that reason',
+    );
   }
   const sub = (s: string): string => {
     const parts = resign && x.signature !== undefined ? splitAtSignature(s, x.signature) : undefined;
     if (parts === undefined) return withVar(s, tsVar, 'TS');
     const [before, after] = parts;
-    return [withVar(`${before}signature=`, tsVar, 'TS'), '"$SIG"', after === '' ? '' : withVar(after, tsVar, 'TS')].join('');
+    return [
+      withVar(`${before}signature=`, tsVar, 'TS'),
+      '"$SIG"',
+      after === '' ? '' : withVar(after, tsVar, 'TS'),
+    ].join('');
   };
   const url = `${baseUrl.replace(/\/+$/, '')}${r.path}${r.query === '' ? '' : `?${r.query}`}`;
   const parts = [`curl -sS -X ${r.method} ${sub(url)}`];
   for (const [k, v] of Object.entries(r.headers)) parts.push(`-H ${shq(`${k}: ${v}`)}`);
-  if (r.body !== '') parts.push(r.body.length > 4096 ? `--data-binary @body.txt  # ${r.body.length}-byte body, not shown` : `--data-raw ${sub(r.body)}`);
+  if (r.body !== '')
+    parts.push(
+      r.body.length > 4096
+        ? `--data-binary @body.txt  # ${r.body.length}-byte body, not shown`
+        : `--data-raw ${sub(r.body)}`,
+    );
   lines.push(parts.join(' \\\n  '));
   return lines.join('\n');
 }

@@ -39,7 +39,12 @@ export interface Discovery {
    * first usable route; and to the same valid request without its signature, its API key
    * or its timestamp (a "missing parameter" answer proves nothing about a signature).
    */
-  fingerprints: { signature?: FingerprintProbe; unknownKey?: FingerprintProbe; stale?: FingerprintProbe; missing?: FingerprintProbe[] };
+  fingerprints: {
+    signature?: FingerprintProbe;
+    unknownKey?: FingerprintProbe;
+    stale?: FingerprintProbe;
+    missing?: FingerprintProbe[];
+  };
   /** Requests discovery sent. */
   requests: number;
 }
@@ -52,7 +57,10 @@ export function controlOf(d: Discovery, route: Route): Control | undefined {
 
 /** Every route the seed defines (§4, §5.3). */
 export function allRoutes(): Route[] {
-  return [{ endpoint: 'batch', placement: 'json' }, ...(['v1', 'v1.1'] as const).flatMap((endpoint) => SINGLE_PLACEMENTS.map((placement) => ({ endpoint, placement })))];
+  return [
+    { endpoint: 'batch', placement: 'json' },
+    ...(['v1', 'v1.1'] as const).flatMap((endpoint) => SINGLE_PLACEMENTS.map((placement) => ({ endpoint, placement }))),
+  ];
 }
 
 /** What discovery needs: the run's sender, the factory, the target and valid orders. */
@@ -67,15 +75,27 @@ export interface DiscoveryInput {
 }
 
 /** A valid order on a route: its positive control (sent again by the runner to tell a business refusal from the rule's). */
-export function controlRequest(input: Pick<DiscoveryInput, 'requests' | 'batchOrder' | 'limitParams'>, route: Route, opts: Parameters<RequestFactory['batch']>[1] = {}): Built {
+export function controlRequest(
+  input: Pick<DiscoveryInput, 'requests' | 'batchOrder' | 'limitParams'>,
+  route: Route,
+  opts: Parameters<RequestFactory['batch']>[1] = {},
+): Built {
   return buildFor(input, route, opts);
 }
 
-function buildFor(input: Pick<DiscoveryInput, 'requests' | 'batchOrder' | 'limitParams'>, route: Route, opts: Parameters<RequestFactory['batch']>[1] = {}): Built {
+function buildFor(
+  input: Pick<DiscoveryInput, 'requests' | 'batchOrder' | 'limitParams'>,
+  route: Route,
+  opts: Parameters<RequestFactory['batch']>[1] = {},
+): Built {
   if (route.placement === 'json') return input.requests.batch([input.batchOrder()], opts);
-  return input.requests.order(input.limitParams(), route.endpoint === 'batch' ? 'v1' : route.endpoint, route.placement, opts);
+  return input.requests.order(
+    input.limitParams(),
+    route.endpoint === 'batch' ? 'v1' : route.endpoint,
+    route.placement,
+    opts,
+  );
 }
-
 
 /** Send the controls, then the fingerprint probes. */
 export async function discover(input: DiscoveryInput): Promise<Discovery> {
@@ -94,7 +114,12 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
     const r = await send(buildFor(input, route));
     const o = r.observation;
     const fingerprint = fingerprintOf(o);
-    const c: Control = { route, state: o.verdict === 'accepted' ? 'accepted' : 'refused', observed: describe(o), exchange: r.exchange };
+    const c: Control = {
+      route,
+      state: o.verdict === 'accepted' ? 'accepted' : 'refused',
+      observed: describe(o),
+      exchange: r.exchange,
+    };
     if (fingerprint !== undefined) c.fingerprint = fingerprint;
     if (c.state === 'refused' && fingerprint !== undefined && o.status !== 404 && o.status !== 405) {
       // Refused for a reason other than the signature? The same request with a bad signature tells.
@@ -103,7 +128,11 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
     }
     controls.push(c);
   }
-  const probeRoute = (controls.find((c) => c.state === 'accepted') ?? controls.find((c) => c.state === 'signature-ok') ?? controls.find((c) => c.state === 'refused'))?.route;
+  const probeRoute = (
+    controls.find((c) => c.state === 'accepted') ??
+    controls.find((c) => c.state === 'signature-ok') ??
+    controls.find((c) => c.state === 'refused')
+  )?.route;
   const fingerprints: Discovery['fingerprints'] = {};
   if (probeRoute !== undefined) {
     const probe = async (opts: Parameters<RequestFactory['batch']>[1]): Promise<FingerprintProbe> => {
@@ -114,7 +143,11 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
     fingerprints.signature = await probe({ signature: flipFirstDigit });
     fingerprints.unknownKey = await probe({ apiKey: `spotcheck-unknown-key-${Date.now().toString(36)}` });
     fingerprints.stale = await probe({ timestamp: Date.now() - 3_600_000 });
-    fingerprints.missing = [await probe({ omitSignature: true }), await probe({ apiKey: null }), await probe({ omitTimestamp: true })];
+    fingerprints.missing = [
+      await probe({ omitSignature: true }),
+      await probe({ apiKey: null }),
+      await probe({ omitTimestamp: true }),
+    ];
   }
   return { controls, fingerprints, requests };
 }
@@ -132,18 +165,37 @@ export function explainNothingAccepted(d: Discovery): string {
   const statuses = new Set(sent.map((c) => /^HTTP (\d+)/.exec(c.observed)?.[1]));
   const fps = new Set(sent.map((c) => c.fingerprint));
   let why: string;
-  if (sent.every((c) => c.observed.startsWith('no answer'))) why = 'the target did not answer (wrong --base-url, or it is down)';
-  else if ([...statuses].every((s) => s === '404' || s === '405')) why = 'every order endpoint answered 404/405: wrong --base-url or paths (set --path-prefix, or the endpoint paths with --config)';
-  else if ([...statuses].every((s) => s !== undefined && s.startsWith('5'))) why = 'the target answered every valid request with a 5xx server error';
-  else if (sent.every((c) => c.observed.startsWith('rate limited'))) why = 'the target rate-limited every request, even after waiting as told';
-  else if (fps.size === 1 && d.fingerprints.unknownKey?.fingerprint !== undefined && fps.has(d.fingerprints.unknownKey.fingerprint)) {
-    why = 'every valid request was refused exactly like one with an unknown API key: the key is wrong, or the server reads it from another header (--api-key-header)';
-  } else if (fps.size === 1 && d.fingerprints.signature?.fingerprint !== undefined && fps.has(d.fingerprints.signature.fingerprint)) {
-    why = 'every valid request was refused exactly like one with a wrong signature: the secret is wrong (or the server signs something other than §5.3 totalParams; `spotcheck doctor` explains a captured request)';
+  if (sent.every((c) => c.observed.startsWith('no answer')))
+    why = 'the target did not answer (wrong --base-url, or it is down)';
+  else if ([...statuses].every((s) => s === '404' || s === '405'))
+    why =
+      'every order endpoint answered 404/405: wrong --base-url or paths (set --path-prefix, or the endpoint paths with --config)';
+  else if ([...statuses].every((s) => s?.startsWith('5')))
+    why = 'the target answered every valid request with a 5xx server error';
+  else if (sent.every((c) => c.observed.startsWith('rate limited')))
+    why = 'the target rate-limited every request, even after waiting as told';
+  else if (
+    fps.size === 1 &&
+    d.fingerprints.unknownKey?.fingerprint !== undefined &&
+    fps.has(d.fingerprints.unknownKey.fingerprint)
+  ) {
+    why =
+      'every valid request was refused exactly like one with an unknown API key: the key is wrong, or the server reads it from another header (--api-key-header)';
+  } else if (
+    fps.size === 1 &&
+    d.fingerprints.signature?.fingerprint !== undefined &&
+    fps.has(d.fingerprints.signature.fingerprint)
+  ) {
+    why =
+      'every valid request was refused exactly like one with a wrong signature: the secret is wrong (or the server signs something other than §5.3 totalParams; `spotcheck doctor` explains a captured request)';
   } else if (sent.every((c) => /^HTTP 2\d\d with a body that could not be read/.test(c.observed))) {
-    why = 'every valid request was answered HTTP 2xx with a body the kit could not decode (not a refusal; the Content-Encoding is named below)';
-  } else if (sent.every((c) => /^HTTP 2\d\d/.test(c.observed) && !c.observed.includes('{'))) why = 'the answers are not JSON: this does not look like the API of the seed';
-  else if (sent.some((c) => /^HTTP 2\d\d/.test(c.observed))) why = 'no valid request was accepted: the HTTP 2xx answers could not be read as an acceptance, the others were refusals';
+    why =
+      'every valid request was answered HTTP 2xx with a body the kit could not decode (not a refusal; the Content-Encoding is named below)';
+  } else if (sent.every((c) => /^HTTP 2\d\d/.test(c.observed) && !c.observed.includes('{')))
+    why = 'the answers are not JSON: this does not look like the API of the seed';
+  else if (sent.some((c) => /^HTTP 2\d\d/.test(c.observed)))
+    why =
+      'no valid request was accepted: the HTTP 2xx answers could not be read as an acceptance, the others were refusals';
   else why = 'every valid request was refused';
   return `no valid request was accepted anywhere, so no verdict can be earned: ${why}.\n${lines.join('\n')}`;
 }
@@ -152,7 +204,8 @@ export function explainNothingAccepted(d: Discovery): string {
 export function knowledgeOf(d: Discovery): Knowledge {
   const routes: Record<string, RouteKnowledge> = {};
   for (const c of d.controls) {
-    const absent = c.state === 'not-offered' || c.exchange?.observation.status === 404 || c.exchange?.observation.status === 405;
+    const absent =
+      c.state === 'not-offered' || c.exchange?.observation.status === 404 || c.exchange?.observation.status === 405;
     routes[routeKey(c.route)] = {
       state: c.state,
       observed: c.observed,

@@ -5,15 +5,25 @@ import { clientIdsOf, duplicateMark, lookupRequest, readLookup, readReuse } from
 const BATCH = { endpoint: 'batch', placement: 'json' } as const;
 const V1Q = { endpoint: 'v1', placement: 'query' } as const;
 const req = (query: string, body: string) => ({ method: 'POST', path: '/x', query, body, headers: {} });
-const acceptedBatch = (...codes: number[]): Observation => ({ verdict: 'accepted', status: 200, json: { code: 0, result: codes.map((code) => ({ code, msg: '' })) } });
+const acceptedBatch = (...codes: number[]): Observation => ({
+  verdict: 'accepted',
+  status: 200,
+  json: { code: 0, result: codes.map((code) => ({ code, msg: '' })) },
+});
 const rejected = (status: number, code: number): Observation => ({ verdict: 'rejected', status, code, json: { code } });
 
 describe('place-nothing by effect: reading requests and answers', () => {
   it('finds the client ids a refused request carried: batch elements, single parameters, even in a malformed body', () => {
-    expect(clientIdsOf(BATCH, req('timestamp=1', '[{"symbol":"A","newClientOrderId":"a1"},{"newClientOrderId":"a2"}]')).map((c) => c.id)).toEqual(['a1', 'a2']);
+    expect(
+      clientIdsOf(BATCH, req('timestamp=1', '[{"symbol":"A","newClientOrderId":"a1"},{"newClientOrderId":"a2"}]')).map(
+        (c) => c.id,
+      ),
+    ).toEqual(['a1', 'a2']);
     expect(clientIdsOf(V1Q, req('symbol=A&newClientOrderId=q1&timestamp=1', '')).map((c) => c.id)).toEqual(['q1']);
     expect(clientIdsOf(V1Q, req('timestamp=1', 'symbol=A&newClientOrderId=b1')).map((c) => c.id)).toEqual(['b1']);
-    expect(clientIdsOf(BATCH, req('', '[{"newClientOrderId":"cut1"},{"newClientOrderId":"cu')).map((c) => c.id)).toEqual(['cut1']);
+    expect(
+      clientIdsOf(BATCH, req('', '[{"newClientOrderId":"cut1"},{"newClientOrderId":"cu')).map((c) => c.id),
+    ).toEqual(['cut1']);
     expect(clientIdsOf(BATCH, req('', '[{"newClientOrderId":""}]'))).toEqual([]);
   });
 
@@ -33,10 +43,17 @@ describe('place-nothing by effect: reading requests and answers', () => {
 
   it('an order lookup: refused or without the id is not found; accepted naming the id is found', () => {
     expect(readLookup(rejected(400, -2013), 'x1')).toBe('placed-nothing');
-    expect(readLookup({ verdict: 'accepted', status: 200, text: '{"code":0,"clientOrderId":"x1"}' }, 'x1')).toBe('placed');
+    expect(readLookup({ verdict: 'accepted', status: 200, text: '{"code":0,"clientOrderId":"x1"}' }, 'x1')).toBe(
+      'placed',
+    );
     expect(readLookup({ verdict: 'accepted', status: 200, text: '{"code":0}' }, 'x1')).toBe('placed-nothing');
     expect(readLookup({ verdict: 'server-error', status: 500 }, 'x1')).toBe('unknown');
-    const r = lookupRequest({ path: '/q', method: 'GET', param: 'origClientOrderId' }, 'x 1', { apiKey: 'k', secret: 's', apiKeyHeader: 'X-K', now: 5 });
+    const r = lookupRequest({ path: '/q', method: 'GET', param: 'origClientOrderId' }, 'x 1', {
+      apiKey: 'k',
+      secret: 's',
+      apiKeyHeader: 'X-K',
+      now: 5,
+    });
     expect(r.query).toMatch(/^origClientOrderId=x%201&timestamp=5&signature=[0-9a-f]{64}$/);
     expect(r.headers).toEqual({ 'X-K': 'k' });
   });

@@ -15,7 +15,6 @@ import { routeKey, type Built, type Route } from './requests.js';
 import type { SendResult } from './transport.js';
 import type { OrderLookup } from './target/description.js';
 
-
 /** How the run tells whether a client id was used on a route. */
 export type EffectMethod =
   | { kind: 'reuse'; duplicate: string }
@@ -41,10 +40,19 @@ export function clientIdsOf(route: Route, req: RawRequest): CarriedId[] {
       v = JSON.parse(req.body);
     } catch {
       // a malformed body still names its client ids: a lenient parser may have placed them
-      return [...req.body.matchAll(/"newClientOrderId"\s*:\s*"([\x21\x23-\x5b\x5d-\x7e]{1,255})"/g)].map((m) => ({ id: m[1] as string, order: {} }));
+      return [...req.body.matchAll(/"newClientOrderId"\s*:\s*"([\x21\x23-\x5b\x5d-\x7e]{1,255})"/g)].map((m) => ({
+        id: m[1] as string,
+        order: {},
+      }));
     }
     if (!Array.isArray(v)) return [];
-    return v.filter(isRecord).flatMap((o) => (typeof o.newClientOrderId === 'string' && ID_SHAPE.test(o.newClientOrderId) ? [{ id: o.newClientOrderId, order: o }] : []));
+    return v
+      .filter(isRecord)
+      .flatMap((o) =>
+        typeof o.newClientOrderId === 'string' && ID_SHAPE.test(o.newClientOrderId)
+          ? [{ id: o.newClientOrderId, order: o }]
+          : [],
+      );
   }
   let pairs: Array<[string, string]>;
   try {
@@ -88,12 +96,22 @@ export function readLookup(o: Observation, id: string): EffectReading {
 }
 
 /** A signed order-lookup request for `id` (§5.3: all parameters in the query, signature over them). */
-export function lookupRequest(l: OrderLookup, id: string, auth: { apiKey: string; secret: string; apiKeyHeader: string; now: number }): RawRequest {
+export function lookupRequest(
+  l: OrderLookup,
+  id: string,
+  auth: { apiKey: string; secret: string; apiKeyHeader: string; now: number },
+): RawRequest {
   const query = encodePairs([
     [l.param, id],
     ['timestamp', String(Math.round(auth.now))],
   ]);
-  return { method: l.method, path: l.path, query: `${query}&signature=${sign(auth.secret, query)}`, body: '', headers: { [auth.apiKeyHeader]: auth.apiKey } };
+  return {
+    method: l.method,
+    path: l.path,
+    query: `${query}&signature=${sign(auth.secret, query)}`,
+    body: '',
+    headers: { [auth.apiKeyHeader]: auth.apiKey },
+  };
 }
 
 /** What the prober needs from the run. */
@@ -128,12 +146,28 @@ export function createEffectProber(deps: EffectDeps) {
   async function learnReuse(route: Route): Promise<EffectMethod> {
     const a = deps.clientId();
     const first = await deps.send(deps.validOrder(route, a));
-    if (first === undefined) return { kind: 'none', why: 'the order budget (--max-orders) left no order to learn whether a repeated client id is refused' };
-    if (!placedFirst(route, first.observation)) return { kind: 'none', why: `a valid order on ${routeKey(route)} was not placed, so a repeated client id could not be tried` };
+    if (first === undefined)
+      return {
+        kind: 'none',
+        why: 'the order budget (--max-orders) left no order to learn whether a repeated client id is refused',
+      };
+    if (!placedFirst(route, first.observation))
+      return {
+        kind: 'none',
+        why: `a valid order on ${routeKey(route)} was not placed, so a repeated client id could not be tried`,
+      };
     const again = await deps.send(deps.validOrder(route, a));
-    if (again === undefined) return { kind: 'none', why: 'the order budget (--max-orders) left no order to learn whether a repeated client id is refused' };
+    if (again === undefined)
+      return {
+        kind: 'none',
+        why: 'the order budget (--max-orders) left no order to learn whether a repeated client id is refused',
+      };
     const mark = duplicateMark(route, again.observation);
-    if (mark === undefined) return { kind: 'none', why: `${routeKey(route)} accepts a repeated newClientOrderId (D-DUPLICATE-CLIENT-ID) and the target description names no order-lookup path` };
+    if (mark === undefined)
+      return {
+        kind: 'none',
+        why: `${routeKey(route)} accepts a repeated newClientOrderId (D-DUPLICATE-CLIENT-ID) and the target description names no order-lookup path`,
+      };
     return { kind: 'reuse', duplicate: mark };
   }
 
@@ -141,7 +175,11 @@ export function createEffectProber(deps: EffectDeps) {
     // A lookup that finds an id never used cannot show anything.
     const unused = deps.clientId();
     const r = await deps.sendPlain(lookupRequest(l, unused, { ...deps.auth, now: deps.auth.now() }));
-    if (readLookup(r.observation, unused) !== 'placed-nothing') return { kind: 'none', why: `the order-lookup path ${l.path} did not answer "not found" for a client id never used` };
+    if (readLookup(r.observation, unused) !== 'placed-nothing')
+      return {
+        kind: 'none',
+        why: `the order-lookup path ${l.path} did not answer "not found" for a client id never used`,
+      };
     return { kind: 'lookup', path: l.path };
   }
 
@@ -184,7 +222,8 @@ export type EffectProber = ReturnType<typeof createEffectProber>;
 
 /** The method in words, for the report. */
 export function methodText(m: EffectMethod): string {
-  if (m.kind === 'reuse') return 'a valid order reusing a client id of the refused call (the target refuses a repeated id)';
+  if (m.kind === 'reuse')
+    return 'a valid order reusing a client id of the refused call (the target refuses a repeated id)';
   if (m.kind === 'lookup') return `the order-lookup path ${m.path}`;
   return m.why;
 }

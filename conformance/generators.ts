@@ -60,7 +60,12 @@ export function validOrder(symbol: string, values: OrderValues = {}): fc.Arbitra
 }
 
 /** A valid batch of `min`..`max` orders for one symbol (§4.1). */
-export function validBatch(symbol: string, min = 1, max = LIMITS.maxBatchOrders, values: OrderValues = {}): fc.Arbitrary<BatchOrderItem[]> {
+export function validBatch(
+  symbol: string,
+  min = 1,
+  max = LIMITS.maxBatchOrders,
+  values: OrderValues = {},
+): fc.Arbitrary<BatchOrderItem[]> {
   return fc.array(validOrder(symbol, values), { minLength: min, maxLength: max });
 }
 
@@ -69,7 +74,13 @@ export function validBatch(symbol: string, min = 1, max = LIMITS.maxBatchOrders,
  * batch of the smallest and one of the largest size the property covers, drawn from the
  * run's seed, so the edges (a single order, the §4.1 limit of 20) are never left to chance.
  */
-export function boundaryBatches(seed: number, symbol: string, min: number, max: number, values: OrderValues = {}): BatchOrderItem[][] {
+export function boundaryBatches(
+  seed: number,
+  symbol: string,
+  min: number,
+  max: number,
+  values: OrderValues = {},
+): BatchOrderItem[][] {
   const sizes = min === max ? [min] : [min, max];
   return sizes.map((n) => fc.sample(validBatch(symbol, n, n, values), { seed, numRuns: 1 })[0] ?? []);
 }
@@ -82,7 +93,10 @@ export function clientIdSource(seed: number): () => string {
 }
 
 /** Give every order of a batch its own fresh newClientOrderId. */
-export function withClientIds<T extends object>(orders: readonly T[], next: () => string): Array<T & { newClientOrderId: string }> {
+export function withClientIds<T extends object>(
+  orders: readonly T[],
+  next: () => string,
+): Array<T & { newClientOrderId: string }> {
   return orders.map((o) => ({ ...o, newClientOrderId: next() }));
 }
 

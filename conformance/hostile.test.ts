@@ -7,7 +7,9 @@ import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readFileSync } from 'node:fs';
 
-const validateReport = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(new URL('./report/report.schema.json', import.meta.url), 'utf8')) as object);
+const validateReport = new Ajv2020({ allErrors: true, strict: false }).compile(
+  JSON.parse(readFileSync(new URL('./report/report.schema.json', import.meta.url), 'utf8')) as object,
+);
 import type { RunReport } from './types.js';
 import { isSpotcheckError } from '../src/core/errors.js';
 
@@ -169,7 +171,11 @@ describe('hostile servers end within the deadlines', () => {
     const report = r.value as RunReport;
     expect(report.summary.passed).toBe(0);
     expect(report.summary.skipped).toBe(report.checks.length);
-    expect(report.checks.every((c) => c.status === 'skip' && /--max-time 800 ms was reached before discovery ended/.test(c.reason ?? ''))).toBe(true);
+    expect(
+      report.checks.every(
+        (c) => c.status === 'skip' && /--max-time 800 ms was reached before discovery ended/.test(c.reason ?? ''),
+      ),
+    ).toBe(true);
     expect(report.deadline).toMatchObject({ maxTimeMs: 800, reached: true });
     expect(report.deadline?.checksNotRun.length).toBe(report.checks.length);
   });
@@ -181,7 +187,13 @@ describe('--max-time against the reference server', () => {
     try {
       const t0 = Date.now();
       const report = await runConformance({
-        target: { baseUrl: ref.url, apiKey: DEMO_API_KEY, secret: DEMO_SECRET, symbol: 'BTCUSDT', otherSymbol: 'ETHUSDT' },
+        target: {
+          baseUrl: ref.url,
+          apiKey: DEMO_API_KEY,
+          secret: DEMO_SECRET,
+          symbol: 'BTCUSDT',
+          otherSymbol: 'ETHUSDT',
+        },
         profile: 'core',
         seed: 5,
         // A full run (at least ~10 s even on an idle machine) against a 3 s deadline: the
@@ -195,12 +207,17 @@ describe('--max-time against the reference server', () => {
       });
       expect(Date.now() - t0).toBeLessThan(3000 + 2500);
       expect(report.deadline?.reached).toBe(true);
-      const cut = report.checks.filter((c) => c.status === 'skip' && /--max-time 3000 ms was reached/.test(c.reason ?? ''));
+      const cut = report.checks.filter(
+        (c) => c.status === 'skip' && /--max-time 3000 ms was reached/.test(c.reason ?? ''),
+      );
       expect(cut.length).toBeGreaterThan(0);
       expect(report.checks.length - cut.length).toBeGreaterThan(0); // some ran before the deadline
       expect(report.summary.skipped).toBe(report.checks.filter((c) => c.status === 'skip').length);
       expect(report.deadline?.checksNotRun).toEqual(cut.map((c) => c.id));
-      expect(report.summary.failed, JSON.stringify(report.checks.filter((c) => c.status === 'fail').map((c) => [c.id, c.actual]))).toBe(0);
+      expect(
+        report.summary.failed,
+        JSON.stringify(report.checks.filter((c) => c.status === 'fail').map((c) => [c.id, c.actual])),
+      ).toBe(0);
       expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
     } finally {
       await ref.close();

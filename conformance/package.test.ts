@@ -10,7 +10,17 @@ import { describe, expect, it } from 'vitest';
 import { kitPath } from '../src/paths.js';
 
 const ROOT = kitPath();
-const FORBIDDEN = [/(^|\/)harness\//, /\.test\./, /bench/, /testing/, /mutant/, /selftest/, /variants\./, /(^|\/)generate[^/]*$/, /tsconfig/];
+const FORBIDDEN = [
+  /(^|\/)harness\//,
+  /\.test\./,
+  /bench/,
+  /testing/,
+  /mutant/,
+  /selftest/,
+  /variants\./,
+  /(^|\/)generate[^/]*$/,
+  /tsconfig/,
+];
 
 describe('npm pack', () => {
   const built = existsSync(join(ROOT, 'dist', 'src', 'index.js'));
@@ -18,15 +28,35 @@ describe('npm pack', () => {
   it('lists no test, bench, test-harness or generator file, and does list the library, CLI, spec and vectors', () => {
     if (!built) throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the tests');
     // --ignore-scripts: the list is judged on the dist/ already built, without rebuilding inside the tests.
-    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const files = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]?.files.map((f) => f.path) ?? [];
     expect(files.filter((f) => FORBIDDEN.some((re) => re.test(f)))).toEqual([]);
     // the harness is built (benches run from dist/harness) but never packed
     expect(existsSync(join(ROOT, 'dist', 'harness', 'selftest.js'))).toBe(true);
-    const vectorFiles = readdirSync(join(ROOT, 'vectors')).filter((f) => f.endsWith('.json') && !f.startsWith('tsconfig'));
+    const vectorFiles = readdirSync(join(ROOT, 'vectors')).filter(
+      (f) => f.endsWith('.json') && !f.startsWith('tsconfig'),
+    );
     expect(vectorFiles.length).toBeGreaterThan(3);
-    for (const f of vectorFiles) expect(files, `vectors/${f} is listed in package.json files`).toContain(`vectors/${f}`);
-    for (const f of ['dist/src/index.js', 'dist/src/core/request.js', 'dist/src/core/index.js', 'dist/vectors/load.js', 'dist/conformance/cli/bin.js', 'dist/conformance/load/artillery/processor.cjs', 'spec/rules.json', 'spec/coverage.json', 'vectors/signing.json', 'conformance/report/report.schema.json', 'conformance/target/target.schema.json', 'README.md']) {
+    for (const f of vectorFiles)
+      expect(files, `vectors/${f} is listed in package.json files`).toContain(`vectors/${f}`);
+    for (const f of [
+      'dist/src/index.js',
+      'dist/src/core/request.js',
+      'dist/src/core/index.js',
+      'dist/vectors/load.js',
+      'dist/conformance/cli/bin.js',
+      'dist/conformance/load/artillery/processor.cjs',
+      'spec/rules.json',
+      'spec/coverage.json',
+      'vectors/signing.json',
+      'conformance/report/report.schema.json',
+      'conformance/target/target.schema.json',
+      'README.md',
+    ]) {
       expect(files, f).toContain(f);
     }
   }, 60_000);
@@ -47,25 +77,46 @@ describe('npm pack', () => {
   it('spotcheck/core resolves through the exports map to the pure core', () => {
     if (!built) throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the tests');
     // package self-reference: node resolves the name through this package's own exports
-    const script = "const m = await import('spotcheck/core'); console.log(typeof m.buildRequest, typeof m.classify, import.meta.resolve('spotcheck/core'))";
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const script =
+      "const m = await import('spotcheck/core'); console.log(typeof m.buildRequest, typeof m.classify, import.meta.resolve('spotcheck/core'))";
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    }).trim();
     expect(out).toMatch(/^function function file:.*\/dist\/src\/core\/index\.js$/);
   });
 
   it('packs self-contained text: no README, spec, schema or vectors file points at ../shared (absent in an install)', () => {
     if (!built) throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the tests');
-    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const files = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]?.files.map((f) => f.path) ?? [];
     const text = files.filter((f) => /\.(md|json|ya?ml)$/.test(f) && !f.startsWith('dist/'));
-    expect(text).toEqual(expect.arrayContaining(['README.md', 'spec/rules.json', 'spec/decisions.md', 'conformance/report/report.schema.json']));
+    expect(text).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'spec/rules.json',
+        'spec/decisions.md',
+        'conformance/report/report.schema.json',
+      ]),
+    );
     expect(text.filter((f) => readFileSync(join(ROOT, f), 'utf8').includes('../shared'))).toEqual([]);
   }, 60_000);
 
   it('the API docs document only modules an import can reach (the package exports)', () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { import?: string }> };
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      exports: Record<string, { import?: string }>;
+    };
     const typedoc = JSON.parse(readFileSync(join(ROOT, 'docs', 'typedoc.json'), 'utf8')) as { entryPoints: string[] };
     // each entry point's compiled file is what some export resolves to
-    const exported = new Set(Object.values(pkg.exports).map((e) => e.import).filter((f): f is string => f !== undefined));
+    const exported = new Set(
+      Object.values(pkg.exports)
+        .map((e) => e.import)
+        .filter((f): f is string => f !== undefined),
+    );
     for (const entry of typedoc.entryPoints) {
       const compiled = `./dist/${entry.replace(/^\.\.\//, '').replace(/\.ts$/, '.js')}`;
       expect(exported, entry).toContain(compiled);

@@ -14,7 +14,26 @@ describe('the reproduction command line', () => {
       profile: 'reference',
       runs: 7,
     });
-    expect(argv).toEqual(['--config', 'my target.jsonc', '--base-url', 'https://api.example.test', '--api-key-header', 'X-KEY', '--path-prefix', '/gw', '--symbol', 'ETHBTC', '--other-symbol', 'LTCBTC', '--time-path', '/api/v1/time', '--profile', 'reference', '--runs', '7']);
+    expect(argv).toEqual([
+      '--config',
+      'my target.jsonc',
+      '--base-url',
+      'https://api.example.test',
+      '--api-key-header',
+      'X-KEY',
+      '--path-prefix',
+      '/gw',
+      '--symbol',
+      'ETHBTC',
+      '--other-symbol',
+      'LTCBTC',
+      '--time-path',
+      '/api/v1/time',
+      '--profile',
+      'reference',
+      '--runs',
+      '7',
+    ]);
     expect(commandLine(replayArgv(9, 'SIG-REQUIRED', argv))).toBe(
       "replay --seed 9 --only SIG-REQUIRED --config 'my target.jsonc' --base-url https://api.example.test --api-key-header X-KEY --path-prefix /gw --symbol ETHBTC --other-symbol LTCBTC --time-path /api/v1/time --profile reference --runs 7",
     );

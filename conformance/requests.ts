@@ -9,7 +9,7 @@ import type { RawRequest } from '../src/client/http.js';
 import { buildRequest, type BuiltRequest, type Defects, type RequestSpec } from '../src/core/request.js';
 import { orderEndpoint, SEED_WIRE, type EndpointName, type WireProfile } from '../src/core/wire.js';
 import { sign } from '../src/signing/hmac.js';
-import { type Placement } from '../src/core/signing/build.js';
+import type { Placement } from '../src/core/signing/build.js';
 import type { ApiVersion } from '../src/core/validation/order.js';
 import { isSignatureEdit } from './sig-edits.js';
 
@@ -95,17 +95,25 @@ export interface RequestFactoryOptions {
 /** The target's wire: the seed's, with its header name and paths (target description). */
 function wireOf(f: RequestFactoryOptions): WireProfile {
   const endpoints = { ...SEED_WIRE.endpoints };
-  for (const [name, path] of Object.entries(f.paths ?? {}) as Array<[EndpointName, string]>) endpoints[name] = { ...endpoints[name], path };
+  for (const [name, path] of Object.entries(f.paths ?? {}) as Array<[EndpointName, string]>)
+    endpoints[name] = { ...endpoints[name], path };
   return { ...SEED_WIRE, apiKeyHeader: f.apiKeyHeader ?? SEED_WIRE.apiKeyHeader, endpoints };
 }
 
 /** Send-side facts of a built request, for the report and replay. */
-function factsOf(b: BuiltRequest, opts: SignOptions, f: RequestFactoryOptions, timestamp: string | undefined, route: Route): SigningFacts {
+function factsOf(
+  b: BuiltRequest,
+  opts: SignOptions,
+  f: RequestFactoryOptions,
+  timestamp: string | undefined,
+  route: Route,
+): SigningFacts {
   const facts: SigningFacts = { signature: b.signature, route };
   // The shell can redo the signature when it is made with the target's secret (or it plus a known suffix)
   // and any rewrite of it has a shell form (a printed curl re-signs, then applies the defect).
   const named = opts.secret === undefined ? undefined : f.namedSecrets?.find((n) => n.secret === opts.secret);
-  const secretOk = opts.secret === undefined || named !== undefined || (opts.secret.startsWith(f.secret) && opts.secret !== f.secret);
+  const secretOk =
+    opts.secret === undefined || named !== undefined || (opts.secret.startsWith(f.secret) && opts.secret !== f.secret);
   const editOk = opts.signature === undefined || isSignatureEdit(opts.signature);
   if (secretOk && editOk && !opts.omitSignature) {
     facts.signedString = b.signedString;
@@ -121,23 +129,39 @@ function factsOf(b: BuiltRequest, opts: SignOptions, f: RequestFactoryOptions, t
 }
 
 /** The core builder's spec for these options (defects included). */
-function coreSpec(opts: SignOptions, f: RequestFactoryOptions): Pick<RequestSpec, 'secret' | 'apiKey' | 'headers' | 'defects'> {
+function coreSpec(
+  opts: SignOptions,
+  f: RequestFactoryOptions,
+): Pick<RequestSpec, 'secret' | 'apiKey' | 'headers' | 'defects'> {
   const defects: Defects = {};
   if (opts.signedString) defects.signedString = opts.signedString;
   if (opts.signature) defects.signature = opts.signature;
   if (opts.omitSignature) defects.omitSignature = true;
   if (opts.tamper) defects.tamper = opts.tamper;
-  return { secret: opts.secret ?? f.secret, apiKey: opts.apiKey === undefined ? f.apiKey : opts.apiKey, headers: opts.headers ?? {}, defects };
+  return {
+    secret: opts.secret ?? f.secret,
+    apiKey: opts.apiKey === undefined ? f.apiKey : opts.apiKey,
+    headers: opts.headers ?? {},
+    defects,
+  };
 }
 
 export interface RequestFactory {
   /** A signed batch request (§4.1): time parameters and signature in the query, the JSON text as body. */
   batch(orders: unknown, opts?: SignOptions & { rawBody?: string }): Built;
   /** A signed single-order request (§4.2) in one placement (§5.3). */
-  order(params: Record<string, unknown>, version: ApiVersion, placement: Placement, opts?: SignOptions & { splitAt?: number }): Built;
+  order(
+    params: Record<string, unknown>,
+    version: ApiVersion,
+    placement: Placement,
+    opts?: SignOptions & { splitAt?: number },
+  ): Built;
 }
 
-function timeParams(opts: SignOptions, f: RequestFactoryOptions): { pairs: Array<[string, string]>; timestamp?: string } {
+function timeParams(
+  opts: SignOptions,
+  f: RequestFactoryOptions,
+): { pairs: Array<[string, string]>; timestamp?: string } {
   const pairs: Array<[string, string]> = [];
   let timestamp: string | undefined;
   if (opts.recvWindow !== undefined) pairs.push(['recvWindow', String(opts.recvWindow)]);
@@ -152,15 +176,24 @@ function timeParams(opts: SignOptions, f: RequestFactoryOptions): { pairs: Array
 export function createRequestFactory(f: RequestFactoryOptions): RequestFactory {
   const wire = wireOf(f);
   // A retry re-signs with a fresh timestamp unless the check fixed one on purpose.
-  const fresh = (b: Built, again: () => Built, opts: SignOptions): Built => (opts.timestamp === undefined ? { ...b, rebuild: again } : b);
+  const fresh = (b: Built, again: () => Built, opts: SignOptions): Built =>
+    opts.timestamp === undefined ? { ...b, rebuild: again } : b;
   const factory: RequestFactory = {
     batch(orders, opts = {}) {
       const { pairs, timestamp } = timeParams(opts, f);
       const spec = coreSpec(opts, f);
       // A target declaring query-only batch signatures is signed its way (reported once under SIG-BODY-COVERED).
-      if (f.batchSignature === 'query-only' && spec.defects?.signedString === undefined) spec.defects = { ...spec.defects, signedString: (_tp, q) => q };
-      const built = buildRequest(sign, { endpoint: 'batch', params: pairs, jsonText: opts.rawBody ?? JSON.stringify(orders), ...spec }, wire);
-      const b = { request: built.request, facts: factsOf(built, opts, f, timestamp, { endpoint: 'batch', placement: 'json' }) };
+      if (f.batchSignature === 'query-only' && spec.defects?.signedString === undefined)
+        spec.defects = { ...spec.defects, signedString: (_tp, q) => q };
+      const built = buildRequest(
+        sign,
+        { endpoint: 'batch', params: pairs, jsonText: opts.rawBody ?? JSON.stringify(orders), ...spec },
+        wire,
+      );
+      const b = {
+        request: built.request,
+        facts: factsOf(built, opts, f, timestamp, { endpoint: 'batch', placement: 'json' }),
+      };
       return fresh(b, () => factory.batch(orders, opts), opts);
     },
     order(params, version, placement, opts = {}) {
@@ -169,7 +202,12 @@ export function createRequestFactory(f: RequestFactoryOptions): RequestFactory {
         .filter(([, v]) => v !== undefined)
         .map(([k, v]) => [k, String(v)]);
       pairs.push(...tpairs);
-      const spec: RequestSpec = { endpoint: orderEndpoint(version).name, params: pairs, placement, ...coreSpec(opts, f) };
+      const spec: RequestSpec = {
+        endpoint: orderEndpoint(version).name,
+        params: pairs,
+        placement,
+        ...coreSpec(opts, f),
+      };
       if (opts.splitAt !== undefined) spec.splitAt = opts.splitAt;
       const built = buildRequest(sign, spec, wire);
       const b = { request: built.request, facts: factsOf(built, opts, f, timestamp, { endpoint: version, placement }) };

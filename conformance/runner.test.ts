@@ -9,7 +9,9 @@ import { DEFAULT_RUNS, LOOPBACK_CONCURRENCY } from './cli/run.js';
 import { mutants } from '../harness/mutants.js';
 import { defaultPolicy } from '../src/server/policy.js';
 
-const reportSchema = JSON.parse(readFileSync(new URL('./report/report.schema.json', import.meta.url), 'utf8')) as object;
+const reportSchema = JSON.parse(
+  readFileSync(new URL('./report/report.schema.json', import.meta.url), 'utf8'),
+) as object;
 const validateReport = new Ajv2020({ allErrors: true, strict: false }).compile(reportSchema);
 
 describe('the runner against clean servers', () => {
@@ -18,7 +20,9 @@ describe('the runner against clean servers', () => {
     expect(r.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.actual ?? ''}`)).toEqual([]);
     expect(r.summary.passed).toBeGreaterThan(50);
     // the one check needing a declared order grid (target description) is skipped, saying so
-    expect(r.checks.filter((c) => c.status === 'skip').map((c) => c.id)).toEqual(['RESULT-FAILED-ORDER-REPORTED.business']);
+    expect(r.checks.filter((c) => c.status === 'skip').map((c) => c.id)).toEqual([
+      'RESULT-FAILED-ORDER-REPORTED.business',
+    ]);
     expect(validateReport(r), JSON.stringify(validateReport.errors)).toBe(true);
   });
 
@@ -28,14 +32,24 @@ describe('the runner against clean servers', () => {
       const only = ['SIG-', 'BATCH-', 'RESULT-'];
       const one = await runAgainstServer(options, { runs: 8, seed: 3, only, concurrency: 1 });
       const many = await runAgainstServer(options, { runs: 8, seed: 3, only, concurrency: 16 });
-      expect(many.checks.map((c) => [c.id, c.status, c.counterexample, c.runs])).toEqual(one.checks.map((c) => [c.id, c.status, c.counterexample, c.runs]));
+      expect(many.checks.map((c) => [c.id, c.status, c.counterexample, c.runs])).toEqual(
+        one.checks.map((c) => [c.id, c.status, c.counterexample, c.runs]),
+      );
       expect(many.requests).toBeGreaterThan(0);
     }
   });
 
   it('sends each generated valid batch once for all the checks that judge it, each still earning its verdict', async () => {
     const one = await runAgainstServer({}, { runs: 10, seed: 4, only: ['RESULT-TOP-CODE'] });
-    const three = await runAgainstServer({}, { runs: 10, seed: 4, only: ['RESULT-TOP-CODE', 'RESULT-SUCCESS-CODE-ZERO', 'SCHEMA-BATCH-RESPONSE'], concurrency: 3 });
+    const three = await runAgainstServer(
+      {},
+      {
+        runs: 10,
+        seed: 4,
+        only: ['RESULT-TOP-CODE', 'RESULT-SUCCESS-CODE-ZERO', 'SCHEMA-BATCH-RESPONSE'],
+        concurrency: 3,
+      },
+    );
     expect(three.requests).toBe(one.requests);
     expect(three.checks.map((c) => [c.id, c.status, c.routes])).toEqual([
       ['RESULT-TOP-CODE', 'pass', ['batch/json']],
@@ -57,16 +71,26 @@ describe('the runner against clean servers', () => {
   for (const skewMs of [4000, -3500]) {
     it(`passes the time checks against a server whose clock is off by ${skewMs} ms`, async () => {
       const r = await runAgainstServer({ clock: () => Date.now() + skewMs }, { only: ['TIME'], runs: 5 });
-      expect(r.checks.filter((c) => c.status !== 'pass' && c.status !== 'info').map((c) => `${c.id}: ${c.status} ${c.actual ?? c.reason ?? ''}`)).toEqual([]);
+      expect(
+        r.checks
+          .filter((c) => c.status !== 'pass' && c.status !== 'info')
+          .map((c) => `${c.id}: ${c.status} ${c.actual ?? c.reason ?? ''}`),
+      ).toEqual([]);
       expect(Math.abs((r.clock.offsetMs ?? 0) - skewMs)).toBeLessThan(300);
     });
   }
 
   it('reference profile fails a server whose open-point behaviour differs from the decisions record', async () => {
-    const r = await runAgainstServer({ errorStyle: 'code-only', policy: { validateBatch: (b) => (Array.isArray(b) && b.length === 0 ? [] : defaultPolicy.validateBatch(b)) } }, {
-      profile: 'reference',
-      only: ['BATCH-EMPTY'],
-    });
+    const r = await runAgainstServer(
+      {
+        errorStyle: 'code-only',
+        policy: { validateBatch: (b) => (Array.isArray(b) && b.length === 0 ? [] : defaultPolicy.validateBatch(b)) },
+      },
+      {
+        profile: 'reference',
+        only: ['BATCH-EMPTY'],
+      },
+    );
     expect(r.checks.find((c) => c.id === 'BATCH-EMPTY')?.status).toBe('fail');
   });
 });
@@ -81,7 +105,7 @@ describe('the check catalogue', () => {
     }
   });
 
-  it('a level other than the catalog rule\'s is data with its written reason; a reason without such a level is a stale one', () => {
+  it("a level other than the catalog rule's is data with its written reason; a reason without such a level is a stale one", () => {
     for (const c of checks) {
       const differs = c.level !== undefined && c.level !== rules().get(c.ruleId)?.level;
       expect(c.levelReason !== undefined, c.id).toBe(differs);

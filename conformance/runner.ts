@@ -8,9 +8,27 @@ import { rule, type RuleLevel } from '../src/rules.js';
 import { readKitJson } from '../src/paths.js';
 import { type Observation, describe, entriesOf, entryPlaced } from '../src/core/response.js';
 import { SpotcheckError } from '../src/core/errors.js';
-import { authRefusal, expect as want, fingerprintOf, judgeExchange, refusalToConfirm, routeVerdicts, type ExchangeVerdict, type RouteKnowledge, type RouteTally } from './verdict.js';
+import {
+  authRefusal,
+  expect as want,
+  fingerprintOf,
+  judgeExchange,
+  refusalToConfirm,
+  routeVerdicts,
+  type ExchangeVerdict,
+  type RouteKnowledge,
+  type RouteTally,
+} from './verdict.js';
 import { LIMITS } from '../src/core/wire.js';
-import { anyUsable, controlOf, controlRequest, discover, explainNothingAccepted, knowledgeOf, type Discovery } from './discovery.js';
+import {
+  anyUsable,
+  controlOf,
+  controlRequest,
+  discover,
+  explainNothingAccepted,
+  knowledgeOf,
+  type Discovery,
+} from './discovery.js';
 import { resolveDescription } from './target/description.js';
 import { coverageMatrix } from './coverage.js';
 import { createEffectProber, methodText, type EffectMethod, type FollowUp } from './effects.js';
@@ -25,7 +43,15 @@ import { createRequestFactory, routeKey, type Built, type Route } from './reques
 import { summariseTraffic, timeProbeOf, type TimeProbe } from './traffic.js';
 import { createTransport, DEADLINE_REASON, type Exchange, type SendResult, type Sender } from './transport.js';
 import type { CheckOutcome } from './verdict.js';
-import type { CheckContext, CheckDefinition, CheckReport, DiscoveryReport, Profile, RunReport, Target } from './types.js';
+import type {
+  CheckContext,
+  CheckDefinition,
+  CheckReport,
+  DiscoveryReport,
+  Profile,
+  RunReport,
+  Target,
+} from './types.js';
 
 export interface RunOptions {
   target: Target;
@@ -82,8 +108,14 @@ export function unmatched(list: readonly CheckDefinition[], prefixes: readonly s
 }
 
 /** The checks an `--only` list selects less those an `--exclude` list names, `runLast` ones at the end. */
-export function selectChecks(list: readonly CheckDefinition[], only: readonly string[], exclude: readonly string[] = []): CheckDefinition[] {
-  const picked = (only.length === 0 ? [...list] : list.filter((c) => matches(c, only))).filter((c) => !matches(c, exclude));
+export function selectChecks(
+  list: readonly CheckDefinition[],
+  only: readonly string[],
+  exclude: readonly string[] = [],
+): CheckDefinition[] {
+  const picked = (only.length === 0 ? [...list] : list.filter((c) => matches(c, only))).filter(
+    (c) => !matches(c, exclude),
+  );
   return [...picked.filter((c) => !c.runLast), ...picked.filter((c) => c.runLast)];
 }
 
@@ -121,12 +153,17 @@ export function ordersIn(route: Route | undefined, body: string): number {
 export const BUDGET_REASON = 'the order budget (';
 
 /** Apply level and profile to an outcome: what goes in the report. INFO is never a failure. */
-export function judge(def: CheckDefinition, out: CheckOutcome, profile: Profile): { status: CheckReport['status']; level: RuleLevel; pinned: boolean } {
+export function judge(
+  def: CheckDefinition,
+  out: CheckOutcome,
+  profile: Profile,
+): { status: CheckReport['status']; level: RuleLevel; pinned: boolean } {
   const level = def.level ?? rule(def.ruleId).level;
   if (out.status === 'info' && profile === 'reference' && out.matchesReference === false) {
     return { status: 'fail', level: 'MUST', pinned: true };
   }
-  if ((out.status === 'pass' || out.status === 'fail') && level === 'INFO') return { status: 'info', level, pinned: false };
+  if ((out.status === 'pass' || out.status === 'fail') && level === 'INFO')
+    return { status: 'info', level, pinned: false };
   return { status: out.status, level, pinned: false };
 }
 
@@ -148,7 +185,10 @@ function discoveryReport(d: Discovery): DiscoveryReport {
   if (sig !== undefined) fingerprints.signature = sig;
   if (key !== undefined) fingerprints.unknownKey = key;
   if (stale !== undefined) fingerprints.stale = stale;
-  return { controls: d.controls.map((c) => ({ route: routeKey(c.route), state: c.state, observed: c.observed })), fingerprints };
+  return {
+    controls: d.controls.map((c) => ({ route: routeKey(c.route), state: c.state, observed: c.observed })),
+    fingerprints,
+  };
 }
 
 /** The report of a check the run's deadline kept from a verdict (status `skip`, with the reason). */
@@ -194,7 +234,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   // A declared account budget caps the orders too (target description): the smaller cap holds.
   const accountCap = profile.account?.orders ?? Infinity;
   const maxOrders = Math.min(opts.maxOrders, accountCap);
-  const budgetLabel = accountCap < opts.maxOrders ? `the account budget: ${accountCap} orders` : `--max-orders ${opts.maxOrders}`;
+  const budgetLabel =
+    accountCap < opts.maxOrders ? `the account budget: ${accountCap} orders` : `--max-orders ${opts.maxOrders}`;
   let placed = 0;
   let maxRttMs = 0;
   const transport = createTransport({
@@ -227,28 +268,43 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     else inFlight--;
   };
   /** Send through the run's pool; `orders`: the answer may show placed orders (not the clock probes' empty bodies, which carry none). */
-  const sendVia = (orders: boolean): Sender => async (req, facts, rebuild) => {
-    if (opts.signal?.aborted) throw new RunInterrupted();
-    await acquire();
-    let r: SendResult;
-    try {
-      r = await transport.send(req, facts, rebuild);
-    } finally {
-      release();
-    }
-    if (orders) placed += placedBy(r.exchange.route, r.observation);
-    if (r.observation.verdict !== 'not-sent') answers[r.observation.verdict] = (answers[r.observation.verdict] ?? 0) + 1;
-    if (r.observation.elapsedMs !== undefined) latencies.push(r.observation.elapsedMs);
-    if (r.observation.elapsedMs !== undefined && current === undefined) maxRttMs = Math.max(maxRttMs, r.observation.elapsedMs);
-    opts.onProgress?.({ done, total: selected.length, ...(current === undefined ? {} : { current }), requests: transport.count() });
-    return r;
-  };
+  const sendVia =
+    (orders: boolean): Sender =>
+    async (req, facts, rebuild) => {
+      if (opts.signal?.aborted) throw new RunInterrupted();
+      await acquire();
+      let r: SendResult;
+      try {
+        r = await transport.send(req, facts, rebuild);
+      } finally {
+        release();
+      }
+      if (orders) placed += placedBy(r.exchange.route, r.observation);
+      if (r.observation.verdict !== 'not-sent')
+        answers[r.observation.verdict] = (answers[r.observation.verdict] ?? 0) + 1;
+      if (r.observation.elapsedMs !== undefined) latencies.push(r.observation.elapsedMs);
+      if (r.observation.elapsedMs !== undefined && current === undefined)
+        maxRttMs = Math.max(maxRttMs, r.observation.elapsedMs);
+      opts.onProgress?.({
+        done,
+        total: selected.length,
+        ...(current === undefined ? {} : { current }),
+        requests: transport.count(),
+      });
+      return r;
+    };
   const send = sendVia(true);
 
   const needsClock = selected.some((c) => c.needsClock === true);
   const clock = await measureClock({
     send: sendVia(false),
-    probe: { method: 'POST', path: profile.endpoints.batch.offered ? profile.endpoints.batch.path : profile.endpoints.v1.path, query: '', body: '', headers: {} },
+    probe: {
+      method: 'POST',
+      path: profile.endpoints.batch.offered ? profile.endpoints.batch.path : profile.endpoints.v1.path,
+      query: '',
+      body: '',
+      headers: {},
+    },
     ...(opts.target.timePath === undefined ? {} : { timePath: opts.target.timePath }),
     samples: needsClock ? 12 : 2,
     // without time checks, timestamps need the offset only to within the window: no waiting
@@ -264,7 +320,9 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       paths: { batch: profile.endpoints.batch.path, v1, 'v1.1': profile.endpoints['v1.1'].path },
       batchSignature: profile.batchSignature,
       // a printed curl re-signs with the no-TRADE key's secret from its own variable
-      ...(opts.target.noTradeKey === undefined ? {} : { namedSecrets: [{ secret: opts.target.noTradeKey.secret, variable: NO_TRADE_SECRET_VAR }] }),
+      ...(opts.target.noTradeKey === undefined
+        ? {}
+        : { namedSecrets: [{ secret: opts.target.noTradeKey.secret, variable: NO_TRADE_SECRET_VAR }] }),
     });
   // With a test-order path, v1 requests go there (it places nothing); checks marked realEndpoint use the real one.
   const realFactory = factoryFor(profile.endpoints.v1.path);
@@ -279,7 +337,9 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       if (placed + ordersIn(b.facts.route, b.request.body) > maxOrders) {
         withheldInDiscovery++;
         withheld++;
-        return Promise.resolve(notSent(b.request, b.facts, `${BUDGET_REASON}${budgetLabel}) is spent: discovery could not send it`));
+        return Promise.resolve(
+          notSent(b.request, b.facts, `${BUDGET_REASON}${budgetLabel}) is spent: discovery could not send it`),
+        );
       }
       return send(b.request, b.facts, b.rebuild);
     },
@@ -293,7 +353,11 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const known = knowledgeOf(discovery);
   const routeKnowledge: Record<string, RouteKnowledge> = { ...known.routes };
   const knowledge = { ...known, routes: routeKnowledge };
-  const absent = new Set(Object.entries(routeKnowledge).filter(([, r]) => r.absent === true).map(([k]) => k));
+  const absent = new Set(
+    Object.entries(routeKnowledge)
+      .filter(([, r]) => r.absent === true)
+      .map(([k]) => k),
+  );
   const learned: Array<{ route: string; refusal: string }> = [];
   const confirming = new Map<string, Promise<void>>();
   const controlInput = { requests: factory, batchOrder: () => oneOrder(base), limitParams: () => limitParams(base) };
@@ -328,7 +392,10 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   };
   const unanswered: string[] = [];
   let unansweredCount = 0;
-  if (!anyUsable(discovery) && !cutInDiscovery && withheldInDiscovery === 0) throw new SpotcheckError('ERR_TARGET', explainNothingAccepted(discovery), { discovery: discoveryReport(discovery) });
+  if (!anyUsable(discovery) && !cutInDiscovery && withheldInDiscovery === 0)
+    throw new SpotcheckError('ERR_TARGET', explainNothingAccepted(discovery), {
+      discovery: discoveryReport(discovery),
+    });
   // Place-nothing by effect: a whole-call refusal is followed by a valid order reusing one of its client ids, or by the order-lookup path.
   const followedUp = new Set<string>();
   const effects = createEffectProber({
@@ -337,15 +404,30 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     validOrder: (route, id) =>
       route.endpoint === 'batch'
         ? factory.batch([{ ...oneOrder(base), newClientOrderId: id }])
-        : factory.order({ ...limitParams(base), newClientOrderId: id }, route.endpoint, route.placement === 'json' ? 'query' : route.placement),
+        : factory.order(
+            { ...limitParams(base), newClientOrderId: id },
+            route.endpoint,
+            route.placement === 'json' ? 'query' : route.placement,
+          ),
     clientId,
     ...(profile.orderLookup === undefined ? {} : { lookup: profile.orderLookup }),
-    auth: { apiKey: opts.target.apiKey, secret: opts.target.secret, apiKeyHeader: profile.apiKeyHeader, now: () => clock.serverNow() },
+    auth: {
+      apiKey: opts.target.apiKey,
+      secret: opts.target.secret,
+      apiKeyHeader: profile.apiKeyHeader,
+      now: () => clock.serverNow(),
+    },
     symbol: opts.target.symbol,
   });
   // Valid orders accepted earlier that now meet a new refusal: the account may be exhausted (said once).
   const controlOrder = (route: Route, side: 'BUY' | 'SELL'): Built =>
-    route.endpoint === 'batch' ? factory.batch([{ ...oneOrder(base), side }]) : factory.order({ ...limitParams(base), side }, route.endpoint, route.placement === 'json' ? 'query' : route.placement);
+    route.endpoint === 'batch'
+      ? factory.batch([{ ...oneOrder(base), side }])
+      : factory.order(
+          { ...limitParams(base), side },
+          route.endpoint,
+          route.placement === 'json' ? 'query' : route.placement,
+        );
   const exhaustion = createExhaustionWatch({
     control: controlOrder,
     send: async (b) => (placed + 1 > maxOrders ? undefined : send(b.request, b.facts, b.rebuild)),
@@ -374,7 +456,12 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const running = new Set<string>();
   const progress = (): void => {
     current = running.size === 0 ? undefined : [...running].join(', ');
-    opts.onProgress?.({ done, total: selected.length, ...(current === undefined ? {} : { current }), requests: transport.count() });
+    opts.onProgress?.({
+      done,
+      total: selected.length,
+      ...(current === undefined ? {} : { current }),
+      requests: transport.count(),
+    });
   };
   let halted = false;
   const sharedProbes = new Map<string, Promise<{ result: SendResult; carry: unknown }>>();
@@ -382,7 +469,9 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   /** Run one check and file its report in its slot; Ctrl-C or --fail-fast set `halted`. */
   async function runOne(def: CheckDefinition, index: number, parallel: number): Promise<void> {
     if (cutInDiscovery || transport.cutByDeadline() > 0) {
-      const why = cutInDiscovery ? `not run: ${maxTimeNote} was reached before discovery ended` : `not run: ${maxTimeNote} was reached before this check`;
+      const why = cutInDiscovery
+        ? `not run: ${maxTimeNote} was reached before discovery ended`
+        : `not run: ${maxTimeNote} was reached before this check`;
       slots[index] = skipReport(def, why);
       done++;
       return;
@@ -392,7 +481,10 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     const t0 = performance.now();
     // Each check placing orders gets a fair share of what is left of --max-orders, so a
     // greedy early check cannot silently starve the MUST checks after it.
-    const share = Number.isFinite(maxOrders) && def.placesOrders ? Math.floor((maxOrders - placed) / Math.max(1, placingLeft)) : Infinity;
+    const share =
+      Number.isFinite(maxOrders) && def.placesOrders
+        ? Math.floor((maxOrders - placed) / Math.max(1, placingLeft))
+        : Infinity;
     if (def.placesOrders) placingLeft--;
     let mine = 0;
     /** Every exchange of this check with its route and the verdict of what the check last expected of it. */
@@ -402,7 +494,11 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     let withheldHere = 0;
     /** The refusals this check met (an exhausted account may explain a failure later). */
     const marks = new Set<string>();
-    const effectStats = { shown: 0, methods: new Set<string>(), placed: undefined as { refused: SendResult; follow: FollowUp; method: EffectMethod } | undefined };
+    const effectStats = {
+      shown: 0,
+      methods: new Set<string>(),
+      placed: undefined as { refused: SendResult; follow: FollowUp; method: EffectMethod } | undefined,
+    };
     const probes: TimeProbe[] = [];
     const judged: Sender = async (req, facts, rebuild) => {
       const route = facts?.route;
@@ -422,9 +518,15 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
         if (r.observation.verdict === 'not-sent' && r.observation.error === DEADLINE_REASON) cut++;
         if (r.observation.verdict === 'no-answer') {
           unansweredCount++;
-          if (unanswered.length < 20) unanswered.push(`${def.id}: ${req.method} ${req.path}${route === undefined ? '' : ` (${routeKey(route)})`}: ${describe(r.observation)}`);
+          if (unanswered.length < 20)
+            unanswered.push(
+              `${def.id}: ${req.method} ${req.path}${route === undefined ? '' : ` (${routeKey(route)})`}: ${describe(r.observation)}`,
+            );
         }
-        const fp = refusalToConfirm(knowledge, { observation: r.observation, ...(route === undefined ? {} : { route: routeKey(route) }) });
+        const fp = refusalToConfirm(knowledge, {
+          observation: r.observation,
+          ...(route === undefined ? {} : { route: routeKey(route) }),
+        });
         if (fp !== undefined && route !== undefined) await confirm(route, fp);
         for (const m of refusalMarks(r.observation)) marks.add(m);
         await followUp(r);
@@ -434,7 +536,13 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     /** A whole-call refusal through a controlled route: shown to have placed nothing by effect (design notes, "Effects, not only answers"). */
     const followUp = async (r: SendResult): Promise<void> => {
       const route = r.exchange.route;
-      if (def.ownEffects === true || r.observation.verdict !== 'rejected' || route === undefined || controlOf(discovery, route)?.state !== 'accepted') return;
+      if (
+        def.ownEffects === true ||
+        r.observation.verdict !== 'rejected' ||
+        route === undefined ||
+        controlOf(discovery, route)?.state !== 'accepted'
+      )
+        return;
       // Once per rule family, route and refusal over the whole run: a server placing the orders of one kind of refused call does so each time.
       const key = `${rule(def.ruleId).family} ${routeKey(route)} ${fingerprintOf(r.observation) ?? ''}`;
       if (followedUp.has(key) || mine + 1 > share) return;
@@ -442,7 +550,9 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       const f = await effects.followUp(r);
       if (f === undefined) return;
       if (f.result !== undefined && f.method.kind === 'reuse') mine += placedBy(route, f.result.observation);
-      effectStats.methods.add(f.method.kind === 'none' ? `not shown on ${routeKey(route)}: ${methodText(f.method)}` : methodText(f.method));
+      effectStats.methods.add(
+        f.method.kind === 'none' ? `not shown on ${routeKey(route)}: ${methodText(f.method)}` : methodText(f.method),
+      );
       if (f.reading === 'placed-nothing') effectStats.shown++;
       if (f.reading === 'placed') effectStats.placed ??= { refused: r, follow: f, method: f.method };
     };
@@ -456,7 +566,14 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
         // An exhausted account (conformance/exhaustion.ts): its refusal decides no rule past the authentication.
         const spent = exhaustion.current();
         const authLayer = exp.kind === 'refuse' && exp.layer !== 'rule';
-        if (spent !== undefined && !authLayer && (v.verdict === 'pass' || v.verdict === 'fail') && r.observation.verdict !== 'accepted' && meets(refusalMarks(r.observation), spent.mark)) v = { verdict: 'inconclusive', reason: spent.reason };
+        if (
+          spent !== undefined &&
+          !authLayer &&
+          (v.verdict === 'pass' || v.verdict === 'fail') &&
+          r.observation.verdict !== 'accepted' &&
+          meets(refusalMarks(r.observation), spent.mark)
+        )
+          v = { verdict: 'inconclusive', reason: spent.reason };
         exchanges[slot] = { ...(route === undefined ? {} : { route }), verdict: v };
         return v;
       };
@@ -465,13 +582,20 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       return { ...r, judge };
     };
     /** One exchange per key for the whole run: the first check asking sends it, the others judge the same answer. */
-    const shared = async <T>(key: string, make: () => { built: Built; carry: T }): Promise<{ result: SendResult; carry: T }> => {
+    const shared = async <T>(
+      key: string,
+      make: () => { built: Built; carry: T },
+    ): Promise<{ result: SendResult; carry: T }> => {
       const first = sharedProbes.get(key) as Promise<{ result: SendResult; carry: T }> | undefined;
       if (first !== undefined) {
         const v = await first;
         // a probe the first check could not send (its order budget, a route not offered) is this check's to try
         if (v.result.observation.verdict !== 'not-sent') {
-          const own: SendResult = { observation: v.result.observation, exchange: v.result.exchange, ...(v.result.response === undefined ? {} : { response: v.result.response }) };
+          const own: SendResult = {
+            observation: v.result.observation,
+            exchange: v.result.exchange,
+            ...(v.result.response === undefined ? {} : { response: v.result.response }),
+          };
           return { result: judgeable(own), carry: v.carry };
         }
       }
@@ -482,7 +606,14 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     };
     let out: CheckOutcome;
     try {
-      out = await def.run({ ...ctx, parallel, send: judged, shared, ordersPlaced: () => mine, ...(def.realEndpoint ? { requests: realFactory } : {}) });
+      out = await def.run({
+        ...ctx,
+        parallel,
+        send: judged,
+        shared,
+        ordersPlaced: () => mine,
+        ...(def.realEndpoint ? { requests: realFactory } : {}),
+      });
       if (opts.signal?.aborted) throw new RunInterrupted();
     } catch (err) {
       running.delete(def.id);
@@ -497,14 +628,22 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     running.delete(def.id);
     // A check the deadline cut short has no verdict, unless it had already found a failure.
     if (cut > 0 && out.status !== 'fail') {
-      slots[index] = skipReport(def, `cut short: ${maxTimeNote} was reached while this check ran (${cut} requests not sent or not finished)`, performance.now() - t0);
+      slots[index] = skipReport(
+        def,
+        `cut short: ${maxTimeNote} was reached while this check ran (${cut} requests not sent or not finished)`,
+        performance.now() - t0,
+      );
       done++;
       progress();
       return;
     }
     // Nothing sent at all because of the order budget: the check did not run (status skip, with the reason).
     if (exchanges.length > 0 && withheldHere === exchanges.length && out.status !== 'fail') {
-      slots[index] = skipReport(def, `not run: ${BUDGET_REASON}${budgetLabel}) left no order for it; every request of this check could place one`, performance.now() - t0);
+      slots[index] = skipReport(
+        def,
+        `not run: ${BUDGET_REASON}${budgetLabel}) left no order for it; every request of this check could place one`,
+        performance.now() - t0,
+      );
       done++;
       progress();
       opts.onCheck?.(slots[index] as CheckReport);
@@ -513,14 +652,28 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     // A failure on a refusal valid orders now meet too (accepted earlier in the run): no verdict, the account may be exhausted.
     if (out.status === 'fail') {
       const met = out.exchange !== undefined ? refusalMarks(out.exchange.observation) : [...marks];
-      const spent = out.exchange === undefined ? exhaustion.current() : await exhaustion.explains((out.exchange as Exchange).route, out.exchange.observation).catch(() => undefined);
-      if (spent !== undefined && meets(met, spent.mark)) out = { status: 'inconclusive', reason: spent.reason, ...(out.exchange === undefined ? {} : { exchange: out.exchange }) };
-      else if (met.length > 0) failedOn[index] = { marks: met, ...(out.exchange === undefined ? {} : { exchange: out.exchange as Exchange }) };
+      const spent =
+        out.exchange === undefined
+          ? exhaustion.current()
+          : await exhaustion
+              .explains((out.exchange as Exchange).route, out.exchange.observation)
+              .catch(() => undefined);
+      if (spent !== undefined && meets(met, spent.mark))
+        out = {
+          status: 'inconclusive',
+          reason: spent.reason,
+          ...(out.exchange === undefined ? {} : { exchange: out.exchange }),
+        };
+      else if (met.length > 0)
+        failedOn[index] = { marks: met, ...(out.exchange === undefined ? {} : { exchange: out.exchange as Exchange }) };
     }
     // A refused call that placed an order, shown by effect, fails the check whatever its answer said.
     const effectPlaced = effectStats.placed;
     if (effectPlaced !== undefined && out.status !== 'fail') {
-      const where = effectPlaced.refused.exchange.route === undefined ? 'a refused call' : `a call refused on ${routeKey(effectPlaced.refused.exchange.route)}`;
+      const where =
+        effectPlaced.refused.exchange.route === undefined
+          ? 'a refused call'
+          : `a call refused on ${routeKey(effectPlaced.refused.exchange.route)}`;
       out = {
         status: 'fail',
         expected: `${where} (${describe(effectPlaced.refused.observation)}) places nothing`,
@@ -553,12 +706,19 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     const notes: string[] = [];
     const business = exchanges.filter((e) => e.verdict.business !== undefined);
     if (out.status === 'pass' && business.length > 0) {
-      notes.push(`${business.length} correctly signed requests were refused for a reason other than the signature and count as signature accepted (first: ${business[0]?.verdict.business ?? '?'})`);
+      notes.push(
+        `${business.length} correctly signed requests were refused for a reason other than the signature and count as signature accepted (first: ${business[0]?.verdict.business ?? '?'})`,
+      );
     }
     if (effectStats.shown > 0 || effectStats.methods.size > 0) {
-      notes.push(`place-nothing by effect: ${effectStats.shown} refused call(s) shown to have placed nothing; method: ${[...effectStats.methods].join('; ')}`);
+      notes.push(
+        `place-nothing by effect: ${effectStats.shown} refused call(s) shown to have placed nothing; method: ${[...effectStats.methods].join('; ')}`,
+      );
     }
-    if (out.status === 'pass' && decided < exchanges.length) notes.push(`${exchanges.length - decided} of ${exchanges.length} requests could not decide the rule (first: ${firstUndecided ?? '?'})`);
+    if (out.status === 'pass' && decided < exchanges.length)
+      notes.push(
+        `${exchanges.length - decided} of ${exchanges.length} requests could not decide the rule (first: ${firstUndecided ?? '?'})`,
+      );
     const r = rule(def.ruleId);
     const j = judge(def, out, opts.profile);
     const rep: CheckReport = {
@@ -587,9 +747,11 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     if (reached.length > 0) rep.routes = reached.sort();
     if (byRoute.cells.length > 0) rep.cells = byRoute.cells;
     const failing = 'exchange' in out ? out.exchange : undefined;
-    if (rep.status === 'fail' && failing !== undefined && 'request' in failing) rep.reproduce = curlFor(opts.target.baseUrl, failing as Exchange);
+    if (rep.status === 'fail' && failing !== undefined && 'request' in failing)
+      rep.reproduce = curlFor(opts.target.baseUrl, failing as Exchange);
     if (probes.length > 0) rep.timeProbes = probes;
-    if (rep.status === 'fail' && opts.replayArgs !== undefined) rep.replay = `spotcheck ${commandLine(replayArgv(opts.seed, def.id, opts.replayArgs))}`;
+    if (rep.status === 'fail' && opts.replayArgs !== undefined)
+      rep.replay = `spotcheck ${commandLine(replayArgv(opts.seed, def.id, opts.replayArgs))}`;
     slots[index] = rep;
     done++;
     progress();
@@ -610,7 +772,12 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       continue;
     }
     let end = next;
-    while (end < selected.length && (selected[end] as CheckDefinition).exclusive !== true && (selected[end] as CheckDefinition).runLast === first.runLast) end++;
+    while (
+      end < selected.length &&
+      (selected[end] as CheckDefinition).exclusive !== true &&
+      (selected[end] as CheckDefinition).runLast === first.runLast
+    )
+      end++;
     let cursor = next;
     const worker = async (): Promise<void> => {
       while (cursor < end && !halted) {
@@ -625,7 +792,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   if (exhaustion.current() === undefined) {
     for (const f of failedOn) {
       if (f?.exchange === undefined) continue;
-      if ((await exhaustion.explains(f.exchange.route, f.exchange.observation).catch(() => undefined)) !== undefined) break;
+      if ((await exhaustion.explains(f.exchange.route, f.exchange.observation).catch(() => undefined)) !== undefined)
+        break;
     }
   }
   const spentAtEnd = exhaustion.current();
@@ -634,7 +802,15 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       const rep = slots[i];
       if (f === undefined || rep === undefined || rep.status !== 'fail' || !meets(f.marks, spentAtEnd.mark)) continue;
       const { expected: _e, actual, reproduce: _r, replay: _p, ...rest } = rep;
-      slots[i] = { ...rest, status: 'inconclusive', reason: spentAtEnd.reason, notes: [...(rep.notes ?? []), `would have failed on a refusal valid orders were later shown to meet: ${actual ?? '?'}`] };
+      slots[i] = {
+        ...rest,
+        status: 'inconclusive',
+        reason: spentAtEnd.reason,
+        notes: [
+          ...(rep.notes ?? []),
+          `would have failed on a refusal valid orders were later shown to meet: ${actual ?? '?'}`,
+        ],
+      };
     }
   }
   const reports = slots.filter((r): r is CheckReport => r !== undefined);
@@ -681,7 +857,9 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
           deadline: {
             maxTimeMs: opts.maxTimeMs,
             reached: transport.cutByDeadline() > 0,
-            checksNotRun: reports.filter((r) => r.status === 'skip' && r.reason?.includes(maxTimeNote) === true).map((r) => r.id),
+            checksNotRun: reports
+              .filter((r) => r.status === 'skip' && r.reason?.includes(maxTimeNote) === true)
+              .map((r) => r.id),
             requestsNotSent: transport.cutByDeadline(),
           },
         }),

@@ -35,7 +35,11 @@ async function build(): Promise<Record<ResponseSchema, ValidateFunction>> {
   const single = at(doc, ['paths', ENDPOINTS.v1.path, 'post', 'responses', '200', ...json]);
   const order = at(batch, ['properties', 'result', 'items', 'properties', 'order']);
   const compile = (s: Json) => new Ajv2020({ allErrors: true, strict: false }).compile(standalone(s));
-  return { 'batch-order-response': compile(batch), 'order-response': compile(order), 'single-order-response': compile(single) };
+  return {
+    'batch-order-response': compile(batch),
+    'order-response': compile(order),
+    'single-order-response': compile(single),
+  };
 }
 
 /** Validate a response body; the ajv errors as short lines (empty when valid). */

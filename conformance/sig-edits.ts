@@ -34,14 +34,22 @@ export const mixedCase = edit(
 export function flipBit(bit: number): SignatureEdit {
   const i = Math.floor(bit / 4);
   const mask = 1 << (bit % 4);
-  return edit(`bit ${bit} flipped`, `SIG="\${SIG:0:${i}}$(printf '%x' $(( 16#\${SIG:${i}:1} ^ ${mask} )))\${SIG:${i + 1}}"`, (s) => {
-    const c = parseInt(s[i] ?? '0', 16) ^ mask;
-    return s.slice(0, i) + c.toString(16) + s.slice(i + 1);
-  });
+  return edit(
+    `bit ${bit} flipped`,
+    `SIG="\${SIG:0:${i}}$(printf '%x' $(( 16#\${SIG:${i}:1} ^ ${mask} )))\${SIG:${i + 1}}"`,
+    (s) => {
+      const c = parseInt(s[i] ?? '0', 16) ^ mask;
+      return s.slice(0, i) + c.toString(16) + s.slice(i + 1);
+    },
+  );
 }
 
 /** The first digit changed (0 becomes 1, anything else 0). */
-export const flipFirstDigit = edit('first digit changed', `case "$SIG" in 0*) SIG="1\${SIG:1}" ;; *) SIG="0\${SIG:1}" ;; esac`, (s) => (s.startsWith('0') ? '1' : '0') + s.slice(1));
+export const flipFirstDigit = edit(
+  'first digit changed',
+  `case "$SIG" in 0*) SIG="1\${SIG:1}" ;; *) SIG="0\${SIG:1}" ;; esac`,
+  (s) => (s.startsWith('0') ? '1' : '0') + s.slice(1),
+);
 
 export function truncate(n: number): SignatureEdit {
   return edit(`truncated to ${n} digits`, `SIG="\${SIG:0:${n}}"`, (s) => s.slice(0, n));
@@ -49,7 +57,11 @@ export function truncate(n: number): SignatureEdit {
 
 export const extraDigit = edit('one extra digit', `SIG="\${SIG}0"`, (s) => `${s}0`);
 
-export const nonHexDigit = edit('non-hex digit', `SIG="\${SIG:0:10}g\${SIG:11}"`, (s) => `${s.slice(0, 10)}g${s.slice(11)}`);
+export const nonHexDigit = edit(
+  'non-hex digit',
+  `SIG="\${SIG:0:10}g\${SIG:11}"`,
+  (s) => `${s.slice(0, 10)}g${s.slice(11)}`,
+);
 
 export const base64 = edit(
   'base64 instead of hex',

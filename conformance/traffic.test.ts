@@ -3,7 +3,13 @@ import { quantile, summariseTraffic, timeProbeOf } from './traffic.js';
 import type { Exchange } from './transport.js';
 
 const exchange = (over: Partial<Exchange>): Exchange => ({
-  request: { method: 'POST', path: '/api/v1/spot/batchOrders', query: 'timestamp=1&recvWindow=3000&signature=ab', body: '[{"recvWindow":"9"}]', headers: {} },
+  request: {
+    method: 'POST',
+    path: '/api/v1/spot/batchOrders',
+    query: 'timestamp=1&recvWindow=3000&signature=ab',
+    body: '[{"recvWindow":"9"}]',
+    headers: {},
+  },
   observation: { verdict: 'accepted' },
   timestampShiftMs: 1250,
   route: { endpoint: 'batch', placement: 'json' },
@@ -12,12 +18,28 @@ const exchange = (over: Partial<Exchange>): Exchange => ({
 
 describe('timeProbeOf', () => {
   it('places the timestamp against the server clock estimate and reads recvWindow from the query', () => {
-    expect(timeProbeOf(exchange({}), 250)).toEqual({ offsetMs: 1000, recvWindow: 3000, route: 'batch/json', verdict: 'accepted' });
+    expect(timeProbeOf(exchange({}), 250)).toEqual({
+      offsetMs: 1000,
+      recvWindow: 3000,
+      route: 'batch/json',
+      verdict: 'accepted',
+    });
   });
   it('reads recvWindow from a form body, never from a JSON batch body', () => {
-    const form = exchange({ request: { method: 'POST', path: '/api/v1/spot/order', query: '', body: 'symbol=X&recvWindow=1000&timestamp=1', headers: {} }, route: { endpoint: 'v1', placement: 'body' } });
+    const form = exchange({
+      request: {
+        method: 'POST',
+        path: '/api/v1/spot/order',
+        query: '',
+        body: 'symbol=X&recvWindow=1000&timestamp=1',
+        headers: {},
+      },
+      route: { endpoint: 'v1', placement: 'body' },
+    });
     expect(timeProbeOf(form, 0)?.recvWindow).toBe(1000);
-    const json = exchange({ request: { method: 'POST', path: '/b', query: 'timestamp=1', body: '[{"recvWindow":"9"}]', headers: {} } });
+    const json = exchange({
+      request: { method: 'POST', path: '/b', query: 'timestamp=1', body: '[{"recvWindow":"9"}]', headers: {} },
+    });
     expect(timeProbeOf(json, 0)).not.toHaveProperty('recvWindow');
   });
   it('gives nothing for a request never sent or without a numeric timestamp', () => {

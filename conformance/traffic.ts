@@ -42,7 +42,9 @@ function param(text: string, name: string): string | undefined {
 /** The time probe an exchange makes, or undefined when it carried no numeric timestamp or was never sent. */
 export function timeProbeOf(e: Exchange, clockOffsetMs: number): TimeProbe | undefined {
   if (e.timestampShiftMs === undefined || e.observation.verdict === 'not-sent') return undefined;
-  const rw = param(e.request.query, 'recvWindow') ?? (e.request.body.trimStart().startsWith('[') ? undefined : param(e.request.body, 'recvWindow'));
+  const rw =
+    param(e.request.query, 'recvWindow') ??
+    (e.request.body.trimStart().startsWith('[') ? undefined : param(e.request.body, 'recvWindow'));
   const probe: TimeProbe = { offsetMs: Math.round(e.timestampShiftMs - clockOffsetMs), verdict: e.observation.verdict };
   if (rw !== undefined && /^\d+$/.test(rw)) probe.recvWindow = Number(rw);
   if (e.route !== undefined) probe.route = routeKey(e.route);
@@ -56,16 +58,27 @@ export function quantile(sorted: readonly number[], q: number): number | undefin
 }
 
 /** Summarise round trips (ms) and answer kinds. */
-export function summariseTraffic(latencies: readonly number[], answers: Readonly<Record<string, number>>): TrafficReport {
+export function summariseTraffic(
+  latencies: readonly number[],
+  answers: Readonly<Record<string, number>>,
+): TrafficReport {
   const sorted = [...latencies].sort((a, b) => a - b);
-  const histogram: TrafficReport['histogram'] = [...LATENCY_BUCKETS.map((upToMs) => ({ upToMs, count: 0 })), { upToMs: null, count: 0 }];
+  const histogram: TrafficReport['histogram'] = [
+    ...LATENCY_BUCKETS.map((upToMs) => ({ upToMs, count: 0 })),
+    { upToMs: null, count: 0 },
+  ];
   for (const ms of sorted) {
     const bucket = histogram.find((b) => b.upToMs === null || ms <= b.upToMs);
     if (bucket !== undefined) bucket.count++;
   }
   const round = (x: number | undefined) => (x === undefined ? undefined : Math.round(x * 10) / 10);
   const out: TrafficReport = { timed: sorted.length, histogram, answers: { ...answers } };
-  const stats = { p50: round(quantile(sorted, 0.5)), p90: round(quantile(sorted, 0.9)), p99: round(quantile(sorted, 0.99)), max: round(sorted[sorted.length - 1]) };
+  const stats = {
+    p50: round(quantile(sorted, 0.5)),
+    p90: round(quantile(sorted, 0.9)),
+    p99: round(quantile(sorted, 0.99)),
+    max: round(sorted[sorted.length - 1]),
+  };
   for (const [k, v] of Object.entries(stats)) if (v !== undefined) Object.assign(out, { [k]: v });
   return out;
 }

@@ -183,7 +183,11 @@ export function createTransport(opts: TransportOptions): Transport {
     } catch (err) {
       if (!isSpotcheckError(err)) throw err;
       if (err.code === 'ERR_TIMEOUT' && timeoutMs < wait) return deadlineResult(request, facts);
-      const observation: Observation = { verdict: 'no-answer', error: err.message, errorCode: err.code === 'ERR_TIMEOUT' ? 'ERR_TIMEOUT' : 'ERR_NETWORK' };
+      const observation: Observation = {
+        verdict: 'no-answer',
+        error: err.message,
+        errorCode: err.code === 'ERR_TIMEOUT' ? 'ERR_TIMEOUT' : 'ERR_NETWORK',
+      };
       const exchange: Exchange = { request, observation, ...facts };
       if (err.code === 'ERR_TIMEOUT') {
         timeoutCount++;
@@ -203,6 +207,7 @@ export function createTransport(opts: TransportOptions): Transport {
     timeouts: () => (firstTimeout ? { count: timeoutCount, first: firstTimeout } : { count: timeoutCount }),
     rateLimits: () => ({ ...limits }),
     cutByDeadline: () => cut,
-    wait: () => (shortened === undefined ? { timeoutMs: opts.timeoutMs } : { timeoutMs: opts.timeoutMs, shortenedToMs: shortened }),
+    wait: () =>
+      shortened === undefined ? { timeoutMs: opts.timeoutMs } : { timeoutMs: opts.timeoutMs, shortenedToMs: shortened },
   };
 }

@@ -201,6 +201,10 @@ export interface RunReport {
    * target did not answer (`unreachable`), discovery found no valid request accepted (`discovery`),
    * an error (`error`); `message` says what, `notRun` checks were not reported.
    */
-  stopped?: { reason: 'interrupted' | 'fail-fast' | 'discovery' | 'unreachable' | 'error'; notRun: number; message?: string };
+  stopped?: {
+    reason: 'interrupted' | 'fail-fast' | 'discovery' | 'unreachable' | 'error';
+    notRun: number;
+    message?: string;
+  };
   checks: CheckReport[];
 }

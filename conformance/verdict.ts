@@ -35,7 +35,11 @@ export type Expectation =
 export const expect = {
   accept: { kind: 'accept' } as Expectation,
   signatureAccepted: { kind: 'signature-accepted' } as Expectation,
-  refuse: (layer: RefusalLayer = 'rule', entries = false): Expectation => ({ kind: 'refuse', layer, ...(entries ? { entries } : {}) }),
+  refuse: (layer: RefusalLayer = 'rule', entries = false): Expectation => ({
+    kind: 'refuse',
+    layer,
+    ...(entries ? { entries } : {}),
+  }),
   entry: (index: number): Expectation => ({ kind: 'entry', index }),
   observe: { kind: 'observe' } as Expectation,
 };
@@ -125,16 +129,24 @@ export function authRefusal(k: Knowledge, fp: string | undefined): string | unde
  */
 export function businessRefusals(k: Knowledge): Set<string> {
   const out = new Set<string>();
-  for (const r of Object.values(k.routes)) for (const f of r.validRefusals) if (authRefusal(k, f) === undefined && !k.missing.includes(f)) out.add(f);
+  for (const r of Object.values(k.routes))
+    for (const f of r.validRefusals) if (authRefusal(k, f) === undefined && !k.missing.includes(f)) out.add(f);
   return out;
 }
 
 /** A refusal that shows the signature verified: unlike the wrong-signature, unknown-key and every missing-parameter answer. */
 export function signatureShownAccepted(k: Knowledge, fp: string | undefined): boolean {
-  return fp !== undefined && k.signature !== undefined && fp !== k.signature && fp !== k.unknownKey && !k.missing.includes(fp);
+  return (
+    fp !== undefined &&
+    k.signature !== undefined &&
+    fp !== k.signature &&
+    fp !== k.unknownKey &&
+    !k.missing.includes(fp)
+  );
 }
 
-const v = (verdict: Verdict, reason: string, business?: string): ExchangeVerdict => (business === undefined ? { verdict, reason } : { verdict, reason, business });
+const v = (verdict: Verdict, reason: string, business?: string): ExchangeVerdict =>
+  business === undefined ? { verdict, reason } : { verdict, reason, business };
 
 function broken(o: Observation): boolean {
   return o.verdict === 'server-error' || o.verdict === 'bad-response';
@@ -162,11 +174,13 @@ export function judgeExchange(exp: Expectation, k: Knowledge, x: Judged, role: C
   const establishes = x.route !== undefined && (role.establishes ?? []).includes(x.route);
   if (o.verdict === 'not-sent') {
     // A route the target does not offer is one failure: of the check establishing it.
-    if (establishes && route?.state === 'not-offered' && (exp.kind === 'accept' || exp.kind === 'signature-accepted')) return v('fail', said);
+    if (establishes && route?.state === 'not-offered' && (exp.kind === 'accept' || exp.kind === 'signature-accepted'))
+      return v('fail', said);
     return v('inconclusive', said);
   }
   if (o.verdict === 'no-answer') return v('unanswered', said);
-  if (o.verdict === 'rate-limited') return v('inconclusive', 'still rate limited after waiting and retrying (HTTP 429/503): no verdict');
+  if (o.verdict === 'rate-limited')
+    return v('inconclusive', 'still rate limited after waiting and retrying (HTTP 429/503): no verdict');
   const fp = fingerprintOf(o);
   const noControl = route !== undefined && route.state !== 'accepted';
   const noControlWhy = `no positive control: ${x.route ?? '?'} did not accept a valid request in this run (${route?.observed ?? '?'})`;
@@ -177,7 +191,8 @@ export function judgeExchange(exp: Expectation, k: Knowledge, x: Judged, role: C
       if (o.verdict === 'rejected') {
         if (noControl) return v('inconclusive', noControlWhy);
         const a = authRefusal(k, fp);
-        if (a !== undefined) return v('inconclusive', `refused with ${a}: the request never reached the point observed`);
+        if (a !== undefined)
+          return v('inconclusive', `refused with ${a}: the request never reached the point observed`);
       }
       return v('pass', said);
     }
@@ -187,14 +202,25 @@ export function judgeExchange(exp: Expectation, k: Knowledge, x: Judged, role: C
       if (broken(o)) return v('fail', `a valid, correctly signed request got ${said}`);
       // rejected
       if (exp.kind === 'signature-accepted' && route?.state !== 'refused' && signatureShownAccepted(k, fp)) {
-        return v('pass', `signature accepted, order refused for another reason (${fp ?? '?'}: unlike a wrong signature and every missing-parameter answer)`, said);
+        return v(
+          'pass',
+          `signature accepted, order refused for another reason (${fp ?? '?'}: unlike a wrong signature and every missing-parameter answer)`,
+          said,
+        );
       }
       if (noControl) {
-        if (establishes) return v('fail', `a valid, correctly signed request on ${x.route ?? '?'} was refused, as the route's positive control was in discovery: ${said}`);
+        if (establishes)
+          return v(
+            'fail',
+            `a valid, correctly signed request on ${x.route ?? '?'} was refused, as the route's positive control was in discovery: ${said}`,
+          );
         return v('inconclusive', noControlWhy);
       }
       if (route !== undefined && fp !== undefined && route.validRefusals.includes(fp)) {
-        return v('inconclusive', `a valid order on ${x.route ?? '?'} met the same refusal in this run (${fp}): a business refusal (balance, position, filters), not this rule's`);
+        return v(
+          'inconclusive',
+          `a valid order on ${x.route ?? '?'} met the same refusal in this run (${fp}): a business refusal (balance, position, filters), not this rule's`,
+        );
       }
       return v('fail', `a valid, correctly signed request was refused: ${said}`);
     }
@@ -204,10 +230,12 @@ export function judgeExchange(exp: Expectation, k: Knowledge, x: Judged, role: C
       if (o.verdict === 'accepted') {
         if (exp.kind === 'entry') {
           const e = entriesOf(o.json)?.[exp.index];
-          if (isRecord(e) && entryFailed(e)) return v('pass', `entry ${exp.index} failed with code ${JSON.stringify(e.code)}`);
+          if (isRecord(e) && entryFailed(e))
+            return v('pass', `entry ${exp.index} failed with code ${JSON.stringify(e.code)}`);
           return v('fail', `entry ${exp.index} with a non-zero code, got ${JSON.stringify(e) ?? 'no such entry'}`);
         }
-        if (exp.entries === true && everyEntryFailed(o)) return v('pass', 'accepted with every entry failed: nothing placed');
+        if (exp.entries === true && everyEntryFailed(o))
+          return v('pass', 'accepted with every entry failed: nothing placed');
         return v('fail', `accepted: ${said}`);
       }
       // rejected
@@ -223,7 +251,10 @@ export function judgeExchange(exp: Expectation, k: Knowledge, x: Judged, role: C
         if (a !== undefined) return v('inconclusive', `refused with ${a}, so the request never reached the rule`);
       }
       if (layer !== 'any' && fp !== undefined && businessRefusals(k).has(fp)) {
-        return v('inconclusive', `refused like valid orders are in this run (${fp}): a business refusal (balance, position, filters), not the rule under test`);
+        return v(
+          'inconclusive',
+          `refused like valid orders are in this run (${fp}): a business refusal (balance, position, filters), not the rule under test`,
+        );
       }
       return v('pass', `refused: ${fp ?? said}`);
     }
@@ -263,7 +294,16 @@ export interface RouteCell {
 /** What a check found (the runner applies level and profile). `cells`: the check's own verdict per route, where it judged them itself. */
 export type CheckOutcome =
   | { status: 'pass'; observed?: string; runs?: number; cells?: RouteCell[]; exchange?: ExchangeRef }
-  | { status: 'fail'; expected: string; actual: string; exchange?: ExchangeRef; counterexample?: string; runs?: number; observed?: string; cells?: RouteCell[] }
+  | {
+      status: 'fail';
+      expected: string;
+      actual: string;
+      exchange?: ExchangeRef;
+      counterexample?: string;
+      runs?: number;
+      observed?: string;
+      cells?: RouteCell[];
+    }
   | { status: 'info'; observed: string; matchesReference?: boolean; exchange?: ExchangeRef }
   | { status: 'skip'; reason: string }
   | { status: 'inconclusive'; reason: string; exchange?: ExchangeRef; runs?: number; cells?: RouteCell[] };
@@ -286,11 +326,18 @@ export interface RouteTally {
 }
 
 const cellOf = (route: string, t: RouteTally | undefined): RouteCell => {
-  if (t === undefined || t.requests === 0) return { route, verdict: 'inconclusive', reason: 'no request reached this route', requests: 0 };
+  if (t === undefined || t.requests === 0)
+    return { route, verdict: 'inconclusive', reason: 'no request reached this route', requests: 0 };
   // A failure is the check's to report (it may retry, or judge more than the answer): an exchange verdict of fail decided the cell.
   if (t.pass + t.fail > 0) return { route, verdict: 'pass', requests: t.requests };
-  if (t.unanswered > 0 && t.inconclusive === 0) return { route, verdict: 'unanswered', reason: t.firstUnanswered ?? 'no answer', requests: t.requests };
-  return { route, verdict: 'inconclusive', reason: t.firstReason ?? t.firstUnanswered ?? 'no request reached the rule', requests: t.requests };
+  if (t.unanswered > 0 && t.inconclusive === 0)
+    return { route, verdict: 'unanswered', reason: t.firstUnanswered ?? 'no answer', requests: t.requests };
+  return {
+    route,
+    verdict: 'inconclusive',
+    reason: t.firstReason ?? t.firstUnanswered ?? 'no request reached the rule',
+    requests: t.requests,
+  };
 };
 
 /** Route key of an exchange reference. */
@@ -304,34 +351,70 @@ export function refRoute(x: ExchangeRef | undefined): string | undefined {
  * it covers that the target offers was decided; otherwise inconclusive, naming the routes.
  * `absent`: routes the target does not offer (described so, or 404/405 to the control).
  */
-export function routeVerdicts(out: CheckOutcome, covers: readonly string[], tallies: ReadonlyMap<string, RouteTally>, absent: ReadonlySet<string>): { outcome: CheckOutcome; cells: RouteCell[] } {
+export function routeVerdicts(
+  out: CheckOutcome,
+  covers: readonly string[],
+  tallies: ReadonlyMap<string, RouteTally>,
+  absent: ReadonlySet<string>,
+): { outcome: CheckOutcome; cells: RouteCell[] } {
   if (out.status === 'info' || out.status === 'skip' || covers.length === 0) return { outcome: out, cells: [] };
   const own = new Map(('cells' in out ? (out.cells ?? []) : []).map((c) => [c.route, c]));
   const failedAt = out.status === 'fail' ? refRoute(out.exchange) : undefined;
   // The routes it covers, and any other route where an answer decided its rule (a check free to use any route).
-  const routes = [...covers, ...[...tallies].filter(([r, t]) => !covers.includes(r) && t.pass + t.fail > 0).map(([r]) => r)];
+  const routes = [
+    ...covers,
+    ...[...tallies].filter(([r, t]) => !covers.includes(r) && t.pass + t.fail > 0).map(([r]) => r),
+  ];
   const cells: RouteCell[] = routes.map((route) => {
     const t = tallies.get(route);
     const mine = own.get(route);
     if (mine !== undefined) {
-      if (absent.has(route) && mine.verdict !== 'pass' && mine.verdict !== 'fail') return { route, verdict: 'not-offered', reason: mine.reason ?? 'not offered by the target', requests: t?.requests ?? mine.requests };
+      if (absent.has(route) && mine.verdict !== 'pass' && mine.verdict !== 'fail')
+        return {
+          route,
+          verdict: 'not-offered',
+          reason: mine.reason ?? 'not offered by the target',
+          requests: t?.requests ?? mine.requests,
+        };
       return { ...mine, requests: t?.requests ?? mine.requests };
     }
-    if (route === failedAt && out.status === 'fail') return { route, verdict: 'fail', reason: `expected ${out.expected}; got ${out.actual}`, requests: t?.requests ?? 1 };
-    if (absent.has(route) && (t === undefined || t.pass + t.fail === 0)) return { route, verdict: 'not-offered', reason: t?.firstReason ?? 'not offered by the target', requests: t?.requests ?? 0 };
+    if (route === failedAt && out.status === 'fail')
+      return {
+        route,
+        verdict: 'fail',
+        reason: `expected ${out.expected}; got ${out.actual}`,
+        requests: t?.requests ?? 1,
+      };
+    if (absent.has(route) && (t === undefined || t.pass + t.fail === 0))
+      return {
+        route,
+        verdict: 'not-offered',
+        reason: t?.firstReason ?? 'not offered by the target',
+        requests: t?.requests ?? 0,
+      };
     return cellOf(route, t);
   });
   if (out.status === 'fail') return { outcome: out, cells };
   if (out.status === 'inconclusive' && own.size === 0) {
     // The check could not decide, for its own reason: the route it names (or none) stays undecided.
     const at = refRoute(out.exchange);
-    const marked = cells.map((c) => (c.route === at && c.verdict === 'pass' ? { ...c, verdict: 'inconclusive' as const, reason: out.reason } : c));
+    const marked = cells.map((c) =>
+      c.route === at && c.verdict === 'pass' ? { ...c, verdict: 'inconclusive' as const, reason: out.reason } : c,
+    );
     return { outcome: out, cells: marked };
   }
   const failed = cells.filter((c) => c.verdict === 'fail');
   if (failed.length > 0) {
     const f = failed[0] as RouteCell;
-    return { outcome: { status: 'fail', expected: `every route to satisfy the rule`, actual: `${failed.map((c) => c.route).join(', ')}: ${f.reason ?? 'failed'}`, cells }, cells };
+    return {
+      outcome: {
+        status: 'fail',
+        expected: `every route to satisfy the rule`,
+        actual: `${failed.map((c) => c.route).join(', ')}: ${f.reason ?? 'failed'}`,
+        cells,
+      },
+      cells,
+    };
   }
   const open = cells.filter((c) => c.verdict === 'inconclusive' || c.verdict === 'unanswered');
   const decided = cells.filter((c) => c.verdict === 'pass');
@@ -339,6 +422,11 @@ export function routeVerdicts(out: CheckOutcome, covers: readonly string[], tall
     return { outcome: out.status === 'pass' ? out : { status: 'pass', cells }, cells };
   }
   const why = open.map((c) => `${c.route} (${c.reason ?? c.verdict})`).join('; ');
-  const reason = decided.length === 0 ? (open.length === 0 ? `no route the check covers is offered by the target: ${cells.map((c) => `${c.route} (${c.reason ?? c.verdict})`).join('; ')}` : `no route decided: ${why}`) : `decided on ${decided.map((c) => c.route).join(', ')}; not on ${why}`;
+  const reason =
+    decided.length === 0
+      ? open.length === 0
+        ? `no route the check covers is offered by the target: ${cells.map((c) => `${c.route} (${c.reason ?? c.verdict})`).join('; ')}`
+        : `no route decided: ${why}`
+      : `decided on ${decided.map((c) => c.route).join(', ')}; not on ${why}`;
   return { outcome: { status: 'inconclusive', reason }, cells };
 }

@@ -11,7 +11,9 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const compiledRoot = join(root, 'dist', 'docs-build');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
-const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'docs', 'tsconfig.build.json')], { stdio: 'inherit' });
+const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'docs', 'tsconfig.build.json')], {
+  stdio: 'inherit',
+});
 if (compiled.status !== 0) {
   process.stderr.write('docs: compiling docs/tsconfig.build.json failed\n');
   process.exit(1);

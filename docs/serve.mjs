@@ -13,7 +13,8 @@ let port;
 try {
   const { values } = parseArgs({ options: { port: { type: 'string', default: '8090' } } });
   port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got '${values.port}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be a port number, got '${values.port}'`);
 } catch (err) {
   process.stderr.write(`docs:serve: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(2);
@@ -21,7 +22,10 @@ try {
 const server = join(root, 'dist', 'docs-build', 'docs', 'lib', 'static-server.js');
 if (!existsSync(join(root, 'site', 'index.html')) || !existsSync(server)) {
   process.stderr.write('docs:serve: site/ is not built yet: running npm run docs\n');
-  const built = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'docs'], { cwd: root, stdio: 'inherit' });
+  const built = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'docs'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 const { serveStatic } = await import(pathToFileURL(server).href);
@@ -30,6 +34,8 @@ try {
   process.stdout.write(`docs: serving site/ at ${s.url} (Ctrl-C to stop)\n`);
   process.on('SIGINT', () => void s.close().then(() => process.exit(0)));
 } catch (err) {
-  process.stderr.write(`docs:serve: cannot listen on 127.0.0.1:${port}: ${err?.code ?? String(err)} (try -- --port 0)\n`);
+  process.stderr.write(
+    `docs:serve: cannot listen on 127.0.0.1:${port}: ${err?.code ?? String(err)} (try -- --port 0)\n`,
+  );
   process.exit(2);
 }

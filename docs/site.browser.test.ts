@@ -56,13 +56,23 @@ function watch(page: Page, base: string): PageProblems {
 
 beforeAll(async () => {
   if (!existsSync(join(SITE, 'index.html'))) {
-    throw new Error(`${relative(process.cwd(), SITE)}/index.html is missing: build the site with \`npm run docs\` before \`npm run test:browser\``);
+    throw new Error(
+      `${relative(process.cwd(), SITE)}/index.html is missing: build the site with \`npm run docs\` before \`npm run test:browser\``,
+    );
   }
   mkdirSync(ARTIFACTS, { recursive: true });
   server = await serveStatic(SITE);
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
 });
@@ -159,7 +169,10 @@ describe('the guide "Why is my signature rejected?"', () => {
 
 describe('the guide "Client libraries"', () => {
   it('is in the navigation and shows the interop matrix with its date, versions and the mistakes found', async () => {
-    const matrix = JSON.parse(readFileSync(kitPath('docs', 'data', 'client-libraries.json'), 'utf8')) as { generated: string; clients: Array<{ name: string; version: string }> };
+    const matrix = JSON.parse(readFileSync(kitPath('docs', 'data', 'client-libraries.json'), 'utf8')) as {
+      generated: string;
+      clients: Array<{ name: string; version: string }>;
+    };
     const page = await context.newPage();
     const problems = watch(page, server.url);
     await page.goto(server.url, { waitUntil: 'load' });
@@ -201,7 +214,9 @@ describe('signing playground', () => {
     const result = page.locator('#sc-golden-result');
     await expect(result.getAttribute('data-total')).resolves.toBe(String(golden.length));
     await expect(result.getAttribute('data-passed')).resolves.toBe(String(golden.length));
-    await expect(result.textContent()).resolves.toBe(`${golden.length}/${golden.length} golden signing vectors reproduced in this browser.`);
+    await expect(result.textContent()).resolves.toBe(
+      `${golden.length}/${golden.length} golden signing vectors reproduced in this browser.`,
+    );
   });
 
   /** Type a vector's request into the form, compute, and read every output back. */
@@ -213,7 +228,7 @@ describe('signing playground', () => {
     await page.locator('#sc-compute').click();
     await page.waitForFunction(() => {
       const root = document.getElementById('sc-playground');
-      return root !== null && root.dataset['seq'] !== undefined && root.dataset['seq'] === root.dataset['done'];
+      return root !== null && root.dataset.seq !== undefined && root.dataset.seq === root.dataset.done;
     });
     const text = (id: string) => page.locator(`#${id}`).textContent();
     return {
@@ -232,7 +247,10 @@ describe('signing playground', () => {
     ['published A1, all in the query string', { flags: ['Published', 'QueryOnly'], result: 'valid' }],
     ['published A3, split with no "&" at the join', { flags: ['Published', 'Split'], result: 'valid' }],
     ['a batch with a JSON body', { flags: ['JsonBody', 'Batch', 'DecimalsAsStrings'], result: 'valid' }],
-    ['a form body with non-ASCII percent-encoding', { flags: ['FormBody', 'NonAscii', 'PercentEncoded'], result: 'valid' }],
+    [
+      'a form body with non-ASCII percent-encoding',
+      { flags: ['FormBody', 'NonAscii', 'PercentEncoded'], result: 'valid' },
+    ],
     ['an "&" inserted at the join (invalid)', { flags: ['Split', 'AmpersandAtJoin'], result: 'invalid' }],
   ];
 
@@ -269,7 +287,7 @@ describe('signing playground', () => {
       await page.locator('#sc-diagnose').click();
       await page.waitForFunction((prev) => {
         const o = document.getElementById('sc-diagnosis');
-        return o !== null && o.dataset['seq'] !== prev && o.dataset['seq'] === o.dataset['done'];
+        return o !== null && o.dataset.seq !== prev && o.dataset.seq === o.dataset.done;
       }, before);
       return { code: await out.getAttribute('data-code'), text: (await out.textContent()) ?? '' };
     };
@@ -280,7 +298,11 @@ describe('signing playground', () => {
     expect(bad.text).toMatch(/^SIGNATURE_PARAM_SIGNED: /);
     expect(bad.text).toContain('[>');
     expect(bad.text).not.toContain(left?.secret ?? '');
-    const joined = pickVector(golden, { flags: ['Split', 'AmpersandAtJoin'], result: 'invalid' }, 'vectors/signing.json');
+    const joined = pickVector(
+      golden,
+      { flags: ['Split', 'AmpersandAtJoin'], result: 'invalid' },
+      'vectors/signing.json',
+    );
     expect((await diagnoseTyped(joined)).code).toBe('SEPARATOR_INSERTED');
     const ok = pickVector(golden, { flags: ['Published', 'Split'], result: 'valid' }, 'vectors/signing.json');
     expect((await diagnoseTyped(ok)).code).toBe('OK');
@@ -301,7 +323,9 @@ describe('the site opened from a file (file://), as the README once said to', ()
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
     await page.goto(pathToFileURL(join(SITE, 'documents', 'Signing_playground.html')).href, { waitUntil: 'load' });
-    await expect.poll(async () => (await page.locator('#sc-error').textContent()) ?? '').toContain('npm run docs:serve');
+    await expect
+      .poll(async () => (await page.locator('#sc-error').textContent()) ?? '')
+      .toContain('npm run docs:serve');
     expect(errors).toEqual([]);
     await page.goto(pathToFileURL(join(SITE, 'index.html')).href, { waitUntil: 'load' });
     expect(await page.locator('h1, h2').first().textContent()).toBeTruthy();

@@ -34,10 +34,25 @@ export async function startAcceptAll(): Promise<AcceptAll> {
       } catch {
         orders = undefined;
       }
-      const order = (o: Record<string, unknown>) => ({ orderId: String(nextId++), clientOrderId: o.newClientOrderId ?? `srv${nextId}`, symbol: o.symbol, side: o.side, type: o.type, status: 'NEW', transactTime: Date.now() });
+      const order = (o: Record<string, unknown>) => ({
+        orderId: String(nextId++),
+        clientOrderId: o.newClientOrderId ?? `srv${nextId}`,
+        symbol: o.symbol,
+        side: o.side,
+        type: o.type,
+        status: 'NEW',
+        transactTime: Date.now(),
+      });
       if (Array.isArray(orders)) {
         placed += orders.length;
-        answer = { code: 0, result: orders.map((o) => ({ code: 0, msg: 'ok', order: order(typeof o === 'object' && o !== null ? (o as Record<string, unknown>) : {}) })) };
+        answer = {
+          code: 0,
+          result: orders.map((o) => ({
+            code: 0,
+            msg: 'ok',
+            order: order(typeof o === 'object' && o !== null ? (o as Record<string, unknown>) : {}),
+          })),
+        };
       } else {
         const params = Object.fromEntries([...new URLSearchParams(query), ...new URLSearchParams(body)]);
         if (params.symbol !== undefined) {

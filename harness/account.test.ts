@@ -11,7 +11,10 @@ import { resolveDescription, type TargetDescription } from '../conformance/targe
 import { startVariant, type VariantOptions } from './variants.js';
 import type { RunReport } from '../conformance/types.js';
 
-const ORDER = { price: { min: '100', max: '150', step: '0.5' }, quantity: { min: '0.001', max: '0.01', step: '0.001' } };
+const ORDER = {
+  price: { min: '100', max: '150', step: '0.5' },
+  quantity: { min: '0.001', max: '0.01', step: '0.001' },
+};
 /** What the small account holds: a few hundred of the cheapest orders (0.1 quote, 0.001 base each). */
 const HOLDS = { quote: 40, base: 0.4, marketPrice: 120 };
 
@@ -20,7 +23,14 @@ async function run(options: VariantOptions, description: TargetDescription): Pro
   const profile = resolveDescription(description);
   try {
     return await runConformance({
-      target: { baseUrl: v.url, apiKey: DEMO_API_KEY, secret: DEMO_SECRET, symbol: profile.symbol, otherSymbol: profile.otherSymbol, profile },
+      target: {
+        baseUrl: v.url,
+        apiKey: DEMO_API_KEY,
+        secret: DEMO_SECRET,
+        symbol: profile.symbol,
+        otherSymbol: profile.otherSymbol,
+        profile,
+      },
       profile: 'core',
       seed: 41,
       runs: 4,
@@ -38,8 +48,13 @@ async function run(options: VariantOptions, description: TargetDescription): Pro
 
 describe.concurrent('a small test account', () => {
   it('declared: the cheapest orders, no more than the account pays for; no failure, no exhaustion', async () => {
-    const r = await run({ account: { ...HOLDS } }, { order: ORDER, account: { quote: String(HOLDS.quote), base: String(HOLDS.base) } });
-    expect(r.deviations?.join(';')).toMatch(/account budget 40 quote and 0.4 base: the cheapest orders \(price 100, quantity 0.001\), at most 400 of them/);
+    const r = await run(
+      { account: { ...HOLDS } },
+      { order: ORDER, account: { quote: String(HOLDS.quote), base: String(HOLDS.base) } },
+    );
+    expect(r.deviations?.join(';')).toMatch(
+      /account budget 40 quote and 0.4 base: the cheapest orders \(price 100, quantity 0.001\), at most 400 of them/,
+    );
     expect(r.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toEqual([]);
     expect(r.exhausted).toBeUndefined();
     expect(r.orders?.placed).toBeLessThanOrEqual(400);
@@ -48,7 +63,9 @@ describe.concurrent('a small test account', () => {
 
   it('undeclared: drained mid-run, the run says once that the account may be exhausted; the checks meeting it are inconclusive, none failed', async () => {
     const r = await run({ account: { ...HOLDS } }, { order: ORDER });
-    expect(r.exhausted).toMatch(/^valid orders are now refused with (HTTP 400 code -2010|entry code -2010) .*; the account may be exhausted$/);
+    expect(r.exhausted).toMatch(
+      /^valid orders are now refused with (HTTP 400 code -2010|entry code -2010) .*; the account may be exhausted$/,
+    );
     expect(r.checks.filter((c) => c.status === 'fail').map((c) => [c.id, c.actual])).toEqual([]);
     expect(r.checks.filter((c) => c.status === 'inconclusive' && c.reason === r.exhausted).length).toBeGreaterThan(0);
   });

@@ -30,7 +30,11 @@ describe('the order budget covers every request that can place an order', () => 
     const json = join(dir, 'r.json');
     try {
       const io = capture({ SPOTCHECK_API_KEY: 'k', SPOTCHECK_SECRET: 's' });
-      const code = await main(['run', '--base-url', server.url, '--max-orders', '0', '--runs', '3', '--seed', '5', '--report-json', json], io, conformanceCommands);
+      const code = await main(
+        ['run', '--base-url', server.url, '--max-orders', '0', '--runs', '3', '--seed', '5', '--report-json', json],
+        io,
+        conformanceCommands,
+      );
       expect(server.placed()).toBe(0);
       // exit 2 for the MUST checks not run, or 1 where what little could be sent (malformed bodies no parser places) found a failure
       expect(code, io.stderr()).not.toBe(0);
@@ -38,7 +42,11 @@ describe('the order budget covers every request that can place an order', () => 
       const report = JSON.parse(readFileSync(json, 'utf8')) as RunReport;
       expect(report.orders?.placed).toBe(0);
       expect(report.orders?.mustNotRun).toBeGreaterThan(10);
-      expect(report.discovery?.controls.filter((c) => c.state !== 'not-offered').every((c) => c.observed.includes('order budget (--max-orders 0)'))).toBe(true);
+      expect(
+        report.discovery?.controls
+          .filter((c) => c.state !== 'not-offered')
+          .every((c) => c.observed.includes('order budget (--max-orders 0)')),
+      ).toBe(true);
       const skipped = report.checks.find((c) => c.id === 'BATCH-ACCEPT-UP-TO-MAX');
       expect(skipped?.status).toBe('skip');
       expect(skipped?.reason).toMatch(/order budget \(--max-orders 0\) left no order/);
@@ -52,7 +60,11 @@ describe('the order budget covers every request that can place an order', () => 
     const server = await startServer({ port: 0 });
     try {
       const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
-      const code = await main(['run', '--base-url', server.url, '--max-orders', '0', '--runs', '3', '--seed', '5'], io, conformanceCommands);
+      const code = await main(
+        ['run', '--base-url', server.url, '--max-orders', '0', '--runs', '3', '--seed', '5'],
+        io,
+        conformanceCommands,
+      );
       expect(code, io.stdout()).toBe(2);
       expect(io.stdout()).toMatch(/^\d+ passed, 0 failed, \d+ info, [1-9]\d* skipped/m);
     } finally {
@@ -64,7 +76,11 @@ describe('the order budget covers every request that can place an order', () => 
     const server = await startAcceptAll();
     try {
       const io = capture({ SPOTCHECK_API_KEY: 'k', SPOTCHECK_SECRET: 's' });
-      await main(['run', '--base-url', server.url, '--max-orders', '5', '--runs', '3', '--seed', '5'], io, conformanceCommands);
+      await main(
+        ['run', '--base-url', server.url, '--max-orders', '5', '--runs', '3', '--seed', '5'],
+        io,
+        conformanceCommands,
+      );
       expect(server.placed()).toBeLessThanOrEqual(5);
       expect(server.placed()).toBeGreaterThan(0);
     } finally {
@@ -76,6 +92,8 @@ describe('the order budget covers every request that can place an order', () => 
     expect(ordersIn({ endpoint: 'batch', placement: 'json' }, JSON.stringify(new Array(12000).fill({})))).toBe(20);
     expect(ordersIn({ endpoint: 'batch', placement: 'json' }, '[{},{}]')).toBe(2);
     const r = await runAgainstServer({}, { only: ['ROBUST-NO-5XX.oversized'], maxOrders: 10000, runs: 3 });
-    expect(r.checks.map((c: RunReport['checks'][number]) => [c.id, c.status, c.reason])).toEqual([['ROBUST-NO-5XX.oversized', 'pass', undefined]]);
+    expect(r.checks.map((c: RunReport['checks'][number]) => [c.id, c.status, c.reason])).toEqual([
+      ['ROBUST-NO-5XX.oversized', 'pass', undefined],
+    ]);
   });
 });

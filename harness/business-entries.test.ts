@@ -18,7 +18,14 @@ async function run(options: VariantOptions, description: TargetDescription): Pro
   const profile = resolveDescription(description);
   try {
     return await runConformance({
-      target: { baseUrl: v.url, apiKey: DEMO_API_KEY, secret: DEMO_SECRET, symbol: profile.symbol, otherSymbol: profile.otherSymbol, profile },
+      target: {
+        baseUrl: v.url,
+        apiKey: DEMO_API_KEY,
+        secret: DEMO_SECRET,
+        symbol: profile.symbol,
+        otherSymbol: profile.otherSymbol,
+        profile,
+      },
       profile: 'core',
       seed: 37,
       runs: 6,
@@ -45,7 +52,9 @@ describe.concurrent('business refusals inside a batch', () => {
     const r = await run({ priceFilter: { ...FILTER, entries: 'drop' } }, GRID);
     const c = status(r, 'RESULT-FAILED-ORDER-REPORTED.business');
     expect(c?.status, JSON.stringify(c)).toBe('fail');
-    expect(c?.expected).toMatch(/entries, one per order, the refused one \(\d+: price (99\.5|100\.25), (off the declared step|under the declared minimum)\) included/);
+    expect(c?.expected).toMatch(
+      /entries, one per order, the refused one \(\d+: price (99\.5|100\.25), (off the declared step|under the declared minimum)\) included/,
+    );
   });
 
   it('without a declared grid the check is skipped, saying why', async () => {

@@ -11,7 +11,11 @@ import { startVariant } from './variants.js';
 
 describe.concurrent('edge mutants: each caught by its edge check only', () => {
   it('every edge mutant names a check of the suite', () => {
-    for (const m of edgeMutants) expect(checks.map((c) => c.id), m.name).toContain(m.caughtBy);
+    for (const m of edgeMutants)
+      expect(
+        checks.map((c) => c.id),
+        m.name,
+      ).toContain(m.caughtBy);
   });
 
   for (const m of edgeMutants) {
@@ -28,7 +32,9 @@ describe('a server reading the API-key header case-sensitively', () => {
     const v = await startVariant({ apiKeyHeaderExactCase: true }, 3);
     try {
       const r = await runAgainstUrl(v.url, { runs: 4, seed: 43, only: ['AUTH-'], concurrency: 2 });
-      expect(r.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toEqual(['AUTH-APIKEY-REQUIRED.header-case']);
+      expect(r.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toEqual([
+        'AUTH-APIKEY-REQUIRED.header-case',
+      ]);
     } finally {
       await v.close();
     }

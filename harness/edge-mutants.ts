@@ -24,13 +24,17 @@ type Issues = ReturnType<typeof defaultPolicy.validateBatch>;
 const zeroAsOne = (o: unknown): unknown => {
   if (!isRecord(o)) return o;
   const out: Record<string, unknown> = { ...o };
-  for (const f of ['quantity', 'price']) if (out[f] !== undefined && out[f] !== '' && Number(out[f]) === 0) out[f] = '1';
+  for (const f of ['quantity', 'price'])
+    if (out[f] !== undefined && out[f] !== '' && Number(out[f]) === 0) out[f] = '1';
   return out;
 };
 
 /** Rewrite the entries of a batch answer. */
 const mapEntries = (f: (entries: unknown[]) => unknown[]) => ({
-  finalizeResponse: (res: OutgoingResponse): OutgoingResponse => (isRecord(res.body) && Array.isArray(res.body.result) ? { ...res, body: { ...res.body, result: f(res.body.result) } } : res),
+  finalizeResponse: (res: OutgoingResponse): OutgoingResponse =>
+    isRecord(res.body) && Array.isArray(res.body.result)
+      ? { ...res, body: { ...res.body, result: f(res.body.result) } }
+      : res,
 });
 
 const formBody = (body: string): boolean => body !== '' && !body.trimStart().startsWith('[');
@@ -39,7 +43,11 @@ export const edgeMutants: readonly EdgeMutant[] = [
   {
     name: 'recvWindow 0 read as absent (the default window)',
     caughtBy: 'TIME-RECVWINDOW-HONOURED.zero',
-    options: { policy: { checkTime: (i) => checkTimeWindow({ ...i, recvWindow: i.recvWindow === 0 ? undefined : i.recvWindow }) } },
+    options: {
+      policy: {
+        checkTime: (i) => checkTimeWindow({ ...i, recvWindow: i.recvWindow === 0 ? undefined : i.recvWindow }),
+      },
+    },
   },
   {
     name: 'a batch over 20 counted by its valid members with distinct client ids',
@@ -50,7 +58,9 @@ export const edgeMutants: readonly EdgeMutant[] = [
           const issues = defaultPolicy.validateBatch(b);
           if (!Array.isArray(b)) return issues;
           const bad = new Set(issues.filter((i) => typeof i.path[0] === 'number').map((i) => i.path[0]));
-          const ids = new Set(b.map((o, k) => (isRecord(o) && typeof o.newClientOrderId === 'string' ? o.newClientOrderId : `#${k}`)));
+          const ids = new Set(
+            b.map((o, k) => (isRecord(o) && typeof o.newClientOrderId === 'string' ? o.newClientOrderId : `#${k}`)),
+          );
           const counted = Math.min(b.length - bad.size, ids.size);
           return counted <= 20 ? issues.filter((i) => i.ruleId !== 'BATCH-MAX-ORDERS') : issues;
         },
@@ -58,7 +68,7 @@ export const edgeMutants: readonly EdgeMutant[] = [
     },
   },
   {
-    name: "a repeated client id inside a batch loses its entry",
+    name: 'a repeated client id inside a batch loses its entry',
     caughtBy: 'RESULT-ONE-PER-ORDER.duplicate-ids',
     options: { policy: mapEntries((es) => es.filter((e) => !(isRecord(e) && e.code === -1141))) },
   },
@@ -70,12 +80,25 @@ export const edgeMutants: readonly EdgeMutant[] = [
         validateOrder: (input, o) => {
           const issues = defaultPolicy.validateOrder(input, o);
           const lenient = isRecord(input) && input.amount !== undefined && input.quantity === undefined;
-          return lenient ? issues.filter((i) => i.ruleId !== 'ORDER-QUANTITY-REQUIRED-V1' && i.ruleId !== 'ORDER-AMOUNT-MARKET-ONLY') : issues;
+          return lenient
+            ? issues.filter((i) => i.ruleId !== 'ORDER-QUANTITY-REQUIRED-V1' && i.ruleId !== 'ORDER-AMOUNT-MARKET-ONLY')
+            : issues;
         },
         validateBatch: (b) => {
           const issues = defaultPolicy.validateBatch(b);
-          const lenient = (k: unknown) => Array.isArray(b) && typeof k === 'number' && isRecord(b[k]) && b[k].amount !== undefined && b[k].quantity === undefined;
-          return issues.filter((i) => !((i.ruleId === 'ORDER-QUANTITY-REQUIRED-V1' || i.ruleId === 'ORDER-AMOUNT-MARKET-ONLY') && lenient(i.path[0])));
+          const lenient = (k: unknown) =>
+            Array.isArray(b) &&
+            typeof k === 'number' &&
+            isRecord(b[k]) &&
+            b[k].amount !== undefined &&
+            b[k].quantity === undefined;
+          return issues.filter(
+            (i) =>
+              !(
+                (i.ruleId === 'ORDER-QUANTITY-REQUIRED-V1' || i.ruleId === 'ORDER-AMOUNT-MARKET-ONLY') &&
+                lenient(i.path[0])
+              ),
+          );
         },
       },
     },
@@ -95,7 +118,9 @@ export const edgeMutants: readonly EdgeMutant[] = [
     caughtBy: 'SIG-BODY-COVERED.split',
     options: {
       policy: {
-        verifySignature: (secret, s, sig) => defaultPolicy.verifySignature(secret, s, sig) || (s.queryWithoutSignature !== '' && formBody(s.body) && verify(secret, s.queryWithoutSignature, sig)),
+        verifySignature: (secret, s, sig) =>
+          defaultPolicy.verifySignature(secret, s, sig) ||
+          (s.queryWithoutSignature !== '' && formBody(s.body) && verify(secret, s.queryWithoutSignature, sig)),
       },
     },
   },
@@ -104,7 +129,9 @@ export const edgeMutants: readonly EdgeMutant[] = [
     caughtBy: 'SIG-QUERY-COVERED.split',
     options: {
       policy: {
-        verifySignature: (secret, s, sig) => defaultPolicy.verifySignature(secret, s, sig) || (s.queryWithoutSignature !== '' && formBody(s.body) && verify(secret, s.body, sig)),
+        verifySignature: (secret, s, sig) =>
+          defaultPolicy.verifySignature(secret, s, sig) ||
+          (s.queryWithoutSignature !== '' && formBody(s.body) && verify(secret, s.body, sig)),
       },
     },
   },
@@ -112,7 +139,13 @@ export const edgeMutants: readonly EdgeMutant[] = [
     name: 'clientOrderId echoed cut to 64 characters',
     caughtBy: 'RESULT-CLIENT-ORDER-ID-ECHO.long',
     options: {
-      policy: mapEntries((es) => es.map((e) => (isRecord(e) && isRecord(e.order) && typeof e.order.clientOrderId === 'string' ? { ...e, order: { ...e.order, clientOrderId: e.order.clientOrderId.slice(0, 64) } } : e))),
+      policy: mapEntries((es) =>
+        es.map((e) =>
+          isRecord(e) && isRecord(e.order) && typeof e.order.clientOrderId === 'string'
+            ? { ...e, order: { ...e.order, clientOrderId: e.order.clientOrderId.slice(0, 64) } }
+            : e,
+        ),
+      ),
     },
   },
 ];

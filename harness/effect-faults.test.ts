@@ -19,7 +19,14 @@ async function run(options: VariantOptions, description: TargetDescription, only
   const profile = resolveDescription(description);
   try {
     return await runConformance({
-      target: { baseUrl: v.url, apiKey: DEMO_API_KEY, secret: DEMO_SECRET, symbol: profile.symbol, otherSymbol: profile.otherSymbol, profile },
+      target: {
+        baseUrl: v.url,
+        apiKey: DEMO_API_KEY,
+        secret: DEMO_SECRET,
+        symbol: profile.symbol,
+        otherSymbol: profile.otherSymbol,
+        profile,
+      },
       profile: 'core',
       seed: 31,
       runs: 4,
@@ -39,21 +46,35 @@ describe.concurrent('refused batches that still place orders are caught by effec
   for (const f of effectFaults) {
     for (const lookup of [false, true]) {
       it(`${f.name}: BATCH-REJECTED-PLACES-NOTHING fails (${lookup ? 'order-lookup path' : 'client id reused'})`, async () => {
-        const r = await run({ ...f.options, orderLookup: LOOKUP }, lookup ? { orderLookup: { path: LOOKUP } } : {}, ['BATCH-REJECTED-PLACES-NOTHING']);
+        const r = await run({ ...f.options, orderLookup: LOOKUP }, lookup ? { orderLookup: { path: LOOKUP } } : {}, [
+          'BATCH-REJECTED-PLACES-NOTHING',
+        ]);
         const c = check(r, 'BATCH-REJECTED-PLACES-NOTHING');
         expect(c?.status, JSON.stringify(c)).toBe('fail');
-        expect(c?.actual).toMatch(lookup ? /it placed an order: the order-lookup path \/api\/v1\/spot\/order\/lookup showed client id/ : /it placed an order: a valid order reusing a client id of the refused call/);
+        expect(c?.actual).toMatch(
+          lookup
+            ? /it placed an order: the order-lookup path \/api\/v1\/spot\/order\/lookup showed client id/
+            : /it placed an order: a valid order reusing a client id of the refused call/,
+        );
       });
     }
   }
 
   for (const lookup of [false, true]) {
     it(`the clean server passes, and the report says the method (${lookup ? 'order-lookup path' : 'client id reused'})`, async () => {
-      const r = await run({ orderLookup: LOOKUP }, lookup ? { orderLookup: { path: LOOKUP } } : {}, ['BATCH-REJECTED-PLACES-NOTHING', 'BATCH-MAX-ORDERS', 'SIG-HMAC']);
+      const r = await run({ orderLookup: LOOKUP }, lookup ? { orderLookup: { path: LOOKUP } } : {}, [
+        'BATCH-REJECTED-PLACES-NOTHING',
+        'BATCH-MAX-ORDERS',
+        'SIG-HMAC',
+      ]);
       expect(r.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toEqual([]);
       const c = check(r, 'BATCH-REJECTED-PLACES-NOTHING');
       expect(c?.status).toBe('pass');
-      expect(c?.notes?.join('\n')).toMatch(lookup ? /place-nothing by effect: [1-9]\d* refused call\(s\) shown to have placed nothing; method: the order-lookup path/ : /place-nothing by effect: [1-9]\d* refused call\(s\) shown to have placed nothing; method: a valid order reusing a client id/);
+      expect(c?.notes?.join('\n')).toMatch(
+        lookup
+          ? /place-nothing by effect: [1-9]\d* refused call\(s\) shown to have placed nothing; method: the order-lookup path/
+          : /place-nothing by effect: [1-9]\d* refused call\(s\) shown to have placed nothing; method: a valid order reusing a client id/,
+      );
     });
   }
 });

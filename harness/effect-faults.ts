@@ -23,30 +23,49 @@ function ordersOf(r: ProxiedRequest): Array<Record<string, unknown>> | undefined
 }
 
 /** Refuse with `answer` but place `keep` of the batch's orders. */
-function refuseButPlace(when: (r: ProxiedRequest, orders: Array<Record<string, unknown>>) => Array<Record<string, unknown>> | undefined, answer: { status: number; body: unknown }): VariantOptions {
+function refuseButPlace(
+  when: (r: ProxiedRequest, orders: Array<Record<string, unknown>>) => Array<Record<string, unknown>> | undefined,
+  answer: { status: number; body: unknown },
+): VariantOptions {
   return {
     rewrite: (r) => {
       const orders = r.route === 'batch/json' ? ordersOf(r) : undefined;
       const keep = orders === undefined ? undefined : when(r, orders);
       if (keep === undefined) return r;
-      return { answer, forward: resign({ ...r, body: JSON.stringify(keep), headers: { ...r.headers, 'content-type': 'application/json' } }, DEMO_SECRET) };
+      return {
+        answer,
+        forward: resign(
+          { ...r, body: JSON.stringify(keep), headers: { ...r.headers, 'content-type': 'application/json' } },
+          DEMO_SECRET,
+        ),
+      };
     },
   };
 }
 
-const signatureOf = (r: ProxiedRequest): string | undefined => /(?:^|&)signature=([^&]*)/.exec(r.query)?.[1]?.toLowerCase();
+const signatureOf = (r: ProxiedRequest): string | undefined =>
+  /(?:^|&)signature=([^&]*)/.exec(r.query)?.[1]?.toLowerCase();
 
 export const effectFaults: readonly EffectFault[] = [
   {
     name: 'a batch of more than 20 orders refused, its first 20 placed',
-    options: refuseButPlace((_r, o) => (o.length > 20 ? o.slice(0, 20) : undefined), { status: 400, body: { code: -1193, msg: 'too many orders' } }),
+    options: refuseButPlace((_r, o) => (o.length > 20 ? o.slice(0, 20) : undefined), {
+      status: 400,
+      body: { code: -1193, msg: 'too many orders' },
+    }),
   },
   {
     name: 'a mixed-symbol batch refused, the orders of its first symbol placed',
-    options: refuseButPlace((_r, o) => (new Set(o.map((x) => x.symbol)).size > 1 ? o.filter((x) => x.symbol === o[0]?.symbol) : undefined), { status: 400, body: { code: -1194, msg: 'one symbol per batch' } }),
+    options: refuseButPlace(
+      (_r, o) => (new Set(o.map((x) => x.symbol)).size > 1 ? o.filter((x) => x.symbol === o[0]?.symbol) : undefined),
+      { status: 400, body: { code: -1194, msg: 'one symbol per batch' } },
+    ),
   },
   {
     name: 'a batch refused for its signature, its orders placed',
-    options: refuseButPlace((r, o) => (signatureOf(r) !== signatureOf(resign(r, DEMO_SECRET)) ? o : undefined), { status: 401, body: { code: -1022, msg: 'Signature for this request is not valid.' } }),
+    options: refuseButPlace((r, o) => (signatureOf(r) !== signatureOf(resign(r, DEMO_SECRET)) ? o : undefined), {
+      status: 401,
+      body: { code: -1022, msg: 'Signature for this request is not valid.' },
+    }),
   },
 ];

@@ -8,12 +8,23 @@ import { resolveDescription } from '../conformance/target/description.js';
 import type { RunReport } from '../conformance/types.js';
 import { startGateway, type GatewayFaults } from './gateway.js';
 
-async function run(faults: GatewayFaults, only: string[], opts: { runs?: number; timeoutMs?: number } = {}): Promise<RunReport> {
+async function run(
+  faults: GatewayFaults,
+  only: string[],
+  opts: { runs?: number; timeoutMs?: number } = {},
+): Promise<RunReport> {
   const gw = await startGateway(faults);
   const profile = resolveDescription({});
   try {
     return await runConformance({
-      target: { baseUrl: gw.url, apiKey: gw.apiKey, secret: gw.secret, symbol: profile.symbol, otherSymbol: profile.otherSymbol, profile },
+      target: {
+        baseUrl: gw.url,
+        apiKey: gw.apiKey,
+        secret: gw.secret,
+        symbol: profile.symbol,
+        otherSymbol: profile.otherSymbol,
+        profile,
+      },
       profile: 'core',
       seed: 5,
       runs: opts.runs ?? 8,
@@ -29,11 +40,20 @@ async function run(faults: GatewayFaults, only: string[], opts: { runs?: number;
 }
 
 const byId = (r: RunReport, id: string) => r.checks.find((c) => c.id === id);
-const failed = (r: RunReport) => r.checks.filter((c) => c.status === 'fail').map((c) => c.id).sort();
+const failed = (r: RunReport) =>
+  r.checks
+    .filter((c) => c.status === 'fail')
+    .map((c) => c.id)
+    .sort();
 
 describe.concurrent('verdicts against a stranger’s gateway', { timeout: 120_000 }, () => {
   it('clean: the signature-first probe and the placements pass (the control of the faults below)', async () => {
-    const r = await run({}, ['SIG-EXCLUDES-SIGNATURE', 'SIG-PLACEMENT', 'ORDER-V11-ENDPOINT', 'BATCH-ACCEPT-UP-TO-MAX']);
+    const r = await run({}, [
+      'SIG-EXCLUDES-SIGNATURE',
+      'SIG-PLACEMENT',
+      'ORDER-V11-ENDPOINT',
+      'BATCH-ACCEPT-UP-TO-MAX',
+    ]);
     expect(failed(r)).toEqual([]);
     expect(r.summary.inconclusive).toBe(0);
   });
@@ -41,13 +61,19 @@ describe.concurrent('verdicts against a stranger’s gateway', { timeout: 120_00
   it('a signature over only the first 600 bytes of the body: a long correct batch refused as badly signed fails BATCH-ACCEPT-UP-TO-MAX', async () => {
     const r = await run({ signedBodyLimit: 600 }, ['BATCH-ACCEPT-UP-TO-MAX']);
     expect(byId(r, 'BATCH-ACCEPT-UP-TO-MAX')?.status).toBe('fail');
-    expect(byId(r, 'BATCH-ACCEPT-UP-TO-MAX')?.actual).toMatch(/valid, correctly signed request was refused: HTTP 400 .*-1022/);
+    expect(byId(r, 'BATCH-ACCEPT-UP-TO-MAX')?.actual).toMatch(
+      /valid, correctly signed request was refused: HTTP 400 .*-1022/,
+    );
   });
 
   it('v1.1 ignoring form-body parameters fails ORDER-V11-ENDPOINT and the body and split placements, on those routes', async () => {
     const r = await run({ v11QueryOnly: true }, ['ORDER-V11-ENDPOINT', 'SIG-PLACEMENT-BODY', 'SIG-PLACEMENT-SPLIT']);
     expect(failed(r)).toEqual(['ORDER-V11-ENDPOINT', 'SIG-PLACEMENT-BODY.v1.1', 'SIG-PLACEMENT-SPLIT.v1.1']);
-    expect(byId(r, 'ORDER-V11-ENDPOINT')?.cells?.map((c) => [c.route, c.verdict])).toEqual([['v1.1/query', 'pass'], ['v1.1/body', 'fail'], ['v1.1/split', 'fail']]);
+    expect(byId(r, 'ORDER-V11-ENDPOINT')?.cells?.map((c) => [c.route, c.verdict])).toEqual([
+      ['v1.1/query', 'pass'],
+      ['v1.1/body', 'fail'],
+      ['v1.1/split', 'fail'],
+    ]);
     expect(byId(r, 'SIG-PLACEMENT-BODY.v1')?.status).toBe('pass');
   });
 
@@ -60,7 +86,12 @@ describe.concurrent('verdicts against a stranger’s gateway', { timeout: 120_00
   });
 
   it('a position refusal (-2022) valid orders meet mid-run is learnt as business: the enum checks are not passed by it', async () => {
-    const r = await run({ positionLimitAfter: 12 }, ['SIG-PLACEMENT', 'TIME-RECVWINDOW-HONOURED.width', 'ORDER-SIDE-ENUM', 'ORDER-TYPE-ENUM']);
+    const r = await run({ positionLimitAfter: 12 }, [
+      'SIG-PLACEMENT',
+      'TIME-RECVWINDOW-HONOURED.width',
+      'ORDER-SIDE-ENUM',
+      'ORDER-TYPE-ENUM',
+    ]);
     // a window measured only by valid orders that all meet the refusal: no verdict, never a failure
     expect(byId(r, 'TIME-RECVWINDOW-HONOURED.width')?.status).toBe('inconclusive');
     expect(r.discovery?.learned?.some((l) => l.refusal.includes('-2022'))).toBe(true);
@@ -71,12 +102,21 @@ describe.concurrent('verdicts against a stranger’s gateway', { timeout: 120_00
   });
 
   it('no batch endpoint: one failure, and every single-order cell judged', async () => {
-    const r = await run({ noBatch: true }, ['AUTH-APIKEY-REQUIRED', 'SIG-REQUIRED', 'TIME-TIMESTAMP-REQUIRED', 'ORDER-SIDE-ENUM', 'BATCH-ACCEPT-UP-TO-MAX']);
+    const r = await run({ noBatch: true }, [
+      'AUTH-APIKEY-REQUIRED',
+      'SIG-REQUIRED',
+      'TIME-TIMESTAMP-REQUIRED',
+      'ORDER-SIDE-ENUM',
+      'BATCH-ACCEPT-UP-TO-MAX',
+    ]);
     expect(failed(r)).toEqual(['BATCH-ACCEPT-UP-TO-MAX']);
     for (const id of ['AUTH-APIKEY-REQUIRED', 'SIG-REQUIRED', 'TIME-TIMESTAMP-REQUIRED', 'ORDER-SIDE-ENUM']) {
       const c = byId(r, id);
       expect(c?.status, id).toBe('pass');
-      expect(c?.cells?.filter((x) => x.route !== 'batch/json').every((x) => x.verdict === 'pass'), id).toBe(true);
+      expect(
+        c?.cells?.filter((x) => x.route !== 'batch/json').every((x) => x.verdict === 'pass'),
+        id,
+      ).toBe(true);
       expect(c?.cells?.find((x) => x.route === 'batch/json')?.verdict, id).toBe('not-offered');
     }
   });
@@ -84,11 +124,16 @@ describe.concurrent('verdicts against a stranger’s gateway', { timeout: 120_00
   it('a lead-only time fault (3 s ahead accepted) fails TIME-WINDOW-LEAD only: the window width is judged on its past side', async () => {
     const r = await run({ leadMs: 3000 }, ['TIME']);
     expect(failed(r)).toEqual(['TIME-WINDOW-LEAD']);
-    expect(byId(r, 'TIME-RECVWINDOW-HONOURED.width')?.observed).toMatch(/past edge honours recvWindow 3000.*lead edge is \d+ ms off/);
+    expect(byId(r, 'TIME-RECVWINDOW-HONOURED.width')?.observed).toMatch(
+      /past edge honours recvWindow 3000.*lead edge is \d+ ms off/,
+    );
   });
 
   it('requests never answered: no answer is never a failure of the rule (shrinking included), the wait shortens, the probes are named', async () => {
-    const r = await run({ hangOnPercentEscape: true }, ['ORDER-SIDE-ENUM', 'ORDER-TYPE-ENUM', 'ROBUST-NO-HANG'], { runs: 16, timeoutMs: 6000 });
+    const r = await run({ hangOnPercentEscape: true }, ['ORDER-SIDE-ENUM', 'ORDER-TYPE-ENUM', 'ROBUST-NO-HANG'], {
+      runs: 16,
+      timeoutMs: 6000,
+    });
     for (const id of ['ORDER-SIDE-ENUM', 'ORDER-TYPE-ENUM']) expect(byId(r, id)?.status, id).not.toBe('fail');
     expect(byId(r, 'ROBUST-NO-HANG')?.status).toBe('fail');
     expect(r.unanswered?.count).toBeGreaterThan(3);

@@ -53,7 +53,10 @@ const PATHS: Record<string, 'batch' | 'v1' | 'v1.1'> = {
 
 function reply(res: ServerResponse, status: number, code: number, msg: string): void {
   const text = JSON.stringify({ code, msg });
-  res.writeHead(status, { 'content-type': 'application/json;charset=UTF-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': 'application/json;charset=UTF-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -93,7 +96,8 @@ export async function startGateway(faults: GatewayFaults = {}): Promise<RunningG
     const raw = await body(req);
     const [path = '', query = ''] = (req.url ?? '').split(/\?(.*)/s, 2);
     const kind = PATHS[path];
-    if (kind === undefined || (kind === 'batch' && faults.noBatch === true) || req.method !== 'POST') return reply(res, 404, -1, 'Not found.');
+    if (kind === undefined || (kind === 'batch' && faults.noBatch === true) || req.method !== 'POST')
+      return reply(res, 404, -1, 'Not found.');
     const form = kind !== 'batch';
     if (faults.hangOnPercentEscape === true && (query.includes('%') || (form && raw.includes('%')))) {
       hung++;
@@ -112,38 +116,63 @@ export async function startGateway(faults: GatewayFaults = {}): Promise<RunningG
     } else if (q.some((p) => nameOf(p) === 'signature')) where = 'query';
     else if (b.some((p) => nameOf(p) === 'signature')) where = 'body';
     const signature = where === undefined ? undefined : valueOf(where === 'query' ? q : b, 'signature');
-    if (signature === undefined || signature === '') return reply(res, 400, -1102, "Mandatory parameter 'signature' was not sent, was empty/null, or malformed.");
+    if (signature === undefined || signature === '')
+      return reply(res, 400, -1102, "Mandatory parameter 'signature' was not sent, was empty/null, or malformed.");
     const unsigned = (list: readonly string[]) => list.filter((p) => nameOf(p) !== 'signature').join('&');
     const signedBody = form ? unsigned(b) : raw;
     const covered = faults.signedBodyLimit === undefined ? signedBody : signedBody.slice(0, faults.signedBodyLimit);
-    if (hmac(GATEWAY_SECRET, unsigned(q) + covered) !== signature.toLowerCase()) return reply(res, 400, -1022, 'Signature for this request is not valid.');
+    if (hmac(GATEWAY_SECRET, unsigned(q) + covered) !== signature.toLowerCase())
+      return reply(res, 400, -1022, 'Signature for this request is not valid.');
     const all = [...q, ...b];
     const ts = valueOf(all, 'timestamp');
-    if (ts === undefined) return reply(res, 400, -1102, "Mandatory parameter 'timestamp' was not sent, was empty/null, or malformed.");
-    if (!/^[0-9]{1,20}$/.test(ts)) return reply(res, 400, -1100, "Illegal characters found in parameter 'timestamp'; legal range is '^[0-9]{1,20}$'.");
+    if (ts === undefined)
+      return reply(res, 400, -1102, "Mandatory parameter 'timestamp' was not sent, was empty/null, or malformed.");
+    if (!/^[0-9]{1,20}$/.test(ts))
+      return reply(
+        res,
+        400,
+        -1100,
+        "Illegal characters found in parameter 'timestamp'; legal range is '^[0-9]{1,20}$'.",
+      );
     const rw = valueOf(all, 'recvWindow');
-    if (rw !== undefined && !/^[0-9]{1,20}$/.test(rw)) return reply(res, 400, -1100, "Illegal characters found in parameter 'recvWindow'; legal range is '^[0-9]{1,20}$'.");
+    if (rw !== undefined && !/^[0-9]{1,20}$/.test(rw))
+      return reply(
+        res,
+        400,
+        -1100,
+        "Illegal characters found in parameter 'recvWindow'; legal range is '^[0-9]{1,20}$'.",
+      );
     const window = rw === undefined ? 5000 : Number(rw);
     if (window > 60000) return reply(res, 400, -1131, 'recvWindow must be less than 60000');
     const now = Date.now();
-    if (Number(ts) >= now + (faults.leadMs ?? 1000) || now - Number(ts) > window) return reply(res, 400, -1021, 'Timestamp for this request is outside of the recvWindow.');
-    if (faults.positionLimitAfter !== undefined && placed >= faults.positionLimitAfter) return reply(res, 400, -2022, 'ReduceOnly Order is rejected.');
+    if (Number(ts) >= now + (faults.leadMs ?? 1000) || now - Number(ts) > window)
+      return reply(res, 400, -1021, 'Timestamp for this request is outside of the recvWindow.');
+    if (faults.positionLimitAfter !== undefined && placed >= faults.positionLimitAfter)
+      return reply(res, 400, -2022, 'ReduceOnly Order is rejected.');
     // To the engine: the same order, a fresh timestamp (the gateway owns the time check), signed with the engine's key.
-    const drop = (list: readonly string[]) => list.filter((p) => !['signature', 'timestamp', 'recvWindow'].includes(nameOf(p)));
+    const drop = (list: readonly string[]) =>
+      list.filter((p) => !['signature', 'timestamp', 'recvWindow'].includes(nameOf(p)));
     const engineQuery = [...drop(q), `timestamp=${Date.now()}`].join('&');
     const engineBody = !form ? raw : kind === 'v1.1' && faults.v11QueryOnly === true ? '' : drop(b).join('&');
     const headers: Record<string, string> = { 'x-svc-apikey': DEMO_API_KEY };
     const type = req.headers['content-type'];
     if (typeof type === 'string' && engineBody !== '') headers['content-type'] = type;
-    const answer = await request(`${engine.url}${path}?${engineQuery}&signature=${hmac(DEMO_SECRET, engineQuery + engineBody)}`, { method: 'POST', headers, body: engineBody });
+    const answer = await request(
+      `${engine.url}${path}?${engineQuery}&signature=${hmac(DEMO_SECRET, engineQuery + engineBody)}`,
+      { method: 'POST', headers, body: engineBody },
+    );
     const text = await answer.body.text();
     try {
       const json = JSON.parse(text) as { code?: unknown; result?: Array<{ code?: unknown }> };
-      if (answer.statusCode === 200 && (json.code === undefined || json.code === 0)) placed += Array.isArray(json.result) ? json.result.filter((e) => e?.code === 0).length : 1;
+      if (answer.statusCode === 200 && (json.code === undefined || json.code === 0))
+        placed += Array.isArray(json.result) ? json.result.filter((e) => e?.code === 0).length : 1;
     } catch {
       // not JSON: nothing placed
     }
-    res.writeHead(answer.statusCode, { 'content-type': 'application/json;charset=UTF-8', 'content-length': Buffer.byteLength(text) });
+    res.writeHead(answer.statusCode, {
+      'content-type': 'application/json;charset=UTF-8',
+      'content-length': Buffer.byteLength(text),
+    });
     res.end(text);
   }
 

@@ -19,14 +19,26 @@ describe.concurrent('lenient time-parameter readers: each caught by its own chec
       const v = await startVariant(p.options, 3);
       try {
         const r = await runConformance({
-          target: { baseUrl: v.url, apiKey: DEMO_API_KEY, secret: DEMO_SECRET, symbol: 'BTCUSDT', otherSymbol: 'ETHUSDT' },
+          target: {
+            baseUrl: v.url,
+            apiKey: DEMO_API_KEY,
+            secret: DEMO_SECRET,
+            symbol: 'BTCUSDT',
+            otherSymbol: 'ETHUSDT',
+          },
           profile: 'core',
           seed: 29,
           runs: 3,
           rate: 0,
           timeoutMs: 5000,
           // the time-parameter checks, and the clock-free window checks a reader could also upset
-          only: ['TIME-WINDOW-PAST.', 'TIME-WINDOW-LEAD.', 'TIME-TIMESTAMP-REQUIRED', 'ORDER-RECVWINDOW-FORMAT', 'ORDER-LONG-CANONICAL'],
+          only: [
+            'TIME-WINDOW-PAST.',
+            'TIME-WINDOW-LEAD.',
+            'TIME-TIMESTAMP-REQUIRED',
+            'ORDER-RECVWINDOW-FORMAT',
+            'ORDER-LONG-CANONICAL',
+          ],
           maxOrders: Infinity,
         });
         expect(r.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toEqual([p.caughtBy]);

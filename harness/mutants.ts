@@ -6,7 +6,7 @@
 import { verify } from '../src/signing/hmac.js';
 import { checkTimeWindow, MAX_LEAD_MS } from '../src/core/time.js';
 import { defaultPolicy, type OutgoingResponse } from '../src/server/policy.js';
-import { type ServerOptions } from '../src/server/server.js';
+import type { ServerOptions } from '../src/server/server.js';
 import type { RuleFamily, RuleId } from '../src/core/rule-id.js';
 import { isRecord } from '../src/core/response.js';
 
@@ -19,14 +19,17 @@ export interface Mutant {
 
 const dropIssues = (ruleId: RuleId) => ({
   validateBatch: (body: unknown) => defaultPolicy.validateBatch(body).filter((i) => i.ruleId !== ruleId),
-  validateOrder: (input: unknown, o: Parameters<typeof defaultPolicy.validateOrder>[1]) => defaultPolicy.validateOrder(input, o).filter((i) => i.ruleId !== ruleId),
+  validateOrder: (input: unknown, o: Parameters<typeof defaultPolicy.validateOrder>[1]) =>
+    defaultPolicy.validateOrder(input, o).filter((i) => i.ruleId !== ruleId),
 });
 
 /** Rewrite the entries of an accepted batch answer. */
 function mapEntries(f: (entries: unknown[]) => unknown[]) {
   return {
     finalizeResponse: (res: OutgoingResponse): OutgoingResponse =>
-      isRecord(res.body) && Array.isArray(res.body.result) ? { ...res, body: { ...res.body, result: f(res.body.result) } } : res,
+      isRecord(res.body) && Array.isArray(res.body.result)
+        ? { ...res, body: { ...res.body, result: f(res.body.result) } }
+        : res,
   };
 }
 
@@ -42,7 +45,8 @@ export const mutants: readonly Mutant[] = [
     options: {
       policy: {
         verifySignature: (secret, steps, sig) =>
-          defaultPolicy.verifySignature(secret, steps, sig) || (steps.body.trimStart().startsWith('[') && verify(secret, steps.queryWithoutSignature, sig)),
+          defaultPolicy.verifySignature(secret, steps, sig) ||
+          (steps.body.trimStart().startsWith('[') && verify(secret, steps.queryWithoutSignature, sig)),
       },
     },
   },
@@ -54,7 +58,10 @@ export const mutants: readonly Mutant[] = [
         verifySignature: (secret, steps, sig) => {
           if (defaultPolicy.verifySignature(secret, steps, sig)) return true;
           try {
-            return steps.body.trimStart().startsWith('[') && verify(secret, steps.queryWithoutSignature + JSON.stringify(JSON.parse(steps.body)), sig);
+            return (
+              steps.body.trimStart().startsWith('[') &&
+              verify(secret, steps.queryWithoutSignature + JSON.stringify(JSON.parse(steps.body)), sig)
+            );
           } catch {
             return false;
           }
@@ -65,7 +72,12 @@ export const mutants: readonly Mutant[] = [
   {
     name: 'case-sensitive signature',
     family: 'SIG',
-    options: { policy: { verifySignature: (secret, steps, sig) => sig === sig.toLowerCase() && defaultPolicy.verifySignature(secret, steps, sig) } },
+    options: {
+      policy: {
+        verifySignature: (secret, steps, sig) =>
+          sig === sig.toLowerCase() && defaultPolicy.verifySignature(secret, steps, sig),
+      },
+    },
   },
   {
     name: "'&' inserted at the query/body join",
@@ -73,14 +85,23 @@ export const mutants: readonly Mutant[] = [
     options: {
       policy: {
         verifySignature: (secret, s, sig) =>
-          verify(secret, s.queryWithoutSignature !== '' && s.body !== '' ? `${s.queryWithoutSignature}&${s.body}` : s.totalParams, sig),
+          verify(
+            secret,
+            s.queryWithoutSignature !== '' && s.body !== '' ? `${s.queryWithoutSignature}&${s.body}` : s.totalParams,
+            sig,
+          ),
       },
     },
   },
   {
     name: 'API key not required',
     family: 'AUTH',
-    options: { policy: { authenticate: (h, creds) => (h === undefined || h === '' ? { ok: true, credential: creds[0]! } : defaultPolicy.authenticate(h, creds)) } },
+    options: {
+      policy: {
+        authenticate: (h, creds) =>
+          h === undefined || h === '' ? { ok: true, credential: creds[0]! } : defaultPolicy.authenticate(h, creds),
+      },
+    },
   },
   {
     name: 'any API key accepted',
@@ -101,12 +122,22 @@ export const mutants: readonly Mutant[] = [
       policy: {
         authenticate: (h, creds) => {
           const r = defaultPolicy.authenticate(h, creds);
-          return r.ok ? { ok: true, credential: { ...r.credential, permissions: [...r.credential.permissions, 'TRADE'] } } : r;
+          return r.ok
+            ? { ok: true, credential: { ...r.credential, permissions: [...r.credential.permissions, 'TRADE'] } }
+            : r;
         },
       },
     },
   },
-  { name: 'no time check', family: 'TIME', options: { policy: { checkTime: (i) => ({ accepted: true, age: i.serverTime - i.timestamp, recvWindow: i.recvWindow ?? 5000 }) } } },
+  {
+    name: 'no time check',
+    family: 'TIME',
+    options: {
+      policy: {
+        checkTime: (i) => ({ accepted: true, age: i.serverTime - i.timestamp, recvWindow: i.recvWindow ?? 5000 }),
+      },
+    },
+  },
   {
     name: '5 s lead allowed',
     family: 'TIME',
@@ -119,8 +150,16 @@ export const mutants: readonly Mutant[] = [
       },
     },
   },
-  { name: 'recvWindow ignored (always 5000)', family: 'TIME', options: { policy: { checkTime: (i) => checkTimeWindow({ ...i, recvWindow: undefined }) } } },
-  { name: '60 s default window', family: 'TIME', options: { policy: { checkTime: (i) => checkTimeWindow({ ...i, recvWindow: i.recvWindow ?? 60000 }) } } },
+  {
+    name: 'recvWindow ignored (always 5000)',
+    family: 'TIME',
+    options: { policy: { checkTime: (i) => checkTimeWindow({ ...i, recvWindow: undefined }) } },
+  },
+  {
+    name: '60 s default window',
+    family: 'TIME',
+    options: { policy: { checkTime: (i) => checkTimeWindow({ ...i, recvWindow: i.recvWindow ?? 60000 }) } },
+  },
   { name: '21 orders accepted', family: 'BATCH', options: { policy: dropIssues('BATCH-MAX-ORDERS') } },
   {
     name: '20 orders rejected',
@@ -129,7 +168,19 @@ export const mutants: readonly Mutant[] = [
       policy: {
         validateBatch: (b) => {
           const issues = defaultPolicy.validateBatch(b);
-          return Array.isArray(b) && b.length === 20 ? [...issues, { ruleId: 'BATCH-MAX-ORDERS', path: [], expected: 'fewer than 20', received: '20', missing: false, message: 'mutant' }] : issues;
+          return Array.isArray(b) && b.length === 20
+            ? [
+                ...issues,
+                {
+                  ruleId: 'BATCH-MAX-ORDERS',
+                  path: [],
+                  expected: 'fewer than 20',
+                  received: '20',
+                  missing: false,
+                  message: 'mutant',
+                },
+              ]
+            : issues;
         },
       },
     },
@@ -141,18 +192,44 @@ export const mutants: readonly Mutant[] = [
     family: 'BATCH',
     options: { policy: mapEntries((es) => es.map((e) => (isRecord(e) && e.code !== 0 ? { ...e, code: '0' } : e))) },
   },
-  { name: 'LIMIT without price accepted', family: 'ORDER', options: { policy: dropIssues('ORDER-PRICE-REQUIRED-LIMIT') } },
-  { name: '256-character client ids accepted', family: 'ORDER', options: { policy: dropIssues('ORDER-CLIENT-ID-LENGTH') } },
+  {
+    name: 'LIMIT without price accepted',
+    family: 'ORDER',
+    options: { policy: dropIssues('ORDER-PRICE-REQUIRED-LIMIT') },
+  },
+  {
+    name: '256-character client ids accepted',
+    family: 'ORDER',
+    options: { policy: dropIssues('ORDER-CLIENT-ID-LENGTH') },
+  },
   { name: 'invalid side accepted', family: 'ORDER', options: { policy: dropIssues('ORDER-SIDE-ENUM') } },
   { name: 'results reversed', family: 'RESULT', options: { policy: mapEntries((es) => [...es].reverse()) } },
   {
     name: 'results missing code',
     family: 'RESULT',
-    options: { policy: mapEntries((es) => es.map((e) => (isRecord(e) ? Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'code')) : e))) },
+    options: {
+      policy: mapEntries((es) =>
+        es.map((e) => (isRecord(e) ? Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'code')) : e)),
+      ),
+    },
   },
-  { name: 'failed orders dropped from results', family: 'RESULT', options: { policy: mapEntries((es) => es.filter((e) => isRecord(e) && e.code === 0)) } },
-  { name: 'clientOrderId not echoed', family: 'RESULT', options: { policy: mapOrders((o) => ({ ...o, clientOrderId: `srv-${String(o.orderId)}` })) } },
-  { name: 'orderId longer than 20 characters', family: 'RESULT', options: { policy: mapOrders((o) => ({ ...o, orderId: `${String(o.orderId)}000000000000000000000`.slice(0, 24) })) } },
+  {
+    name: 'failed orders dropped from results',
+    family: 'RESULT',
+    options: { policy: mapEntries((es) => es.filter((e) => isRecord(e) && e.code === 0)) },
+  },
+  {
+    name: 'clientOrderId not echoed',
+    family: 'RESULT',
+    options: { policy: mapOrders((o) => ({ ...o, clientOrderId: `srv-${String(o.orderId)}` })) },
+  },
+  {
+    name: 'orderId longer than 20 characters',
+    family: 'RESULT',
+    options: {
+      policy: mapOrders((o) => ({ ...o, orderId: `${String(o.orderId)}000000000000000000000`.slice(0, 24) })),
+    },
+  },
   {
     name: 'order fields of the wrong type',
     family: 'SCHEMA',
@@ -161,6 +238,8 @@ export const mutants: readonly Mutant[] = [
   {
     name: 'malformed JSON answered 500',
     family: 'ROBUST',
-    options: { policy: { finalizeResponse: (res, ctx) => (ctx.rejection === 'malformed-json' ? { ...res, status: 500 } : res) } },
+    options: {
+      policy: { finalizeResponse: (res, ctx) => (ctx.rejection === 'malformed-json' ? { ...res, status: 500 } : res) },
+    },
   },
 ];

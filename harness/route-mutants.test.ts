@@ -14,7 +14,13 @@ describe('route mutants: a fault on one route is caught', () => {
       const v = await startVariant(m.options, 3);
       try {
         const r = await runConformance({
-          target: { baseUrl: v.url, apiKey: DEMO_API_KEY, secret: DEMO_SECRET, symbol: 'BTCUSDT', otherSymbol: 'ETHUSDT' },
+          target: {
+            baseUrl: v.url,
+            apiKey: DEMO_API_KEY,
+            secret: DEMO_SECRET,
+            symbol: 'BTCUSDT',
+            otherSymbol: 'ETHUSDT',
+          },
           profile: 'core',
           seed: 19,
           runs: 5,
@@ -24,7 +30,10 @@ describe('route mutants: a fault on one route is caught', () => {
           maxOrders: Infinity,
         });
         const caught = r.checks.filter((c) => c.status === 'fail' && c.level === 'MUST' && c.family === m.family);
-        expect(caught.map((c) => c.id), JSON.stringify(r.checks.map((c) => [c.id, c.status]))).not.toEqual([]);
+        expect(
+          caught.map((c) => c.id),
+          JSON.stringify(r.checks.map((c) => [c.id, c.status])),
+        ).not.toEqual([]);
       } finally {
         await v.close();
       }

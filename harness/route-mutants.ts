@@ -14,8 +14,14 @@ import type { RouteKey } from '../conformance/requests.js';
 
 /** The request's signature is not the one its text needs (a wrong signature was sent). */
 function badlySigned(r: ProxiedRequest): boolean {
-  const sig = /(?:^|&)signature=([0-9a-fA-F]*)/.exec(r.query)?.[1] ?? /(?:^|&)signature=([0-9a-fA-F]*)/.exec(r.body)?.[1];
-  return sig !== undefined && sig.toLowerCase() !== (/(?:^|&)signature=([0-9a-f]*)/.exec(resign(r, DEMO_SECRET).query)?.[1] ?? /(?:^|&)signature=([0-9a-f]*)/.exec(resign(r, DEMO_SECRET).body)?.[1]);
+  const sig =
+    /(?:^|&)signature=([0-9a-fA-F]*)/.exec(r.query)?.[1] ?? /(?:^|&)signature=([0-9a-fA-F]*)/.exec(r.body)?.[1];
+  return (
+    sig !== undefined &&
+    sig.toLowerCase() !==
+      (/(?:^|&)signature=([0-9a-f]*)/.exec(resign(r, DEMO_SECRET).query)?.[1] ??
+        /(?:^|&)signature=([0-9a-f]*)/.exec(resign(r, DEMO_SECRET).body)?.[1])
+  );
 }
 
 export interface RouteMutant {
@@ -25,12 +31,19 @@ export interface RouteMutant {
 }
 
 /** Rewrite the requests of one route; others pass untouched. */
-function on(route: RouteKey, f: (r: ProxiedRequest) => ProxiedRequest | { answer: { status: number; body: unknown } }): VariantOptions {
+function on(
+  route: RouteKey,
+  f: (r: ProxiedRequest) => ProxiedRequest | { answer: { status: number; body: unknown } },
+): VariantOptions {
   return { rewrite: (r) => (r.route === route ? f(r) : r) };
 }
 
 /** Change one parameter of the signed text (query or form body), then re-sign. */
-function setParam(r: ProxiedRequest, name: string, value: (v: string | undefined) => string | undefined): ProxiedRequest {
+function setParam(
+  r: ProxiedRequest,
+  name: string,
+  value: (v: string | undefined) => string | undefined,
+): ProxiedRequest {
   const edit = (part: string): string => {
     const pairs = part.split('&').filter((p) => p !== '');
     const i = pairs.findIndex((p) => p.startsWith(`${name}=`));
@@ -39,7 +52,8 @@ function setParam(r: ProxiedRequest, name: string, value: (v: string | undefined
     if (next !== undefined) pairs.unshift(`${name}=${encodeURIComponent(next)}`);
     return pairs.join('&');
   };
-  const inQuery = r.query.split('&').some((p) => p.startsWith(`${name}=`)) || r.body === '' || r.route.startsWith('batch');
+  const inQuery =
+    r.query.split('&').some((p) => p.startsWith(`${name}=`)) || r.body === '' || r.route.startsWith('batch');
   return resign(inQuery ? { ...r, query: edit(r.query) } : { ...r, body: edit(r.body) }, DEMO_SECRET);
 }
 
@@ -49,13 +63,23 @@ export const routeMutants: readonly RouteMutant[] = [
   {
     name: 'API key not required on v1.1 split',
     family: 'AUTH',
-    options: on('v1.1/split', (r) => (r.headers[KEY] === undefined ? { ...r, headers: { ...r.headers, [KEY]: DEMO_API_KEY } } : r)),
+    options: on('v1.1/split', (r) =>
+      r.headers[KEY] === undefined ? { ...r, headers: { ...r.headers, [KEY]: DEMO_API_KEY } } : r,
+    ),
   },
-  { name: 'signature never checked in the v1 form body placement', family: 'SIG', options: on('v1/body', (r) => resign(r, DEMO_SECRET)) },
+  {
+    name: 'signature never checked in the v1 form body placement',
+    family: 'SIG',
+    options: on('v1/body', (r) => resign(r, DEMO_SECRET)),
+  },
   {
     name: 'case-sensitive signature on v1.1 query',
     family: 'SIG',
-    options: on('v1.1/query', (r) => (/signature=[0-9a-f]*[A-F]/.test(r.query) ? { ...r, query: r.query.replace(/signature=[0-9a-fA-F]*/, 'signature=0') } : r)),
+    options: on('v1.1/query', (r) =>
+      /signature=[0-9a-f]*[A-F]/.test(r.query)
+        ? { ...r, query: r.query.replace(/signature=[0-9a-fA-F]*/, 'signature=0') }
+        : r,
+    ),
   },
   {
     name: "'&' at the query/body join accepted on v1.1 split",
@@ -63,12 +87,22 @@ export const routeMutants: readonly RouteMutant[] = [
     // Whatever the client signed over, the proxy re-signs correctly: a server verifying another string.
     options: on('v1.1/split', (r) => resign(r, DEMO_SECRET)),
   },
-  { name: 'no time check on v1.1 body', family: 'TIME', options: on('v1.1/body', (r) => setParam(r, 'timestamp', () => String(Date.now()))) },
-  { name: 'timestamp not required on v1 split', family: 'TIME', options: on('v1/split', (r) => setParam(r, 'timestamp', (v) => v ?? String(Date.now()))) },
+  {
+    name: 'no time check on v1.1 body',
+    family: 'TIME',
+    options: on('v1.1/body', (r) => setParam(r, 'timestamp', () => String(Date.now()))),
+  },
+  {
+    name: 'timestamp not required on v1 split',
+    family: 'TIME',
+    options: on('v1/split', (r) => setParam(r, 'timestamp', (v) => v ?? String(Date.now()))),
+  },
   {
     name: 'recvWindow format unchecked on v1 body (a bad one dropped)',
     family: 'ORDER',
-    options: on('v1/body', (r) => setParam(r, 'recvWindow', (v) => (v === undefined || /^\d+$/.test(v) ? v : undefined))),
+    options: on('v1/body', (r) =>
+      setParam(r, 'recvWindow', (v) => (v === undefined || /^\d+$/.test(v) ? v : undefined)),
+    ),
   },
   {
     name: '256-character client ids cut to 255 on v1.1 split',
@@ -81,7 +115,10 @@ export const routeMutants: readonly RouteMutant[] = [
     options: {
       server: {
         policy: {
-          validateOrder: (input, o) => defaultPolicy.validateOrder(input, o).filter((i) => !(o.version === 'v1.1' && i.ruleId === 'ORDER-SIDE-ENUM')),
+          validateOrder: (input, o) =>
+            defaultPolicy
+              .validateOrder(input, o)
+              .filter((i) => !(o.version === 'v1.1' && i.ruleId === 'ORDER-SIDE-ENUM')),
         },
       },
     },
@@ -89,12 +126,18 @@ export const routeMutants: readonly RouteMutant[] = [
   {
     name: 'MARKET orders refused in the v1.1 form body',
     family: 'ORDER',
-    options: on('v1.1/body', (r) => (/(^|&)type=MARKET/.test(r.body) ? { answer: { status: 400, body: { code: -1130, msg: 'type' } } } : r)),
+    options: on('v1.1/body', (r) =>
+      /(^|&)type=MARKET/.test(r.body) ? { answer: { status: 400, body: { code: -1130, msg: 'type' } } } : r,
+    ),
   },
   {
     name: 'an order refused for a wrong signature is placed all the same on v1.1 body',
     family: 'ROBUST',
-    options: on('v1.1/body', (r) => (badlySigned(r) ? { answer: { status: 401, body: { code: -1022, msg: 'signature' } }, forward: resign(r, DEMO_SECRET) } : r)),
+    options: on('v1.1/body', (r) =>
+      badlySigned(r)
+        ? { answer: { status: 401, body: { code: -1022, msg: 'signature' } }, forward: resign(r, DEMO_SECRET) }
+        : r,
+    ),
   },
   {
     name: 'signature verified over the parameters re-serialised, not as sent',
@@ -106,7 +149,12 @@ export const routeMutants: readonly RouteMutant[] = [
           verifySignature: (secret, steps, sig) =>
             steps.body.startsWith('[')
               ? defaultPolicy.verifySignature(secret, steps, sig)
-              : verify(secret, new URLSearchParams(steps.queryWithoutSignature).toString() + new URLSearchParams(steps.body).toString(), sig),
+              : verify(
+                  secret,
+                  new URLSearchParams(steps.queryWithoutSignature).toString() +
+                    new URLSearchParams(steps.body).toString(),
+                  sig,
+                ),
         },
       },
     },
@@ -114,35 +162,54 @@ export const routeMutants: readonly RouteMutant[] = [
   {
     name: 'a content type with parameters refused on the batch',
     family: 'SIG',
-    options: on('batch/json', (r) => ((r.headers['content-type'] ?? '').includes(';') ? { answer: { status: 415, body: { code: -1000, msg: 'content type' } } } : r)),
+    options: on('batch/json', (r) =>
+      (r.headers['content-type'] ?? '').includes(';')
+        ? { answer: { status: 415, body: { code: -1000, msg: 'content type' } } }
+        : r,
+    ),
   },
   {
     name: 'recvWindow ignored (always 5000), and no Date header to measure the clock by',
     family: 'TIME',
-    options: { noDateHeader: true, server: { policy: { checkTime: (i) => checkTimeWindow({ ...i, recvWindow: undefined }) } } },
+    options: {
+      noDateHeader: true,
+      server: { policy: { checkTime: (i) => checkTimeWindow({ ...i, recvWindow: undefined }) } },
+    },
   },
   {
     name: 'a 60 s default window, and no Date header to measure the clock by',
     family: 'TIME',
-    options: { noDateHeader: true, server: { policy: { checkTime: (i) => checkTimeWindow({ ...i, recvWindow: i.recvWindow ?? 60_000 }) } } },
+    options: {
+      noDateHeader: true,
+      server: { policy: { checkTime: (i) => checkTimeWindow({ ...i, recvWindow: i.recvWindow ?? 60_000 }) } },
+    },
   },
   {
     name: 'a wrong signature and a stale timestamp cancel out on v1 body (accepted, re-stamped)',
     family: 'ROBUST',
     options: on('v1/body', (r) => {
       const ts = /(?:^|&)timestamp=(\d+)/.exec(r.body)?.[1] ?? /(?:^|&)timestamp=(\d+)/.exec(r.query)?.[1];
-      return badlySigned(r) && ts !== undefined && Number(ts) < Date.now() - 600_000 ? setParam(r, 'timestamp', () => String(Date.now())) : r;
+      return badlySigned(r) && ts !== undefined && Number(ts) < Date.now() - 600_000
+        ? setParam(r, 'timestamp', () => String(Date.now()))
+        : r;
     }),
   },
   {
     name: 'a chunked body refused (411) on v1.1 split',
     family: 'SIG',
-    options: on('v1.1/split', (r) => (r.headers['transfer-encoding'] === 'chunked' ? { answer: { status: 411, body: { code: -1000, msg: 'length required' } } } : r)),
+    options: on('v1.1/split', (r) =>
+      r.headers['transfer-encoding'] === 'chunked'
+        ? { answer: { status: 411, body: { code: -1000, msg: 'length required' } } }
+        : r,
+    ),
   },
   {
     name: 'transactTime in seconds',
     family: 'RESULT',
-    options: { rewriteResponse: (t) => t.replace(/"transactTime":"(\d+)"/g, (_m, ms: string) => `"transactTime":"${Math.floor(Number(ms) / 1000)}"`) },
+    options: {
+      rewriteResponse: (t) =>
+        t.replace(/"transactTime":"(\d+)"/g, (_m, ms: string) => `"transactTime":"${Math.floor(Number(ms) / 1000)}"`),
+    },
   },
   {
     name: 'executedQty above origQty',
@@ -152,6 +219,8 @@ export const routeMutants: readonly RouteMutant[] = [
   {
     name: 'a 500 for malformed parameter text on v1 query',
     family: 'ROBUST',
-    options: on('v1/query', (r) => (r.query.includes('%zz') ? { answer: { status: 500, body: { code: -1, msg: 'parse error' } } } : r)),
+    options: on('v1/query', (r) =>
+      r.query.includes('%zz') ? { answer: { status: 500, body: { code: -1, msg: 'parse error' } } } : r,
+    ),
   },
 ];

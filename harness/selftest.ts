@@ -8,7 +8,10 @@ import { runConformance, type RunOptions } from '../conformance/runner.js';
 import type { RunReport } from '../conformance/types.js';
 
 /** Start a reference server with `options`, run the checks against it, stop it. */
-export async function runAgainstServer(options: ServerOptions, run: Partial<Omit<RunOptions, 'target'>> = {}): Promise<RunReport> {
+export async function runAgainstServer(
+  options: ServerOptions,
+  run: Partial<Omit<RunOptions, 'target'>> = {},
+): Promise<RunReport> {
   const server = await startServer({ port: 0, ...options });
   try {
     return await runAgainstUrl(server.url, run);

@@ -14,12 +14,24 @@ import { startVariant, type RunningVariant, type VariantOptions } from './varian
 /** The variant each report was earned against (its counters stay readable after it closed). */
 const served = new WeakMap<RunReport, RunningVariant>();
 
-async function check(opts: VariantOptions, description: TargetDescription = {}, secret = DEMO_SECRET, runs = 4): Promise<RunReport> {
+async function check(
+  opts: VariantOptions,
+  description: TargetDescription = {},
+  secret = DEMO_SECRET,
+  runs = 4,
+): Promise<RunReport> {
   const variant = await startVariant(opts, 7);
   const profile = resolveDescription(description);
   try {
     const r = await runConformance({
-      target: { baseUrl: variant.url, apiKey: DEMO_API_KEY, secret, symbol: profile.symbol, otherSymbol: profile.otherSymbol, profile },
+      target: {
+        baseUrl: variant.url,
+        apiKey: DEMO_API_KEY,
+        secret,
+        symbol: profile.symbol,
+        otherSymbol: profile.otherSymbol,
+        profile,
+      },
       profile: 'core',
       seed: 11,
       // the variants test how verdicts are earned, not the depth of the properties
@@ -36,7 +48,11 @@ async function check(opts: VariantOptions, description: TargetDescription = {}, 
   }
 }
 
-const ids = (r: RunReport, status: string) => r.checks.filter((c) => c.status === status).map((c) => c.id).sort();
+const ids = (r: RunReport, status: string) =>
+  r.checks
+    .filter((c) => c.status === status)
+    .map((c) => c.id)
+    .sort();
 const byId = (r: RunReport, id: string) => r.checks.find((c) => c.id === id);
 
 /** Checks that send nothing but batches: without a batch endpoint they cannot pass. */
@@ -57,7 +73,11 @@ describe.concurrent('verdicts against servers nobody on the team wrote', () => {
     expect(ids(r, 'fail')).toEqual([]);
     expect(ids(r, 'inconclusive')).toEqual([]);
     expect(r.discovery?.controls.every((c) => c.state === 'accepted')).toBe(true);
-    expect(r.discovery?.fingerprints).toMatchObject({ signature: 'HTTP 401 code -1022', unknownKey: 'HTTP 401 code -2015', stale: 'HTTP 400 code -1021' });
+    expect(r.discovery?.fingerprints).toMatchObject({
+      signature: 'HTTP 401 code -1022',
+      unknownKey: 'HTTP 401 code -2015',
+      stale: 'HTTP 400 code -1021',
+    });
     // a missing signature, key and timestamp: answers that prove nothing about a signature
     expect(r.discovery?.fingerprints.missing).toHaveLength(3);
     expect(r.summary.cells?.inconclusive).toBe(0);
@@ -83,19 +103,39 @@ describe.concurrent('verdicts against servers nobody on the team wrote', () => {
 
   it('form body only: the query and split placements fail once each (placement and endpoint checks), checks that merely use them are inconclusive', async () => {
     const r = await check({ formBodyOnly: true });
-    expect(ids(r, 'fail')).toEqual(['ORDER-V1-ENDPOINT', 'ORDER-V11-ENDPOINT', 'SIG-PLACEMENT-QUERY.v1', 'SIG-PLACEMENT-QUERY.v1.1', 'SIG-PLACEMENT-SPLIT.v1', 'SIG-PLACEMENT-SPLIT.v1.1']);
+    expect(ids(r, 'fail')).toEqual([
+      'ORDER-V1-ENDPOINT',
+      'ORDER-V11-ENDPOINT',
+      'SIG-PLACEMENT-QUERY.v1',
+      'SIG-PLACEMENT-QUERY.v1.1',
+      'SIG-PLACEMENT-SPLIT.v1',
+      'SIG-PLACEMENT-SPLIT.v1.1',
+    ]);
     // the endpoint checks fail on the refused placements only, and pass on the body placement
-    expect(byId(r, 'ORDER-V11-ENDPOINT')?.cells?.map((c) => [c.route, c.verdict])).toEqual([['v1.1/query', 'fail'], ['v1.1/body', 'pass'], ['v1.1/split', 'fail']]);
+    expect(byId(r, 'ORDER-V11-ENDPOINT')?.cells?.map((c) => [c.route, c.verdict])).toEqual([
+      ['v1.1/query', 'fail'],
+      ['v1.1/body', 'pass'],
+      ['v1.1/split', 'fail'],
+    ]);
     // a check merely using the refused placements: decided on the others, inconclusive naming the refused ones
     const side = byId(r, 'ORDER-SIDE-ENUM');
     expect(side?.status).toBe('inconclusive');
-    expect(side?.cells?.filter((c) => c.verdict === 'pass').map((c) => c.route)).toEqual(['batch/json', 'v1/body', 'v1.1/body']);
-    expect(side?.reason).toMatch(/^decided on batch\/json, v1\/body, v1.1\/body; not on v1\/query \(no positive control/);
+    expect(side?.cells?.filter((c) => c.verdict === 'pass').map((c) => c.route)).toEqual([
+      'batch/json',
+      'v1/body',
+      'v1.1/body',
+    ]);
+    expect(side?.reason).toMatch(
+      /^decided on batch\/json, v1\/body, v1.1\/body; not on v1\/query \(no positive control/,
+    );
     expect(r.checks.find((c) => c.id === 'SIG-PLACEMENT-BODY.v1')?.status).toBe('pass');
   });
 
   it('a path prefix and another API-key header, described: the reference verdict', async () => {
-    const r = await check({ prefix: '/gw', apiKeyHeader: 'X-GW-APIKEY' }, { pathPrefix: '/gw', apiKeyHeader: 'X-GW-APIKEY' });
+    const r = await check(
+      { prefix: '/gw', apiKeyHeader: 'X-GW-APIKEY' },
+      { pathPrefix: '/gw', apiKeyHeader: 'X-GW-APIKEY' },
+    );
     expect(ids(r, 'fail')).toEqual([]);
     expect(ids(r, 'inconclusive')).toEqual([]);
     expect(r.deviations?.join(';')).toMatch(/X-GW-APIKEY/);
@@ -157,7 +197,9 @@ describe.concurrent('verdicts against servers nobody on the team wrote', () => {
     expect(r.discovery?.controls.find((c) => c.route === 'v1/query')?.state).toBe('signature-ok');
     const placement = r.checks.find((c) => c.id === 'SIG-PLACEMENT-QUERY.v1');
     expect(placement?.status).toBe('pass');
-    expect(placement?.notes?.join()).toMatch(/refused for a reason other than the signature and count as signature accepted \(first: HTTP 400 .*PRICE_FILTER/);
+    expect(placement?.notes?.join()).toMatch(
+      /refused for a reason other than the signature and count as signature accepted \(first: HTTP 400 .*PRICE_FILTER/,
+    );
     // Only a price-less MARKET order in the batch gets past the filter to the rule under test: decided
     // there, the single-order routes named as undecided (an inconclusive route never hides a judged one).
     const side = byId(r, 'ORDER-SIDE-ENUM');
@@ -176,7 +218,12 @@ describe.concurrent('verdicts against servers nobody on the team wrote', () => {
     expect(r.clock.method).toBe('none');
     expect(ids(r, 'fail')).toEqual([]);
     expect(byId(r, 'TIME-WINDOW-PAST')?.status).toBe('skip');
-    for (const id of ['TIME-WINDOW-PAST.hour', 'TIME-WINDOW-LEAD.hour', 'TIME-RECVWINDOW-DEFAULT.width', 'TIME-RECVWINDOW-HONOURED.width']) {
+    for (const id of [
+      'TIME-WINDOW-PAST.hour',
+      'TIME-WINDOW-LEAD.hour',
+      'TIME-RECVWINDOW-DEFAULT.width',
+      'TIME-RECVWINDOW-HONOURED.width',
+    ]) {
       expect(byId(r, id)?.status, id).toBe('pass');
     }
   });

@@ -74,7 +74,9 @@ export interface VariantOptions {
    * it reaches the server (e.g. add a missing key, or change a value and re-sign with
    * `resign`), or answer it directly.
    */
-  rewrite?: (req: ProxiedRequest) => ProxiedRequest | { answer: { status: number; body: unknown }; forward?: ProxiedRequest };
+  rewrite?: (
+    req: ProxiedRequest,
+  ) => ProxiedRequest | { answer: { status: number; body: unknown }; forward?: ProxiedRequest };
 }
 
 /** A request as the proxy sees it, by route. */
@@ -91,8 +93,11 @@ export function resign(req: ProxiedRequest, secret: string): ProxiedRequest {
   const isBatch = req.route.startsWith('batch');
   const steps = signingSteps(req.query, req.body, isBatch ? 'json' : req.body === '' ? 'none' : 'form');
   const pair = `signature=${sign(secret, steps.totalParams)}`;
-  const put = (part: string) => [...part.split('&').filter((p) => p !== '' && !p.startsWith('signature=')), pair].join('&');
-  return /(^|&)signature=/.test(req.query) || isBatch || req.body === '' ? { ...req, query: put(req.query) } : { ...req, body: put(req.body) };
+  const put = (part: string) =>
+    [...part.split('&').filter((p) => p !== '' && !p.startsWith('signature=')), pair].join('&');
+  return /(^|&)signature=/.test(req.query) || isBatch || req.body === ''
+    ? { ...req, query: put(req.query) }
+    : { ...req, body: put(req.body) };
 }
 
 /** The route of a request: the batch path, or a single-order path with the placement its parameters show. */
@@ -148,12 +153,18 @@ function pricesOf(isBatch: boolean, query: string, body: string): string[] {
   if (isBatch) {
     try {
       const v = JSON.parse(body) as unknown;
-      return Array.isArray(v) ? v.flatMap((o) => (o && typeof o === 'object' && 'price' in o ? [String((o as { price: unknown }).price)] : [])) : [];
+      return Array.isArray(v)
+        ? v.flatMap((o) =>
+            o && typeof o === 'object' && 'price' in o ? [String((o as { price: unknown }).price)] : [],
+          )
+        : [];
     } catch {
       return [];
     }
   }
-  return [...new URLSearchParams(query).entries(), ...new URLSearchParams(body).entries()].filter(([k]) => k === 'price').map(([, v]) => v);
+  return [...new URLSearchParams(query).entries(), ...new URLSearchParams(body).entries()]
+    .filter(([k]) => k === 'price')
+    .map(([, v]) => v);
 }
 
 function readAll(req: IncomingMessage): Promise<Buffer> {
@@ -177,9 +188,14 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
   /** Whether a request carries a valid signature of a known key (§5.3), as the server behind will judge it. */
   const signatureValid = (apiKey: string | undefined, query: string, body: string, isBatch: boolean): boolean => {
     const cred = credentials.find((c) => c.apiKey === apiKey);
-    const sig = new URLSearchParams(query).get('signature') ?? (isBatch ? null : new URLSearchParams(body).get('signature'));
+    const sig =
+      new URLSearchParams(query).get('signature') ?? (isBatch ? null : new URLSearchParams(body).get('signature'));
     if (cred === undefined || sig === null) return false;
-    return verify(cred.secret, signingSteps(query, body, isBatch ? 'json' : body === '' ? 'none' : 'form').totalParams, sig);
+    return verify(
+      cred.secret,
+      signingSteps(query, body, isBatch ? 'json' : body === '' ? 'none' : 'form').totalParams,
+      sig,
+    );
   };
 
   // The small account's balances (copied: the options stay as given).
@@ -190,7 +206,8 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
     try {
       const v = JSON.parse(text) as { code?: unknown; clientOrderId?: unknown; result?: unknown };
       if (Array.isArray(v.result)) {
-        for (const e of v.result as Array<{ code?: unknown; order?: { clientOrderId?: unknown } }>) if (e.code === 0 && typeof e.order?.clientOrderId === 'string') placedIds.add(e.order.clientOrderId);
+        for (const e of v.result as Array<{ code?: unknown; order?: { clientOrderId?: unknown } }>)
+          if (e.code === 0 && typeof e.order?.clientOrderId === 'string') placedIds.add(e.order.clientOrderId);
       } else if (v.code === 0 && typeof v.clientOrderId === 'string') placedIds.add(v.clientOrderId);
     } catch {
       // not JSON: nothing placed
@@ -210,15 +227,23 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
       } else if (path === ORDER_PATHS.v1) v1.real++;
       if (opts.orderLookup !== undefined && path === opts.orderLookup) {
         const id = new URLSearchParams(query).get('origClientOrderId') ?? '';
-        return placedIds.has(id) ? json(res, 200, { code: 0, clientOrderId: id, status: 'NEW' }) : json(res, 400, { code: -2013, msg: 'Order does not exist.' });
+        return placedIds.has(id)
+          ? json(res, 200, { code: 0, clientOrderId: id, status: 'NEW' })
+          : json(res, 400, { code: -2013, msg: 'Order does not exist.' });
       }
       const isBatch = path === BATCH_ORDERS_PATH;
       if (opts.noBatch && isBatch) return json(res, 404, { code: -1000, msg: 'not found' });
       if (opts.rate429 !== undefined && random() < opts.rate429) {
         throttled++;
-        return json(res, 429, { code: -1003, msg: 'too many requests' }, { 'retry-after': String(opts.retryAfterSeconds ?? 0) });
+        return json(
+          res,
+          429,
+          { code: -1003, msg: 'too many requests' },
+          { 'retry-after': String(opts.retryAfterSeconds ?? 0) },
+        );
       }
-      if (opts.formBodyOnly && !isBatch && query !== '') return json(res, 400, { code: -1102, msg: 'parameters must be sent in the request body' });
+      if (opts.formBodyOnly && !isBatch && query !== '')
+        return json(res, 400, { code: -1102, msg: 'parameters must be sent in the request body' });
       let orders: unknown[] | undefined;
       if (isBatch) {
         try {
@@ -230,7 +255,8 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
       }
       const headers: Record<string, string> = {};
       const exactKeyName = opts.apiKeyHeader ?? API_KEY_HEADER;
-      const keyMisspelt = opts.apiKeyHeaderExactCase === true && !req.rawHeaders.some((n, i) => i % 2 === 0 && n === exactKeyName);
+      const keyMisspelt =
+        opts.apiKeyHeaderExactCase === true && !req.rawHeaders.some((n, i) => i % 2 === 0 && n === exactKeyName);
       for (const [k, v] of Object.entries(req.headers)) {
         if (typeof v !== 'string' || k === 'host' || k === 'content-length' || k === 'connection') continue;
         if (k === API_KEY_HEADER.toLowerCase() && keyHeader !== k) continue; // the seed's header means nothing here
@@ -240,22 +266,33 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
       if (opts.priceFilter && signatureValid(headers[API_KEY_HEADER], query, body, isBatch)) {
         // Like a real venue: the filter applies to authentic requests, after the signature check.
         const { tick, minPrice, entries } = opts.priceFilter;
-        const passes = (o: unknown): boolean => !(o && typeof o === 'object' && 'price' in o) || onTick(String((o as { price: unknown }).price), tick, minPrice);
+        const passes = (o: unknown): boolean =>
+          !(o && typeof o === 'object' && 'price' in o) ||
+          onTick(String((o as { price: unknown }).price), tick, minPrice);
         if (entries !== undefined && orders !== undefined && !orders.every(passes)) {
           // Entry by entry: the orders that pass the filter are placed, each other one gets its own failed entry (or none).
           const kept = orders.filter(passes);
           let placedEntries: unknown[] = [];
           if (kept.length > 0) {
-            const fwd = resign({ route: 'batch/json', query, body: JSON.stringify(kept), headers }, credentials.find((c) => c.apiKey === headers[API_KEY_HEADER])?.secret ?? '');
-            const up = await request(`${server.url}${path}?${fwd.query}`, { method: 'POST', headers: fwd.headers, body: fwd.body });
+            const fwd = resign(
+              { route: 'batch/json', query, body: JSON.stringify(kept), headers },
+              credentials.find((c) => c.apiKey === headers[API_KEY_HEADER])?.secret ?? '',
+            );
+            const up = await request(`${server.url}${path}?${fwd.query}`, {
+              method: 'POST',
+              headers: fwd.headers,
+              body: fwd.body,
+            });
             const parsed = (await up.body.json()) as { result?: unknown[] };
             placedEntries = parsed.result ?? [];
           }
           const failed = { code: -1013, msg: 'Filter failure: PRICE_FILTER' };
-          const result = entries === 'drop' ? placedEntries : orders.map((o) => (passes(o) ? placedEntries.shift() : failed));
+          const result =
+            entries === 'drop' ? placedEntries : orders.map((o) => (passes(o) ? placedEntries.shift() : failed));
           return json(res, 200, { code: 0, result });
         }
-        if (pricesOf(isBatch, query, body).some((p) => !onTick(p, tick, minPrice))) return json(res, 400, { code: -1013, msg: 'Filter failure: PRICE_FILTER' });
+        if (pricesOf(isBatch, query, body).some((p) => !onTick(p, tick, minPrice)))
+          return json(res, 400, { code: -1013, msg: 'Filter failure: PRICE_FILTER' });
       }
       if (account !== undefined && signatureValid(headers[API_KEY_HEADER], query, body, isBatch)) {
         const acct = account;
@@ -263,7 +300,8 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
         const cost = (o: Record<string, unknown>): { quote: number; base: number } => {
           const qty = Number(o.quantity ?? 0) || 0;
           if (o.side === 'SELL') return { quote: 0, base: qty };
-          if (o.type === 'MARKET') return { quote: o.amount !== undefined ? Number(o.amount) || 0 : qty * acct.marketPrice, base: 0 };
+          if (o.type === 'MARKET')
+            return { quote: o.amount !== undefined ? Number(o.amount) || 0 : qty * acct.marketPrice, base: 0 };
           return { quote: (Number(o.price ?? 0) || 0) * qty, base: 0 };
         };
         const fits = (c: { quote: number; base: number }) => c.quote <= acct.quote + 1e-9 && c.base <= acct.base + 1e-9;
@@ -286,7 +324,11 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
             let placedEntries: unknown[] = [];
             if (kept.length > 0) {
               const fwd = resign({ route: 'batch/json', query, body: JSON.stringify(kept), headers }, secret);
-              const up = await request(`${server.url}${path}?${fwd.query}`, { method: 'POST', headers: fwd.headers, body: fwd.body });
+              const up = await request(`${server.url}${path}?${fwd.query}`, {
+                method: 'POST',
+                headers: fwd.headers,
+                body: fwd.body,
+              });
               const parsed = (await up.body.json()) as { code?: unknown; result?: unknown[] };
               if (up.statusCode !== 200) return json(res, up.statusCode, parsed);
               placedEntries = parsed.result ?? [];
@@ -307,16 +349,27 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
         accountSpend = (text: string) => {
           try {
             const v = JSON.parse(text) as { code?: unknown; result?: Array<{ code?: unknown }> };
-            if (orders !== undefined) (v.result ?? []).forEach((e, i) => e.code === 0 && spend(cost((orders[i] ?? {}) as Record<string, unknown>)));
-            else if (v.code === 0) spend(cost(Object.fromEntries([...new URLSearchParams(query), ...new URLSearchParams(body)])));
+            if (orders !== undefined)
+              (v.result ?? []).forEach(
+                (e, i) => e.code === 0 && spend(cost((orders[i] ?? {}) as Record<string, unknown>)),
+              );
+            else if (v.code === 0)
+              spend(cost(Object.fromEntries([...new URLSearchParams(query), ...new URLSearchParams(body)])));
           } catch {
             // not JSON: nothing placed
           }
         };
       }
-      if (opts.mixedSymbolEntries && orders !== undefined && new Set(orders.map((o) => (o as { symbol?: unknown })?.symbol)).size > 1) {
+      if (
+        opts.mixedSymbolEntries &&
+        orders !== undefined &&
+        new Set(orders.map((o) => (o as { symbol?: unknown })?.symbol)).size > 1
+      ) {
         // A legitimate reading of "mixed symbols are unsupported" (§4.1 rule 2): every entry fails, nothing is placed.
-        return json(res, 200, { code: 0, result: orders.map(() => ({ code: -1194, msg: 'orders of one symbol only' })) });
+        return json(res, 200, {
+          code: 0,
+          result: orders.map(() => ({ code: -1194, msg: 'orders of one symbol only' })),
+        });
       }
       let sent: ProxiedRequest = { route: routeOf(path, query, body), query, body, headers };
       if (opts.rewrite) {
@@ -325,7 +378,13 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
           // `forward`: the request still reaches the server (e.g. an order placed) whatever the client is told.
           if (r.forward !== undefined) {
             const f = r.forward;
-            const placedText = await (await request(`${server.url}${path}${f.query === '' ? '' : `?${f.query}`}`, { method: 'POST', headers: f.headers, body: f.body })).body.text();
+            const placedText = await (
+              await request(`${server.url}${path}${f.query === '' ? '' : `?${f.query}`}`, {
+                method: 'POST',
+                headers: f.headers,
+                body: f.body,
+              })
+            ).body.text();
             if (opts.orderLookup !== undefined) notePlaced(placedText);
           }
           return json(res, r.answer.status, r.answer.body);
@@ -334,12 +393,20 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
       }
       // The body is forwarded whole, with its own length (undici sets it): the framing header stays behind.
       const { 'transfer-encoding': _framing, ...forwarded } = sent.headers;
-      const up = await request(`${server.url}${path}${sent.query === '' ? '' : `?${sent.query}`}`, { method: (req.method ?? 'GET') as 'POST', headers: forwarded, body: sent.body });
+      const up = await request(`${server.url}${path}${sent.query === '' ? '' : `?${sent.query}`}`, {
+        method: (req.method ?? 'GET') as 'POST',
+        headers: forwarded,
+        body: sent.body,
+      });
       let text = await up.body.text();
       accountSpend?.(text);
       if (opts.orderLookup !== undefined) notePlaced(text);
       if (opts.rewriteResponse) text = opts.rewriteResponse(text);
-      if (opts.numericIds) text = text.replace(/"(orderId|accountId)":"(\d{1,16})"/g, (_m, k: string, d: string) => `"${k}":${`100${d.padStart(16, '0')}`}`);
+      if (opts.numericIds)
+        text = text.replace(
+          /"(orderId|accountId)":"(\d{1,16})"/g,
+          (_m, k: string, d: string) => `"${k}":${`100${d.padStart(16, '0')}`}`,
+        );
       if (opts.echoFailedEntries && orders !== undefined) {
         try {
           const parsed = JSON.parse(text) as { result?: unknown[] };
@@ -348,7 +415,16 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
               const entry = e as { code?: unknown; order?: unknown };
               const sent = (orders?.[i] ?? {}) as Record<string, unknown>;
               return entry.code !== 0 && entry.order === undefined
-                ? { ...entry, order: { symbol: sent.symbol, side: sent.side, type: sent.type, clientOrderId: sent.newClientOrderId ?? '', status: 'REJECTED' } }
+                ? {
+                    ...entry,
+                    order: {
+                      symbol: sent.symbol,
+                      side: sent.side,
+                      type: sent.type,
+                      clientOrderId: sent.newClientOrderId ?? '',
+                      status: 'REJECTED',
+                    },
+                  }
                 : entry;
             });
             text = JSON.stringify(parsed);
@@ -357,15 +433,22 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
           // not JSON: forwarded as is
         }
       }
-      const compressed = opts.compress === undefined ? Buffer.from(text, 'utf8') : { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync }[opts.compress](Buffer.from(text, 'utf8'));
-      const out: Record<string, string> = { 'content-type': up.headers['content-type']?.toString() ?? 'application/json', 'content-length': String(compressed.length) };
+      const compressed =
+        opts.compress === undefined
+          ? Buffer.from(text, 'utf8')
+          : { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync }[opts.compress](Buffer.from(text, 'utf8'));
+      const out: Record<string, string> = {
+        'content-type': up.headers['content-type']?.toString() ?? 'application/json',
+        'content-length': String(compressed.length),
+      };
       if (opts.compress !== undefined) out['content-encoding'] = opts.compress;
       const date = up.headers.date;
       if (typeof date === 'string' && !opts.noDateHeader) out.date = date;
       res.writeHead(up.statusCode, out);
       res.end(compressed);
     })().catch((err: unknown) => {
-      if (!res.headersSent) json(res, 502, { code: -1000, msg: `proxy: ${err instanceof Error ? err.message : String(err)}` });
+      if (!res.headersSent)
+        json(res, 502, { code: -1000, msg: `proxy: ${err instanceof Error ? err.message : String(err)}` });
       else res.destroy();
     });
   });

@@ -246,7 +246,9 @@ function main(argv) {
   if (check) {
     const drift = schemaDrift(generated);
     if (drift.length > 0) {
-      process.stderr.write(`spec/schemas is out of date with src/core/types.ts: ${drift.join(', ')}\nRun: npm run schemas\n`);
+      process.stderr.write(
+        `spec/schemas is out of date with src/core/types.ts: ${drift.join(', ')}\nRun: npm run schemas\n`,
+      );
       return 1;
     }
     process.stdout.write(`spec/schemas: ${Object.keys(generated).length} files up to date\n`);

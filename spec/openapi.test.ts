@@ -25,12 +25,17 @@ const OPERATIONS = [
   ['/api/v1.1/spot/order', 'post'],
 ] as const;
 
-const catalogIds = new Set<string>((JSON.parse(readFileSync(join(ROOT, 'spec', 'rules.json'), 'utf8')) as { rules: Rule[] }).rules.map((r) => r.id));
+const catalogIds = new Set<string>(
+  (JSON.parse(readFileSync(join(ROOT, 'spec', 'rules.json'), 'utf8')) as { rules: Rule[] }).rules.map((r) => r.id),
+);
 const decisions = readFileSync(join(ROOT, 'spec', 'decisions.md'), 'utf8');
 const decisionIds = new Set([...decisions.matchAll(/^\|\s*(D-[A-Z0-9-]+)\s*\|/gm)].map((m) => m[1] as string));
 /** Reference error codes of spec/decisions.md: code to the HTTP statuses listed for it. */
 const errorTable = new Map(
-  [...decisions.matchAll(/^\|\s*(-?[0-9]+)\s*\|\s*([0-9/]+)\s*\|/gm)].map((m) => [Number(m[1]), (m[2] as string).split('/').map(Number)]),
+  [...decisions.matchAll(/^\|\s*(-?[0-9]+)\s*\|\s*([0-9/]+)\s*\|/gm)].map((m) => [
+    Number(m[1]),
+    (m[2] as string).split('/').map(Number),
+  ]),
 );
 
 function isObj(v: unknown): v is Obj {
@@ -89,7 +94,8 @@ function operation(path: string, method: string): Obj {
 function examplesOf(holder: Obj): Array<[string, unknown]> {
   const out: Array<[string, unknown]> = [];
   if ('example' in holder) out.push(['example', holder.example]);
-  if (isObj(holder.examples)) for (const [name, ex] of Object.entries(holder.examples)) out.push([name, obj(ex, name).value]);
+  if (isObj(holder.examples))
+    for (const [name, ex] of Object.entries(holder.examples)) out.push([name, obj(ex, name).value]);
   return out;
 }
 
@@ -117,7 +123,8 @@ function exampleSites(): ExampleSite[] {
       sites.push({ where: `${at} parameter ${String(po.name)}`, schema: po.schema, examples: examplesOf(po) });
     }
     if (isObj(op.requestBody)) media(`${at} requestBody`, op.requestBody.content);
-    for (const [status, r] of Object.entries(obj(op.responses, 'responses'))) media(`${at} ${status}`, obj(r, status).content);
+    for (const [status, r] of Object.entries(obj(op.responses, 'responses')))
+      media(`${at} ${status}`, obj(r, status).content);
   }
   return sites;
 }
@@ -203,7 +210,10 @@ describe('spec/openapi.yaml as OpenAPI 3.1', () => {
   it('response schemas are inlined for every status', () => {
     for (const [path, method] of OPERATIONS) {
       for (const [status, r] of Object.entries(obj(operation(path, method).responses, 'responses'))) {
-        const schema = obj(obj(obj(obj(r, status).content, 'content')['application/json'], 'json').schema, `${path} ${status}`);
+        const schema = obj(
+          obj(obj(obj(r, status).content, 'content')['application/json'], 'json').schema,
+          `${path} ${status}`,
+        );
         expect(schema.type, `${path} ${status}`).toBe('object');
         expect(obj(schema.properties, 'properties').code).toMatchObject({ type: 'integer' });
       }
@@ -211,13 +221,17 @@ describe('spec/openapi.yaml as OpenAPI 3.1', () => {
     const batch200 = obj(obj(operation('/api/v1/spot/batchOrders', 'post').responses, 'r')['200'], '200');
     const schema = obj(obj(obj(batch200.content, 'c')['application/json'], 'j').schema, 's');
     const entry = obj(obj(obj(schema.properties, 'p').result, 'result').items, 'items');
-    expect(obj(obj(entry.properties, 'p').order, 'order').required).toEqual(expect.arrayContaining(['orderId', 'clientOrderId']));
+    expect(obj(obj(entry.properties, 'p').order, 'order').required).toEqual(
+      expect.arrayContaining(['orderId', 'clientOrderId']),
+    );
   });
 
   it('single-order endpoints take a form body and the signed parameters in the query (§4.2, §5.3)', () => {
     for (const path of ['/api/v1/spot/order', '/api/v1.1/spot/order']) {
       const op = operation(path, 'post');
-      expect(Object.keys(obj(obj(op.requestBody, 'requestBody').content, 'content'))).toEqual(['application/x-www-form-urlencoded']);
+      expect(Object.keys(obj(obj(op.requestBody, 'requestBody').content, 'content'))).toEqual([
+        'application/x-www-form-urlencoded',
+      ]);
       const params = op.parameters as Obj[];
       expect(params).toEqual([expect.objectContaining({ in: 'query', style: 'form', explode: true, required: false })]);
     }
@@ -281,7 +295,8 @@ describe('spec/openapi.yaml examples', () => {
 });
 
 describe('spec/openapi.yaml signed request samples', () => {
-  const demo = (): { apiKey: string; secret: string } => obj(obj(api.info, 'info')['x-demo-credentials'], 'x-demo-credentials') as { apiKey: string; secret: string };
+  const demo = (): { apiKey: string; secret: string } =>
+    obj(obj(api.info, 'info')['x-demo-credentials'], 'x-demo-credentials') as { apiKey: string; secret: string };
 
   function samples(): WireRequest[] {
     return OPERATIONS.flatMap(([path, method]) => wireRequests(path, String(operation(path, method).description)));
@@ -346,7 +361,10 @@ describe('spec/openapi.yaml signed request samples', () => {
     const sample = w as WireRequest;
     expect(bodyKind(sample)).toBe('json');
     expect(parsePairs(sample.query).map(([k]) => k)).toEqual(['timestamp', 'recvWindow', 'signature']);
-    const media = obj(obj(obj(operation(sample.op, 'post').requestBody, 'rb').content, 'c')['application/json'], 'json');
+    const media = obj(
+      obj(obj(operation(sample.op, 'post').requestBody, 'rb').content, 'c')['application/json'],
+      'json',
+    );
     const body = JSON.parse(sample.body) as unknown;
     expect(validatorFor(media.schema)(body)).toBe(true);
     expect(examplesOf(media).find(([n]) => n === 'twoOrders')?.[1]).toEqual(body);
@@ -368,7 +386,9 @@ describe('spec/openapi.yaml security and rules', () => {
       const signature = params.some(
         (p) =>
           (p.name === 'signature' && p.required === true) ||
-          ((obj(p.schema, 'schema').allOf as Obj[] | undefined) ?? []).some((part) => (part.required as string[] | undefined)?.includes('signature')),
+          ((obj(p.schema, 'schema').allOf as Obj[] | undefined) ?? []).some((part) =>
+            (part.required as string[] | undefined)?.includes('signature'),
+          ),
       );
       expect(signature, path).toBe(true);
       expect(String(op.description)).toMatch(/§[0-9]/);
@@ -381,7 +401,10 @@ describe('spec/openapi.yaml security and rules', () => {
       const list = operation(path, method)['x-rules'] as string[];
       expect(Array.isArray(list), path).toBe(true);
       expect(new Set(list).size, `${path}: repeated rule`).toBe(list.length);
-      expect(list.filter((id) => !catalogIds.has(id)), path).toEqual([]);
+      expect(
+        list.filter((id) => !catalogIds.has(id)),
+        path,
+      ).toEqual([]);
       for (const id of list) covered.add(id);
     }
     expect([...catalogIds].filter((id) => !covered.has(id))).toEqual([]);

@@ -18,7 +18,9 @@ describe('src/core/rule-id.ts', () => {
   });
 
   it('RuleFamily is the family enum of spec/rules.schema.json, which the ID pattern repeats, and every ID starts with its family', () => {
-    const schema = JSON.parse(readFileSync(RULES_SCHEMA_FILE, 'utf8')) as { $defs: { rule: { properties: { family: { enum: string[] }; id: { pattern: string } } } } };
+    const schema = JSON.parse(readFileSync(RULES_SCHEMA_FILE, 'utf8')) as {
+      $defs: { rule: { properties: { family: { enum: string[] }; id: { pattern: string } } } };
+    };
     const { family, id } = schema.$defs.rule.properties;
     expect(RULE_FAMILIES).toEqual(family.enum);
     expect(id.pattern).toBe(`^(${family.enum.join('|')})-[A-Z0-9-]+$`);

@@ -128,7 +128,10 @@ if (seedPresent) {
     it("every quoted sentence is the seed's words, found in the rule's own section", () => {
       for (const r of catalog.rules) {
         const text = norm(sections.get(r.section) ?? '');
-        for (const fragment of r.sentence.split(/\s*\.\.\.\s*/).map(norm).filter((f) => f !== '')) {
+        for (const fragment of r.sentence
+          .split(/\s*\.\.\.\s*/)
+          .map(norm)
+          .filter((f) => f !== '')) {
           expect(text.includes(fragment), `${r.id}: "${fragment}" not in §${r.section}`).toBe(true);
         }
       }
@@ -158,7 +161,9 @@ if (seedPresent) {
 } else {
   describe('spec/rules.json against the seed', () => {
     it('did not run: the seed is not beside this checkout', () => {
-      console.warn(`spotcheck: the seed-quote checks of spec/rules.json DID NOT RUN: no seed at ../shared/seed/${catalog.seed} (relative to the package root). They run wherever ../shared is present, as in CI.`);
+      console.warn(
+        `spotcheck: the seed-quote checks of spec/rules.json DID NOT RUN: no seed at ../shared/seed/${catalog.seed} (relative to the package root). They run wherever ../shared is present, as in CI.`,
+      );
       expect(existsSync(SEED_PATH)).toBe(false);
     });
   });
@@ -172,13 +177,17 @@ describe('spec/decisions.md', () => {
 
   it('every D-... ID cited in rules.json notes exists in decisions.md', () => {
     expect(decisionIds.size).toBeGreaterThan(0);
-    const cited = catalog.rules.flatMap((r) => [...(r.note ?? '').matchAll(/\bD-[A-Z0-9-]*[A-Z0-9]/g)].map((m) => `${r.id}: ${m[0]}`));
+    const cited = catalog.rules.flatMap((r) =>
+      [...(r.note ?? '').matchAll(/\bD-[A-Z0-9-]*[A-Z0-9]/g)].map((m) => `${r.id}: ${m[0]}`),
+    );
     expect(cited.length).toBeGreaterThan(0);
     expect(cited.filter((c) => !decisionIds.has(c.split(': ')[1] as string))).toEqual([]);
   });
 
   it('every rule ID named in decisions.md exists in the catalog', () => {
-    const named = [...decisions.matchAll(/`((?:AUTH|SIG|TIME|BATCH|ORDER|RESULT|SCHEMA|ROBUST)-[A-Z0-9-]+)`/g)].map((m) => m[1] as string);
+    const named = [...decisions.matchAll(/`((?:AUTH|SIG|TIME|BATCH|ORDER|RESULT|SCHEMA|ROBUST)-[A-Z0-9-]+)`/g)].map(
+      (m) => m[1] as string,
+    );
     expect(named.length).toBeGreaterThan(0);
     expect(named.filter((id) => !ids.has(id))).toEqual([]);
   });

@@ -7,7 +7,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateSchemas, ID_PREFIX, SCHEMA_DIALECT, SCHEMA_TYPES, SCHEMAS_DIR, schemaDrift } from './generate-schemas.mjs';
+import {
+  generateSchemas,
+  ID_PREFIX,
+  SCHEMA_DIALECT,
+  SCHEMA_TYPES,
+  SCHEMAS_DIR,
+  schemaDrift,
+} from './generate-schemas.mjs';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -20,10 +27,15 @@ beforeAll(() => {
   ajv = new Ajv2020({
     allErrors: true,
     strict: true,
-    logger: { log: () => undefined, warn: (...a: unknown[]) => warnings.push(a.map(String).join(' ')), error: (...a: unknown[]) => warnings.push(a.map(String).join(' ')) },
+    logger: {
+      log: () => undefined,
+      warn: (...a: unknown[]) => warnings.push(a.map(String).join(' ')),
+      error: (...a: unknown[]) => warnings.push(a.map(String).join(' ')),
+    },
   });
   for (const name of readdirSync(SCHEMAS_DIR)) {
-    if (name.endsWith('.schema.json')) ajv.addSchema(JSON.parse(readFileSync(join(SCHEMAS_DIR, name), 'utf8')) as object);
+    if (name.endsWith('.schema.json'))
+      ajv.addSchema(JSON.parse(readFileSync(join(SCHEMAS_DIR, name), 'utf8')) as object);
   }
 });
 
@@ -46,7 +58,11 @@ const order = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.01',
 
 describe('spec/schemas generation', () => {
   it('regenerating from src/core/types.ts gives the committed files byte for byte (run `npm run schemas` after editing types)', () => {
-    expect(Object.keys(generated).sort()).toEqual(Object.keys(SCHEMA_TYPES).map((s) => `${s}.schema.json`).sort());
+    expect(Object.keys(generated).sort()).toEqual(
+      Object.keys(SCHEMA_TYPES)
+        .map((s) => `${s}.schema.json`)
+        .sort(),
+    );
     for (const [name, text] of Object.entries(generated)) {
       expect(readFileSync(join(SCHEMAS_DIR, name), 'utf8'), name).toBe(text);
     }
@@ -135,7 +151,13 @@ describe('spec/schemas content (annotations of src/core/types.ts come through)',
 
   it('order response: orderId at most 20 characters (§2.2, §8); required echo fields', () => {
     const v = validator('order-response');
-    const resp = { symbol: 'BTCUSDT', clientOrderId: 'c1', orderId: '12345678901234567890', side: 'BUY', type: 'LIMIT' };
+    const resp = {
+      symbol: 'BTCUSDT',
+      clientOrderId: 'c1',
+      orderId: '12345678901234567890',
+      side: 'BUY',
+      type: 'LIMIT',
+    };
     expect(v(resp)).toBe(true);
     expect(v({ ...resp, orderId: '123456789012345678901' })).toBe(false);
     expect(v({ ...resp, orderId: 1234 })).toBe(true);

@@ -22,13 +22,21 @@ function importsOf(file: string): Array<{ spec: string; target: string | undefin
   const text = readFileSync(join(ROOT, file), 'utf8');
   return [...text.matchAll(IMPORT)].map((m) => {
     const spec = (m[1] ?? m[2]) as string;
-    const target = spec.startsWith('.') ? relative(ROOT, resolve(ROOT, dirname(file), spec)).split(sep).join('/') : undefined;
+    const target = spec.startsWith('.')
+      ? relative(ROOT, resolve(ROOT, dirname(file), spec))
+          .split(sep)
+          .join('/')
+      : undefined;
     return { spec, target };
   });
 }
 
 function violations(files: string[], bad: (i: { spec: string; target: string | undefined }) => boolean): string[] {
-  return files.flatMap((f) => importsOf(f).filter(bad).map((i) => `${f} imports ${i.spec}`));
+  return files.flatMap((f) =>
+    importsOf(f)
+      .filter(bad)
+      .map((i) => `${f} imports ${i.spec}`),
+  );
 }
 
 /** The package entries (package.json `exports`): the only modules that may re-export. */
@@ -51,7 +59,9 @@ describe('layering (design notes)', () => {
   });
 
   it('no module but a package entry re-exports: one door to each name', () => {
-    const all = [...src, ...conformance, ...sources('harness'), ...sources('vectors')].filter((f) => !f.endsWith('.test.ts'));
+    const all = [...src, ...conformance, ...sources('harness'), ...sources('vectors')].filter(
+      (f) => !f.endsWith('.test.ts'),
+    );
     expect(reexportsOf('src/index.ts')).toContain("export * from './core/index.js';");
     expect(reexportsOf('src/core/index.ts').length).toBeGreaterThan(5);
     expect(all.filter((f) => !ENTRIES.includes(f)).flatMap((f) => reexportsOf(f).map((r) => `${f}: ${r}`))).toEqual([]);
@@ -60,7 +70,13 @@ describe('layering (design notes)', () => {
   it('the package entries re-export the modules that declare the names, never another door', () => {
     for (const entry of ENTRIES) {
       const targets = importsOf(entry).map((i) => i.target);
-      for (const t of targets) expect(t === undefined || ENTRIES.includes(t.replace(/\.js$/, '.ts')) || reexportsOf(t.replace(/\.js$/, '.ts')).length === 0, `${entry} -> ${t}`).toBe(true);
+      for (const t of targets)
+        expect(
+          t === undefined ||
+            ENTRIES.includes(t.replace(/\.js$/, '.ts')) ||
+            reexportsOf(t.replace(/\.js$/, '.ts')).length === 0,
+          `${entry} -> ${t}`,
+        ).toBe(true);
     }
   });
 
@@ -72,7 +88,11 @@ describe('layering (design notes)', () => {
     );
     expect(code.length).toBeGreaterThan(100);
     const TRACKER = new RegExp(['\\b[Ii]ssues?', '#?\\d+\\b'].join(' '));
-    const cited = code.flatMap((f) => readFileSync(join(ROOT, f), 'utf8').split('\n').flatMap((l, i) => (TRACKER.test(l) ? [`${f}:${i + 1}: ${l.trim()}`] : [])));
+    const cited = code.flatMap((f) =>
+      readFileSync(join(ROOT, f), 'utf8')
+        .split('\n')
+        .flatMap((l, i) => (TRACKER.test(l) ? [`${f}:${i + 1}: ${l.trim()}`] : [])),
+    );
     expect(cited).toEqual([]);
   });
 
@@ -96,6 +116,8 @@ describe('layering (design notes)', () => {
     const shipped = [...production, ...conformance.filter((f) => !f.endsWith('.test.ts'))];
     expect(shipped.some((f) => f.startsWith('conformance/checks/'))).toBe(true);
     expect(violations(shipped, (i) => i.target?.startsWith('harness/') === true)).toEqual([]);
-    expect(violations(['harness/selftest.ts'], (i) => i.target?.startsWith('conformance/') === true).length).toBeGreaterThan(0);
+    expect(
+      violations(['harness/selftest.ts'], (i) => i.target?.startsWith('conformance/') === true).length,
+    ).toBeGreaterThan(0);
   });
 });

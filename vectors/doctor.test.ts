@@ -33,7 +33,8 @@ const hasSignaturePair = (raw: string): boolean => raw.split('&').some((p) => p.
  * with an empty query string (so that query string stays empty).
  */
 function wire(v: DoctorVector): { query: string; body: string } {
-  if (hasSignaturePair(v.query) || (v.bodyKind === 'form' && hasSignaturePair(v.body))) return { query: v.query, body: v.body };
+  if (hasSignaturePair(v.query) || (v.bodyKind === 'form' && hasSignaturePair(v.body)))
+    return { query: v.query, body: v.body };
   const pair = `signature=${encodeURIComponent(v.signature)}`;
   if (v.bodyKind === 'form' && v.query === '') return { query: '', body: `${v.body}&${pair}` };
   return { query: v.query === '' ? pair : `${v.query}&${pair}`, body: v.body };
@@ -58,7 +59,10 @@ describe('doctor vectors through serve --explain, over HTTP (§5.3)', () => {
   const [first] = file.tests;
   beforeAll(async () => {
     // Every vector is signed for one key pair (checked below), so one server serves them all.
-    server = await startServer({ explain: true, credentials: [{ apiKey: first?.apiKey ?? '', secret: first?.secret ?? '', permissions: ['TRADE', 'USER_DATA'] }] });
+    server = await startServer({
+      explain: true,
+      credentials: [{ apiKey: first?.apiKey ?? '', secret: first?.secret ?? '', permissions: ['TRADE', 'USER_DATA'] }],
+    });
   });
   afterAll(async () => {
     await server.close();
@@ -76,7 +80,17 @@ describe('doctor vectors through serve --explain, over HTTP (§5.3)', () => {
     expect([v.apiKey, v.secret]).toEqual([first?.apiKey, first?.secret]);
     const { query, body } = wire(v);
     const contentType = v.bodyKind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
-    const res = await sendRaw(server.url, { method: v.method, path: v.path, query, body, headers: { [API_KEY_HEADER]: v.apiKey, ...(body !== '' ? { 'content-type': contentType } : {}) } }, { timeoutMs: 10_000 });
+    const res = await sendRaw(
+      server.url,
+      {
+        method: v.method,
+        path: v.path,
+        query,
+        body,
+        headers: { [API_KEY_HEADER]: v.apiKey, ...(body !== '' ? { 'content-type': contentType } : {}) },
+      },
+      { timeoutMs: 10_000 },
+    );
     const json = res.json as { code: number; diagnosis?: { code: string; also?: string[] } };
     if (v.code === 'OK') {
       // The signature is right: whatever refuses the request (here the old timestamp, §5.4), it is not the signature.
@@ -96,9 +110,27 @@ describe('doctor vectors through serve --explain, over HTTP (§5.3)', () => {
 describe('doctor vectors through spotcheck doctor (§5.3)', () => {
   it.each(file.tests.map((v) => [v.tcId, v.comment, v] as const))('tcId %i: %s', (_id, _comment, v) => {
     let out = '';
-    const argv = ['--json', '--method', v.method, '--url', `${v.path}?${v.query}`, '--body', v.body, '--body-kind', v.bodyKind, '--signature', v.signature, '--api-key', v.apiKey];
+    const argv = [
+      '--json',
+      '--method',
+      v.method,
+      '--url',
+      `${v.path}?${v.query}`,
+      '--body',
+      v.body,
+      '--body-kind',
+      v.bodyKind,
+      '--signature',
+      v.signature,
+      '--api-key',
+      v.apiKey,
+    ];
     for (const t of v.otherTimestamps ?? []) argv.push('--timestamp', t);
-    const exit = doctorCommand(argv, { out: (t) => void (out += t), err: () => undefined, env: { SPOTCHECK_SECRET: v.secret } });
+    const exit = doctorCommand(argv, {
+      out: (t) => void (out += t),
+      err: () => undefined,
+      env: { SPOTCHECK_SECRET: v.secret },
+    });
     const d = JSON.parse(out) as { code: string; also?: string[] };
     expect(d.code).toBe(v.code);
     expect(d.also).toEqual(v.also);

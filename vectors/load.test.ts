@@ -36,7 +36,7 @@ function refusal(kind: VectorKind, data: unknown, name: string): SpotcheckError 
   throw new Error(`${name}: the loader accepted a broken file`);
 }
 
-describe('the kit\'s vector files', () => {
+describe("the kit's vector files", () => {
   it('each names its own schema and loads', () => {
     for (const kind of VECTOR_KINDS) {
       const file = loadVectorFile(kind);
@@ -64,69 +64,69 @@ describe('the kit\'s vector files', () => {
 describe('the loader refuses a broken copy with ERR_DATA_FILE', () => {
   it('a vector missing a required field (schema)', () => {
     const data = copyOf('signing');
-    delete data.tests[0]?.['totalParams'];
+    delete data.tests[0]?.totalParams;
     const err = refusal('signing', data, 'missing-field');
     expect(err.code).toBe('ERR_DATA_FILE');
     expect(err.message).toContain('totalParams');
-    expect(Array.isArray(err.details['errors'])).toBe(true);
+    expect(Array.isArray(err.details.errors)).toBe(true);
   });
 
   it('a vector with an unknown field (additionalProperties false)', () => {
     const data = copyOf('time-window');
-    if (data.tests[0] !== undefined) data.tests[0]['expected'] = 'valid';
+    if (data.tests[0] !== undefined) data.tests[0].expected = 'valid';
     expect(refusal('time-window', data, 'extra-field').code).toBe('ERR_DATA_FILE');
   });
 
   it('a signature that is not lower-case hex', () => {
     const data = copyOf('signing');
-    if (data.tests[0] !== undefined) data.tests[0]['signature'] = String(data.tests[0]['signature']).toUpperCase();
+    if (data.tests[0] !== undefined) data.tests[0].signature = String(data.tests[0].signature).toUpperCase();
     expect(refusal('signing', data, 'upper-signature').message).toContain('signature');
   });
 
   it('an invalid time vector without its reason, and a valid one with a reason', () => {
     const data = copyOf('time-window');
-    const bad = data.tests.find((t) => t['result'] === 'invalid');
-    if (bad !== undefined) delete bad['reason'];
+    const bad = data.tests.find((t) => t.result === 'invalid');
+    if (bad !== undefined) delete bad.reason;
     expect(refusal('time-window', data, 'no-reason').code).toBe('ERR_DATA_FILE');
     const data2 = copyOf('time-window');
-    const good = data2.tests.find((t) => t['result'] === 'valid');
+    const good = data2.tests.find((t) => t.result === 'valid');
     if (good !== undefined) Object.assign(good, { reason: 'too-old', ruleId: 'TIME-WINDOW-PAST' });
     expect(refusal('time-window', data2, 'valid-with-reason').code).toBe('ERR_DATA_FILE');
   });
 
   it('a valid order vector that expects rule IDs', () => {
     const data = copyOf('orders');
-    const good = data.tests.find((t) => t['result'] === 'valid');
-    if (good !== undefined) good['expectedRuleIds'] = ['ORDER-SIDE-ENUM'];
+    const good = data.tests.find((t) => t.result === 'valid');
+    if (good !== undefined) good.expectedRuleIds = ['ORDER-SIDE-ENUM'];
     expect(refusal('orders', data, 'valid-with-ids').code).toBe('ERR_DATA_FILE');
   });
 
   it('the wrong $schema', () => {
     const data = copyOf('orders');
-    data['$schema'] = './schema/signing.schema.json';
+    data.$schema = './schema/signing.schema.json';
     expect(refusal('orders', data, 'wrong-schema').message).toContain('$schema');
   });
 
   it('a numberOfTests that does not match', () => {
     const data = copyOf('signing');
-    data['numberOfTests'] = data.tests.length + 1;
+    data.numberOfTests = data.tests.length + 1;
     expect(refusal('signing', data, 'count').message).toMatch(/numberOfTests is \d+ but the file holds \d+/);
   });
 
   it('a duplicated tcId', () => {
     const data = copyOf('orders');
     const second = data.tests[1];
-    if (second !== undefined) second['tcId'] = data.tests[0]?.['tcId'];
+    if (second !== undefined) second.tcId = data.tests[0]?.tcId;
     expect(refusal('orders', data, 'dup-tcid').message).toContain('appears more than once');
   });
 
   it('a flag that notes does not explain', () => {
     const data = copyOf('time-window');
     const first = data.tests[0];
-    if (first !== undefined) first['flags'] = ['Unexplained'];
+    if (first !== undefined) first.flags = ['Unexplained'];
     const err = refusal('time-window', data, 'flag');
     expect(err.message).toContain('Unexplained');
-    expect(err.details['flag']).toBe('Unexplained');
+    expect(err.details.flag).toBe('Unexplained');
   });
 
   it('text that is not JSON, and a file that does not exist', () => {

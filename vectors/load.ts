@@ -15,7 +15,14 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { SpotcheckError } from '../src/core/errors.js';
 import { kitPath } from '../src/paths.js';
-import type { DoctorVectorFile, OrderVectorFile, SigningVectorFile, TimeWindowVectorFile, VectorBase, VectorFile } from './types.js';
+import type {
+  DoctorVectorFile,
+  OrderVectorFile,
+  SigningVectorFile,
+  TimeWindowVectorFile,
+  VectorBase,
+  VectorFile,
+} from './types.js';
 
 export type * from './types.js';
 
@@ -79,7 +86,8 @@ function checkConsistency(file: string, data: VectorFile<VectorBase>): void {
     if (seen.has(t.tcId)) refuse(file, `tcId ${t.tcId} appears more than once`, { tcId: t.tcId });
     seen.add(t.tcId);
     for (const flag of t.flags) {
-      if (!Object.hasOwn(data.notes, flag)) refuse(file, `tcId ${t.tcId} uses flag ${flag}, which notes does not explain`, { tcId: t.tcId, flag });
+      if (!Object.hasOwn(data.notes, flag))
+        refuse(file, `tcId ${t.tcId} uses flag ${flag}, which notes does not explain`, { tcId: t.tcId, flag });
     }
   }
 }
@@ -89,7 +97,11 @@ function checkConsistency(file: string, data: VectorFile<VectorBase>): void {
  * return it typed. `file` names the source in error messages.
  * @throws SpotcheckError `ERR_DATA_FILE` when the data is not a valid file of that kind.
  */
-export function checkVectorFile<K extends VectorKind>(kind: K, data: unknown, file: string = `${kind}.json`): VectorFileOf[K] {
+export function checkVectorFile<K extends VectorKind>(
+  kind: K,
+  data: unknown,
+  file: string = `${kind}.json`,
+): VectorFileOf[K] {
   const validate = validatorFor(kind);
   if (!validate(data)) {
     const errors = validate.errors ?? [];

@@ -5,7 +5,8 @@ import { validateOrder } from '../src/core/validation/order.js';
 import { loadOrderVectors } from './load.js';
 
 const file = loadOrderVectors();
-const ruleIds = (issues: ReadonlyArray<{ ruleId: string }>): string[] => [...new Set(issues.map((i) => i.ruleId))].sort();
+const ruleIds = (issues: ReadonlyArray<{ ruleId: string }>): string[] =>
+  [...new Set(issues.map((i) => i.ruleId))].sort();
 
 describe('order and batch vectors (§2.1, §4.1)', () => {
   it('declare as many vectors as they hold', () => {
@@ -25,7 +26,9 @@ describe('order and batch vectors (§2.1, §4.1)', () => {
   });
 
   it('include the cases the brief lists', () => {
-    const batchSizes = file.tests.filter((v) => v.kind === 'batch' && Array.isArray(v.input)).map((v) => (v.input as unknown[]).length);
+    const batchSizes = file.tests
+      .filter((v) => v.kind === 'batch' && Array.isArray(v.input))
+      .map((v) => (v.input as unknown[]).length);
     expect(batchSizes).toEqual(expect.arrayContaining([0, 1, 20, 21]));
     expect(file.tests.some((v) => v.kind === 'batch' && !Array.isArray(v.input))).toBe(true);
     const idLengths = file.tests
@@ -34,6 +37,10 @@ describe('order and batch vectors (§2.1, §4.1)', () => {
       .filter((id): id is string => typeof id === 'string')
       .map((id) => [...id].length);
     expect(idLengths).toEqual(expect.arrayContaining([255, 256]));
-    expect(file.tests.some((v) => v.kind === 'order' && v.version === 'v1.1' && v.expectedRuleIds.includes('ORDER-MARKET-SIZE-V11'))).toBe(true);
+    expect(
+      file.tests.some(
+        (v) => v.kind === 'order' && v.version === 'v1.1' && v.expectedRuleIds.includes('ORDER-MARKET-SIZE-V11'),
+      ),
+    ).toBe(true);
   });
 });

@@ -5,7 +5,7 @@ import { sign, verify } from '../src/signing/hmac.js';
 import { signatureValues, withoutSignature } from '../src/core/signing/query.js';
 import { signingSteps, totalParams } from '../src/core/signing/total-params.js';
 import { loadSigningVectors } from './load.js';
-import { type SigningVector } from './types.js';
+import type { SigningVector } from './types.js';
 
 const file = loadSigningVectors();
 const cases = file.tests.map((v) => [v.tcId, v.comment, v] as const);
@@ -74,7 +74,9 @@ describe('cross-check against an independent HMAC implementation', () => {
       const viaOpenssl = opensslHmac(v.secret, v.totalParams);
       // Absence must be consistent with the probe, never a silent skip.
       expect(viaOpenssl === undefined).toBe(!present);
-      const independent = viaOpenssl ?? createHmac('sha256', Buffer.from(v.secret, 'utf8')).update(Buffer.from(v.totalParams, 'utf8')).digest('hex');
+      const independent =
+        viaOpenssl ??
+        createHmac('sha256', Buffer.from(v.secret, 'utf8')).update(Buffer.from(v.totalParams, 'utf8')).digest('hex');
       expect(independent, `tcId ${v.tcId}`).toBe(v.signature);
     }
   });

@@ -17,7 +17,13 @@ const permissionByRoute = perRoute({
   routes: ALL_ROUTES,
   probe: async (ctx, r) => {
     const k = ctx.target.noTradeKey;
-    return k === undefined ? undefined : expectRejected(await send(ctx, onRoute(ctx, r, { apiKey: k.apiKey, secret: k.secret })), `${routeKey(r)} with a key lacking TRADE`, 'auth');
+    return k === undefined
+      ? undefined
+      : expectRejected(
+          await send(ctx, onRoute(ctx, r, { apiKey: k.apiKey, secret: k.secret })),
+          `${routeKey(r)} with a key lacking TRADE`,
+          'auth',
+        );
   },
 });
 
@@ -27,12 +33,14 @@ export const authChecks: CheckDefinition[] = [
     ruleId: 'AUTH-APIKEY-REQUIRED',
     title: 'a correctly signed request without the API-key header is rejected, on every route',
     routes: ALL_ROUTES,
-    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { apiKey: null })), `${routeKey(r)} without API key`, 'auth'),
+    probe: async (ctx, r) =>
+      expectRejected(await send(ctx, onRoute(ctx, r, { apiKey: null })), `${routeKey(r)} without API key`, 'auth'),
   }),
   perRoute({
     id: 'AUTH-APIKEY-REQUIRED.header-case',
     ruleId: 'AUTH-APIKEY-REQUIRED',
-    title: 'the API-key header is found whatever the case of its name (RFC 9110 §5.1: field names are case-insensitive), on every route',
+    title:
+      'the API-key header is found whatever the case of its name (RFC 9110 §5.1: field names are case-insensitive), on every route',
     placesOrders: true,
     routes: ALL_ROUTES,
     async probe(ctx, r) {
@@ -40,10 +48,23 @@ export const authChecks: CheckDefinition[] = [
       const steps: Step[] = [];
       for (const [what, spell] of [
         ['lower case', (n: string) => n.toLowerCase()],
-        ['mixed case', (n: string) => [...n].map((ch, i) => (i % 2 === 0 ? ch.toLowerCase() : ch.toUpperCase())).join('')],
+        [
+          'mixed case',
+          (n: string) => [...n].map((ch, i) => (i % 2 === 0 ? ch.toLowerCase() : ch.toUpperCase())).join(''),
+        ],
       ] as const) {
-        const rename = (req: RawRequest): RawRequest => ({ ...req, headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase() === header ? spell(k) : k, v])) });
-        steps.push(expectAccepted(await send(ctx, onRoute(ctx, r, { tamper: rename })), `${routeKey(r)} with the API-key header name in ${what}`));
+        const rename = (req: RawRequest): RawRequest => ({
+          ...req,
+          headers: Object.fromEntries(
+            Object.entries(req.headers).map(([k, v]) => [k.toLowerCase() === header ? spell(k) : k, v]),
+          ),
+        });
+        steps.push(
+          expectAccepted(
+            await send(ctx, onRoute(ctx, r, { tamper: rename })),
+            `${routeKey(r)} with the API-key header name in ${what}`,
+          ),
+        );
       }
       return firstFailure(...steps);
     },
@@ -53,19 +74,32 @@ export const authChecks: CheckDefinition[] = [
     ruleId: 'AUTH-APIKEY-UNKNOWN',
     title: 'an unknown API key is rejected even with a signature made with a valid secret, on every route',
     routes: ALL_ROUTES,
-    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { apiKey: `spotcheck-unknown-${ctx.clientId()}` })), `${routeKey(r)} with an unknown API key, valid secret`, 'auth'),
+    probe: async (ctx, r) =>
+      expectRejected(
+        await send(ctx, onRoute(ctx, r, { apiKey: `spotcheck-unknown-${ctx.clientId()}` })),
+        `${routeKey(r)} with an unknown API key, valid secret`,
+        'auth',
+      ),
   }),
   perRoute({
     id: 'AUTH-SECRET-BOUND',
     ruleId: 'AUTH-SECRET-BOUND',
     title: 'a valid API key with a signature made with another secret is rejected, on every route',
     routes: ALL_ROUTES,
-    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { secret: `${ctx.target.secret}x` })), `${routeKey(r)} signed with a wrong secret`, 'auth'),
+    probe: async (ctx, r) =>
+      expectRejected(
+        await send(ctx, onRoute(ctx, r, { secret: `${ctx.target.secret}x` })),
+        `${routeKey(r)} signed with a wrong secret`,
+        'auth',
+      ),
   }),
   {
     ...permissionByRoute,
     run(ctx: CheckContext) {
-      if (ctx.target.noTradeKey === undefined) return Promise.resolve(skip('no key without TRADE permission was given (--no-trade-api-key / --no-trade-secret)'));
+      if (ctx.target.noTradeKey === undefined)
+        return Promise.resolve(
+          skip('no key without TRADE permission was given (--no-trade-api-key / --no-trade-secret)'),
+        );
       return permissionByRoute.run(ctx);
     },
   },
@@ -74,6 +108,11 @@ export const authChecks: CheckDefinition[] = [
     ruleId: 'AUTH-SECURITY-TYPE',
     title: 'each order endpoint is TRADE: an API key alone, without a signature, is rejected on every route',
     routes: ALL_ROUTES,
-    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { omitSignature: true })), `${routeKey(r)} with key, no signature`, 'auth'),
+    probe: async (ctx, r) =>
+      expectRejected(
+        await send(ctx, onRoute(ctx, r, { omitSignature: true })),
+        `${routeKey(r)} with key, no signature`,
+        'auth',
+      ),
   }),
 ];

@@ -9,7 +9,18 @@ import { validateBatch } from '../../src/core/validation/batch.js';
 import type { CheckDefinition } from '../types.js';
 import { boundaryBatches, editableBatch, validBatch, validOrder, withClientIds } from '../generators.js';
 import { describe, entryFailed, entryPlaced, isRecord, resultEntries } from '../../src/core/response.js';
-import { expectAccepted, expectRefused, expectRejected, fail, firstFailure, info, openPoint, outcome, property, send } from './helpers.js';
+import {
+  expectAccepted,
+  expectRefused,
+  expectRejected,
+  fail,
+  firstFailure,
+  info,
+  openPoint,
+  outcome,
+  property,
+  send,
+} from './helpers.js';
 import { oneOrder } from './orders.js';
 import { flipFirstDigit } from '../sig-edits.js';
 import type { Built } from '../requests.js';
@@ -19,7 +30,11 @@ import type { SendResult } from '../transport.js';
 function placedNothing(r: SendResult, what: string) {
   const entries = resultEntries(r.observation);
   if (r.observation.verdict === 'rejected' && entries?.some((e) => isRecord(e) && e.code === 0)) {
-    return fail(`${what}: refused, no order placed`, `a refusal that still reports placed orders: ${describe(r.observation)}`, r.exchange);
+    return fail(
+      `${what}: refused, no order placed`,
+      `a refusal that still reports placed orders: ${describe(r.observation)}`,
+      r.exchange,
+    );
   }
   return undefined;
 }
@@ -51,11 +66,20 @@ export const batchChecks: CheckDefinition[] = [
           if (step) return step;
           const entries = resultEntries(r.observation);
           if (entries?.length !== batch.length) {
-            return fail(`${batch.length} result entries`, `${entries?.length ?? 'no'} result entries: ${describe(r.observation)}`, r.exchange);
+            return fail(
+              `${batch.length} result entries`,
+              `${entries?.length ?? 'no'} result entries: ${describe(r.observation)}`,
+              r.exchange,
+            );
           }
           return undefined;
         },
-        { examples: fc.sample(validBatch(ctx.target.symbol, LIMITS.maxBatchOrders, LIMITS.maxBatchOrders, ctx.target.profile), { seed: ctx.seed, numRuns: 1 }) },
+        {
+          examples: fc.sample(
+            validBatch(ctx.target.symbol, LIMITS.maxBatchOrders, LIMITS.maxBatchOrders, ctx.target.profile),
+            { seed: ctx.seed, numRuns: 1 },
+          ),
+        },
       );
     },
   },
@@ -65,21 +89,30 @@ export const batchChecks: CheckDefinition[] = [
     covers: ['batch/json'],
     title: 'batches of 21 or more otherwise valid orders are rejected',
     run(ctx) {
-      return property(ctx, validBatch(ctx.target.symbol, 21, 40, ctx.target.profile), async (orders) => {
-        const batch = withClientIds(orders, ctx.clientId);
-        if (!onlyRules(batch, ['BATCH-MAX-ORDERS'])) return undefined;
-        return expectRejected(await send(ctx, ctx.requests.batch(batch)), `a batch of ${batch.length} valid orders`);
-        // 21, one past the §4.1 limit, and 40 first
-      }, { examples: boundaryBatches(ctx.seed, ctx.target.symbol, 21, 40, ctx.target.profile) });
+      return property(
+        ctx,
+        validBatch(ctx.target.symbol, 21, 40, ctx.target.profile),
+        async (orders) => {
+          const batch = withClientIds(orders, ctx.clientId);
+          if (!onlyRules(batch, ['BATCH-MAX-ORDERS'])) return undefined;
+          return expectRejected(await send(ctx, ctx.requests.batch(batch)), `a batch of ${batch.length} valid orders`);
+          // 21, one past the §4.1 limit, and 40 first
+        },
+        { examples: boundaryBatches(ctx.seed, ctx.target.symbol, 21, 40, ctx.target.profile) },
+      );
     },
   },
   {
     id: 'BATCH-MAX-ORDERS.members',
     ruleId: 'BATCH-MAX-ORDERS',
     covers: ['batch/json'],
-    title: 'a batch of 21 orders is rejected even when one member is invalid or two share a client id (the limit counts orders submitted, §4.1 rule 1)',
+    title:
+      'a batch of 21 orders is rejected even when one member is invalid or two share a client id (the limit counts orders submitted, §4.1 rule 1)',
     async run(ctx) {
-      const [orders] = fc.sample(validBatch(ctx.target.symbol, 21, 21, ctx.target.profile), { seed: ctx.seed, numRuns: 1 });
+      const [orders] = fc.sample(validBatch(ctx.target.symbol, 21, 21, ctx.target.profile), {
+        seed: ctx.seed,
+        numRuns: 1,
+      });
       const invalid = editableBatch(orders ?? [], ctx.clientId);
       invalid[10] = { ...invalid[10], side: 'HOLD' };
       const dup = editableBatch(orders ?? [], ctx.clientId);
@@ -87,7 +120,10 @@ export const batchChecks: CheckDefinition[] = [
       return outcome(
         firstFailure(
           expectRejected(await send(ctx, ctx.requests.batch(invalid)), 'a batch of 21 orders, one with side HOLD'),
-          expectRejected(await send(ctx, ctx.requests.batch(dup)), 'a batch of 21 orders, two sharing a newClientOrderId'),
+          expectRejected(
+            await send(ctx, ctx.requests.batch(dup)),
+            'a batch of 21 orders, two sharing a newClientOrderId',
+          ),
         ),
       );
     },
@@ -98,14 +134,21 @@ export const batchChecks: CheckDefinition[] = [
     covers: ['batch/json'],
     title: 'a batch mixing two symbols is rejected',
     run(ctx) {
-      const arb = fc.tuple(validBatch(ctx.target.symbol, 1, 19, ctx.target.profile), validOrder(ctx.target.otherSymbol, ctx.target.profile), fc.nat());
+      const arb = fc.tuple(
+        validBatch(ctx.target.symbol, 1, 19, ctx.target.profile),
+        validOrder(ctx.target.otherSymbol, ctx.target.profile),
+        fc.nat(),
+      );
       return property(ctx, arb, async ([orders, other, at]) => {
         const mixed = [...orders];
         mixed.splice(at % (orders.length + 1), 0, other);
         const batch = withClientIds(mixed, ctx.clientId);
         if (!onlyRules(batch, ['BATCH-SINGLE-SYMBOL'])) return undefined;
         // "unsupported" (§4.1 rule 2): a rejection, or every entry failed and nothing placed.
-        return expectRefused(await send(ctx, ctx.requests.batch(batch)), `a batch with symbols ${ctx.target.symbol} and ${ctx.target.otherSymbol}`);
+        return expectRefused(
+          await send(ctx, ctx.requests.batch(batch)),
+          `a batch with symbols ${ctx.target.symbol} and ${ctx.target.otherSymbol}`,
+        );
       });
     },
   },
@@ -113,9 +156,13 @@ export const batchChecks: CheckDefinition[] = [
     id: 'BATCH-REJECTED-PLACES-NOTHING',
     ruleId: 'BATCH-REJECTED-PLACES-NOTHING',
     covers: ['batch/json'],
-    title: 'a batch refused as a whole places nothing: too many orders, mixed symbols, a wrong signature or key, a stale timestamp, a wrong content type, a malformed body (shown by effect where the target allows)',
+    title:
+      'a batch refused as a whole places nothing: too many orders, mixed symbols, a wrong signature or key, a stale timestamp, a wrong content type, a malformed body (shown by effect where the target allows)',
     async run(ctx) {
-      const [big] = fc.sample(validBatch(ctx.target.symbol, 21, 21, ctx.target.profile), { seed: ctx.seed, numRuns: 1 });
+      const [big] = fc.sample(validBatch(ctx.target.symbol, 21, 21, ctx.target.profile), {
+        seed: ctx.seed,
+        numRuns: 1,
+      });
       const r21 = await send(ctx, ctx.requests.batch(withClientIds(big ?? [], ctx.clientId)));
       const mixed = [oneOrder(ctx), { ...oneOrder(ctx), symbol: ctx.target.otherSymbol }];
       const rMixed = await send(ctx, ctx.requests.batch(mixed));
@@ -135,25 +182,44 @@ export const batchChecks: CheckDefinition[] = [
         // Accepted is for other checks to judge; refused, its entries (if any) must show nothing placed.
         if (r.observation.verdict !== 'accepted') steps.push(placedNothing(r, `a batch with ${what}`));
       }
-      return outcome(firstFailure(expectRejected(r21, 'a 21-order batch'), expectRefused(rMixed, 'a mixed-symbol batch'), ...steps));
+      return outcome(
+        firstFailure(expectRejected(r21, 'a 21-order batch'), expectRefused(rMixed, 'a mixed-symbol batch'), ...steps),
+      );
     },
   },
   {
     id: 'BATCH-PER-ORDER-RULES',
     ruleId: 'BATCH-PER-ORDER-RULES',
     covers: ['batch/json'],
-    title: 'an order breaking a §2.1 rule inside a batch is not placed: its entry has a non-zero code, or the whole call is rejected',
+    title:
+      'an order breaking a §2.1 rule inside a batch is not placed: its entry has a non-zero code, or the whole call is rejected',
     run(ctx) {
       const defects: Array<[string, (o: Record<string, unknown>) => Record<string, unknown>]> = [
-        ['price removed from a LIMIT order', (o) => { const { price: _p, ...rest } = o; return { ...rest, type: 'LIMIT' }; }],
+        [
+          'price removed from a LIMIT order',
+          (o) => {
+            const { price: _p, ...rest } = o;
+            return { ...rest, type: 'LIMIT' };
+          },
+        ],
         ['side "HOLD"', (o) => ({ ...o, side: 'HOLD' })],
         ['type "STOP"', (o) => ({ ...o, type: 'STOP' })],
-        ['quantity removed', (o) => { const { quantity: _q, ...rest } = o; return rest; }],
+        [
+          'quantity removed',
+          (o) => {
+            const { quantity: _q, ...rest } = o;
+            return rest;
+          },
+        ],
         ['quantity "1.2.3"', (o) => ({ ...o, quantity: '1.2.3' })],
         ['stpMode "NONE"', (o) => ({ ...o, stpMode: 'NONE' })],
         ['newClientOrderId of 256 characters', (o) => ({ ...o, newClientOrderId: 'x'.repeat(256) })],
       ];
-      const arb = fc.tuple(validBatch(ctx.target.symbol, 1, LIMITS.maxBatchOrders, ctx.target.profile), fc.nat(), fc.integer({ min: 0, max: defects.length - 1 }));
+      const arb = fc.tuple(
+        validBatch(ctx.target.symbol, 1, LIMITS.maxBatchOrders, ctx.target.profile),
+        fc.nat(),
+        fc.integer({ min: 0, max: defects.length - 1 }),
+      );
       return property(ctx, arb, async ([orders, at, d]) => {
         const batch = editableBatch(orders, ctx.clientId);
         const i = at % batch.length;
@@ -168,7 +234,11 @@ export const batchChecks: CheckDefinition[] = [
         const entry = resultEntries(r.observation)?.[i];
         // Placed or not is the entry's code: a failed entry may still echo what was sent.
         if (!entryFailed(entry)) {
-          return fail(`result[${i}] (${what}) with a non-zero code`, `result[${i}] = ${JSON.stringify(entry) ?? 'missing'}`, r.exchange);
+          return fail(
+            `result[${i}] (${what}) with a non-zero code`,
+            `result[${i}] = ${JSON.stringify(entry) ?? 'missing'}`,
+            r.exchange,
+          );
         }
         return undefined;
       });
@@ -182,7 +252,13 @@ export const batchChecks: CheckDefinition[] = [
     async run(ctx) {
       const bodies = ['{"symbol":"X"}', JSON.stringify({ orders: [oneOrder(ctx)] }), '"orders"', 'null', '42'];
       const steps = [];
-      for (const rawBody of bodies) steps.push(expectRejected(await send(ctx, ctx.requests.batch(undefined, { rawBody })), `batch body ${rawBody.slice(0, 40)}`));
+      for (const rawBody of bodies)
+        steps.push(
+          expectRejected(
+            await send(ctx, ctx.requests.batch(undefined, { rawBody })),
+            `batch body ${rawBody.slice(0, 40)}`,
+          ),
+        );
       return outcome(firstFailure(...steps));
     },
   },
@@ -193,7 +269,12 @@ export const batchChecks: CheckDefinition[] = [
     title: 'a batch with timestamp only inside the orders, not in the query, is rejected',
     async run(ctx) {
       const o = { ...oneOrder(ctx), timestamp: Math.round(ctx.clock.serverNow()) };
-      return outcome(expectRejected(await send(ctx, ctx.requests.batch([o], { omitTimestamp: true })), 'batch with timestamp in the body only'));
+      return outcome(
+        expectRejected(
+          await send(ctx, ctx.requests.batch([o], { omitTimestamp: true })),
+          'batch with timestamp in the body only',
+        ),
+      );
     },
   },
   {
@@ -216,7 +297,11 @@ export const batchChecks: CheckDefinition[] = [
       const step = expectAccepted(r, 'a valid one-order batch');
       if (step) return step;
       const h = Object.entries(r.response?.headers ?? {}).filter(([k]) => /weight|rate|limit|retry/i.test(k));
-      return info(h.length === 0 ? 'no rate-limit or weight header' : h.map(([k, v]) => `${k}: ${String(v)}`).join('; '), undefined, r.exchange);
+      return info(
+        h.length === 0 ? 'no rate-limit or weight header' : h.map(([k, v]) => `${k}: ${String(v)}`).join('; '),
+        undefined,
+        r.exchange,
+      );
     },
   },
   {
@@ -230,11 +315,13 @@ export const batchChecks: CheckDefinition[] = [
       delete bad.price;
       const r = await send(ctx, ctx.requests.batch([oneOrder(ctx), bad, oneOrder(ctx)]));
       const o = r.observation;
-      if (o.verdict === 'rejected') return info('all-or-nothing: the whole call was rejected for one bad order', false, r.exchange);
+      if (o.verdict === 'rejected')
+        return info('all-or-nothing: the whole call was rejected for one bad order', false, r.exchange);
       if (o.verdict === 'accepted') {
         const entries = resultEntries(o) ?? [];
         const codes = entries.map((e) => (isRecord(e) ? e.code : undefined));
-        const perOrder = entries.length === 3 && entryPlaced(entries[0]) && entryFailed(entries[1]) && entryPlaced(entries[2]);
+        const perOrder =
+          entries.length === 3 && entryPlaced(entries[0]) && entryFailed(entries[1]) && entryPlaced(entries[2]);
         return info(`per order: entry codes ${JSON.stringify(codes)}`, perOrder, r.exchange);
       }
       return fail('an answer that is a rejection or an acceptance', describe(o), r.exchange);

@@ -52,10 +52,15 @@ describe('property: boundary cases first, cases in parallel, the same verdict', 
     it(`runs the examples before any generated case (parallel ${parallel})`, async () => {
       const seen: number[] = [];
       const ctx = { seed: 9, runs: 12, parallel } as unknown as CheckContext;
-      const out = await property(ctx, fc.integer({ min: 0, max: 100 }), async (n) => {
-        seen.push(n);
-        return undefined;
-      }, { examples: [-1, -2] });
+      const out = await property(
+        ctx,
+        fc.integer({ min: 0, max: 100 }),
+        async (n) => {
+          seen.push(n);
+          return undefined;
+        },
+        { examples: [-1, -2] },
+      );
       expect(out.status).toBe('pass');
       expect(seen.slice(0, 2).sort()).toEqual([-1, -2].sort());
       expect(seen).toHaveLength(12);

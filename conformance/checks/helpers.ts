@@ -6,7 +6,14 @@ import fc from 'fast-check';
 import type { CheckContext } from '../types.js';
 import type { CheckOutcome } from '../verdict.js';
 import { describe } from '../../src/core/response.js';
-import { expect as want, judgeExchange, type ExchangeVerdict, type Expectation, type Knowledge, type RefusalLayer } from '../verdict.js';
+import {
+  expect as want,
+  judgeExchange,
+  type ExchangeVerdict,
+  type Expectation,
+  type Knowledge,
+  type RefusalLayer,
+} from '../verdict.js';
 import type { Exchange, SendResult } from '../transport.js';
 import type { Built } from '../requests.js';
 import type { BatchOrderItem } from '../../src/core/types.js';
@@ -50,7 +57,10 @@ export function send(ctx: CheckContext, b: Built): Promise<SendResult> {
  * seed): the first sends it, the others judge the same answer. Undefined, and
  * nothing sent, for a generated batch the validators refuse (§4.1): it is no valid case.
  */
-export async function sendBatchOnce(ctx: CheckContext, orders: readonly BatchOrderItem[]): Promise<{ sent: Array<BatchOrderItem & { newClientOrderId: string }>; r: SendResult } | undefined> {
+export async function sendBatchOnce(
+  ctx: CheckContext,
+  orders: readonly BatchOrderItem[],
+): Promise<{ sent: Array<BatchOrderItem & { newClientOrderId: string }>; r: SendResult } | undefined> {
   if (validateBatch(withClientIds(orders, () => 'x')).length > 0) return undefined;
   const make = () => {
     const sent = withClientIds(orders, ctx.clientId);
@@ -91,7 +101,12 @@ function stepOf(v: ExchangeVerdict, r: SendResult, what: string, expected: strin
  * order placed (BATCH-REJECTED-PLACES-NOTHING, §4.1).
  */
 export function expectRejected(r: SendResult, what: string, layer: RefusalLayer = 'rule'): Step {
-  return stepOf(verdictOf(r, want.refuse(layer)), r, what, `${what}: rejected (HTTP 4xx, or 200 with a non-zero code), no order placed`);
+  return stepOf(
+    verdictOf(r, want.refuse(layer)),
+    r,
+    what,
+    `${what}: rejected (HTTP 4xx, or 200 with a non-zero code), no order placed`,
+  );
 }
 
 /**
@@ -100,7 +115,12 @@ export function expectRejected(r: SendResult, what: string, layer: RefusalLayer 
  * legitimate.
  */
 export function expectRefused(r: SendResult, what: string, layer: RefusalLayer = 'rule'): Step {
-  return stepOf(verdictOf(r, want.refuse(layer, true)), r, what, `${what}: refused (a rejection, or every entry failed), no order placed`);
+  return stepOf(
+    verdictOf(r, want.refuse(layer, true)),
+    r,
+    what,
+    `${what}: refused (a rejection, or every entry failed), no order placed`,
+  );
 }
 
 /** Expect acceptance (2xx with code 0 or no code): a valid, correctly signed request refused fails (design notes). */
@@ -113,7 +133,12 @@ export function expectAccepted(r: SendResult, what: string): Step {
  * to be about the signature (unlike the wrong-signature and every missing-parameter answer).
  */
 export function expectSignatureAccepted(r: SendResult, what: string): Step {
-  return stepOf(verdictOf(r, want.signatureAccepted), r, what, `${what}: accepted (or refused for a reason shown not to be the signature)`);
+  return stepOf(
+    verdictOf(r, want.signatureAccepted),
+    r,
+    what,
+    `${what}: accepted (or refused for a reason shown not to be the signature)`,
+  );
 }
 
 /**
@@ -123,7 +148,8 @@ export function expectSignatureAccepted(r: SendResult, what: string): Step {
  */
 export function openPoint(r: SendResult, what: string, referenceVerdict: 'accepted' | 'rejected'): CheckOutcome {
   const o = r.observation;
-  if (o.verdict === 'server-error' || o.verdict === 'no-answer') return fail(`${what}: an answer that is not a 5xx`, describe(o), r.exchange);
+  if (o.verdict === 'server-error' || o.verdict === 'no-answer')
+    return fail(`${what}: an answer that is not a 5xx`, describe(o), r.exchange);
   const v = verdictOf(r, want.observe);
   if (v.verdict === 'inconclusive' && o.verdict !== 'accepted') return inconclusive(`${what}: ${v.reason}`, r.exchange);
   return info(`${what}: ${o.verdict} (${describe(o)})`, o.verdict === referenceVerdict, r.exchange);
@@ -177,7 +203,10 @@ export async function property<T>(
     // same whatever the timing, is then found again by the sequential run below (fast-check
     // draws the same cases from the same seed, the ones known to pass are skipped unsent) and
     // shrunk one request at a time: the counterexample is the one a sequential run reports.
-    const values = [...(opts.examples ?? []), ...fc.sample(arb, { seed: ctx.seed, numRuns: Math.max(0, numRuns - (opts.examples?.length ?? 0)) })];
+    const values = [
+      ...(opts.examples ?? []),
+      ...fc.sample(arb, { seed: ctx.seed, numRuns: Math.max(0, numRuns - (opts.examples?.length ?? 0)) }),
+    ];
     let failedAt = Infinity;
     let next = 0;
     const worker = async (): Promise<void> => {
@@ -199,7 +228,8 @@ export async function property<T>(
   const result = await fc.check(
     fc.asyncProperty(arb, async (v) => {
       if (seen++ < skip) return true;
-      if (placedAtFailure !== undefined && (ctx.ordersPlaced?.() ?? 0) - placedAtFailure >= SHRINK_ORDER_BUDGET) return true;
+      if (placedAtFailure !== undefined && (ctx.ordersPlaced?.() ?? 0) - placedAtFailure >= SHRINK_ORDER_BUDGET)
+        return true;
       const step = await predicate(v);
       if (step?.status === 'fail') {
         last = step;
@@ -208,16 +238,29 @@ export async function property<T>(
       }
       return true;
     }),
-    { seed: ctx.seed, numRuns, ...(opts.examples ? { examples: opts.examples.map((e) => [e] as [T]) } : {}), endOnFailure: false },
+    {
+      seed: ctx.seed,
+      numRuns,
+      ...(opts.examples ? { examples: opts.examples.map((e) => [e] as [T]) } : {}),
+      endOnFailure: false,
+    },
   );
   // (a failure found in parallel that does not repeat alone is still that failure)
-  if (!result.failed) return last !== undefined && tried !== undefined ? { ...last, runs: tried } : pass({ runs: result.numRuns });
+  if (!result.failed)
+    return last !== undefined && tried !== undefined ? { ...last, runs: tried } : pass({ runs: result.numRuns });
   if (last === undefined) {
-    const err = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance ?? 'unknown error');
+    const err =
+      result.errorInstance instanceof Error
+        ? result.errorInstance.message
+        : String(result.errorInstance ?? 'unknown error');
     return fail('the property to hold', `the check itself failed: ${err}`);
   }
   const ce = result.counterexample ? fc.stringify(result.counterexample[0]) : undefined;
-  return { ...last, runs: result.numRuns, ...(ce === undefined ? {} : { counterexample: ce.length > 2000 ? `${ce.slice(0, 2000)}…` : ce }) };
+  return {
+    ...last,
+    runs: result.numRuns,
+    ...(ce === undefined ? {} : { counterexample: ce.length > 2000 ? `${ce.slice(0, 2000)}…` : ce }),
+  };
 }
 
 /** Either every step passes, or the first failure. */

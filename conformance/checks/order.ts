@@ -10,7 +10,18 @@ import type { CheckContext, CheckDefinition } from '../types.js';
 import type { CheckOutcome } from '../verdict.js';
 import { firstValue, validOrder } from '../generators.js';
 import { entriesOf, isRecord, resultEntries } from '../../src/core/response.js';
-import { expectAccepted, expectRefused, fail, firstFailure, info, openPoint, outcome, property, send, type Step } from './helpers.js';
+import {
+  expectAccepted,
+  expectRefused,
+  fail,
+  firstFailure,
+  info,
+  openPoint,
+  outcome,
+  property,
+  send,
+  type Step,
+} from './helpers.js';
 import { limitParams, marketParams, oneOrder } from './orders.js';
 import { ALL_ROUTES, onRoute, perRoute, routes, versionOf } from './routes.js';
 import { ORDER_PATHS } from '../../src/client/requests.js';
@@ -31,22 +42,41 @@ function without(o: Params, field: string): Params {
  * route's parameter set), send it and expect it refused: a rejection, or inside a batch
  * its entry failed (§4.1 rule 3).
  */
-function negative(id: string, ruleId: RuleId, title: string, on: readonly Route[], defect: (o: Params) => fc.Arbitrary<Params>): CheckDefinition {
+function negative(
+  id: string,
+  ruleId: RuleId,
+  title: string,
+  on: readonly Route[],
+  defect: (o: Params) => fc.Arbitrary<Params>,
+): CheckDefinition {
   return {
     id,
     ruleId,
     title,
     covers: on.map(routeKey),
     run(ctx) {
-      const defective = validOrder(ctx.target.symbol, ctx.target.profile).chain((o) => defect(orderParams(o, ctx.clientId())));
+      const defective = validOrder(ctx.target.symbol, ctx.target.profile).chain((o) =>
+        defect(orderParams(o, ctx.clientId())),
+      );
       const arb = fc.tuple(fc.constantFrom(...on), defective);
       // One case on each route first, so every route the rule applies to is decided (design notes, "Verdicts per cell").
-      const examples = on.map((route, i): [Route, Params] => [route, fc.sample(defective, { seed: ctx.seed + i, numRuns: 1 })[0] ?? {}]);
-      return property(ctx, arb, async ([route, params]) => {
-        const rules = new Set(validateOrder(params, { version: versionOf(route) }).map((i) => i.ruleId));
-        if (rules.size !== 1 || !rules.has(ruleId)) return undefined;
-        return expectRefused(await send(ctx, onRoute(ctx, route, {}, params)), `${routeKey(route)} order ${JSON.stringify(params).slice(0, 200)}`);
-      }, { examples, runs: Math.max(ctx.runs, on.length) });
+      const examples = on.map((route, i): [Route, Params] => [
+        route,
+        fc.sample(defective, { seed: ctx.seed + i, numRuns: 1 })[0] ?? {},
+      ]);
+      return property(
+        ctx,
+        arb,
+        async ([route, params]) => {
+          const rules = new Set(validateOrder(params, { version: versionOf(route) }).map((i) => i.ruleId));
+          if (rules.size !== 1 || !rules.has(ruleId)) return undefined;
+          return expectRefused(
+            await send(ctx, onRoute(ctx, route, {}, params)),
+            `${routeKey(route)} order ${JSON.stringify(params).slice(0, 200)}`,
+          );
+        },
+        { examples, runs: Math.max(ctx.runs, on.length) },
+      );
     },
   };
 }
@@ -56,7 +86,12 @@ const V11 = routes('v1.1/query', 'v1.1/body', 'v1.1/split');
 const V1 = routes('v1/query', 'v1/body', 'v1/split');
 
 const badEnum = (valid: readonly string[]) =>
-  fc.oneof(fc.constantFrom('', 'HOLD', 'buy', 'limit', 'NONE', '0', 'STOP_LOSS'), fc.string({ minLength: 1, maxLength: 12 })).filter((s) => !valid.includes(s));
+  fc
+    .oneof(
+      fc.constantFrom('', 'HOLD', 'buy', 'limit', 'NONE', '0', 'STOP_LOSS'),
+      fc.string({ minLength: 1, maxLength: 12 }),
+    )
+    .filter((s) => !valid.includes(s));
 
 /** First result entry of an accepted batch, when there is one. */
 function firstEntry(o: { json?: unknown }): Record<string, unknown> | undefined {
@@ -65,8 +100,18 @@ function firstEntry(o: { json?: unknown }): Record<string, unknown> | undefined 
 }
 
 /** Send one single order for an open point and report what the server did (INFO). */
-async function infoSingle(ctx: CheckContext, params: Params, version: ApiVersion, what: string, referenceAccepts: boolean): Promise<CheckOutcome> {
-  return openPoint(await send(ctx, ctx.requests.order(params, version, 'query')), what, referenceAccepts ? 'accepted' : 'rejected');
+async function infoSingle(
+  ctx: CheckContext,
+  params: Params,
+  version: ApiVersion,
+  what: string,
+  referenceAccepts: boolean,
+): Promise<CheckOutcome> {
+  return openPoint(
+    await send(ctx, ctx.requests.order(params, version, 'query')),
+    what,
+    referenceAccepts ? 'accepted' : 'rejected',
+  );
 }
 
 /** Edges of the numeric rules (§2.1 DECIMAL, D-DECIMALS): zero and negative values of each decimal field, one defect per probe. */
@@ -81,12 +126,19 @@ export const orderChecks: CheckDefinition[] = [
   perRoute({
     id: 'ORDER-DECIMAL-FORMAT.zero',
     ruleId: 'ORDER-DECIMAL-FORMAT',
-    title: 'a zero or negative quantity or price (a LIMIT order) is refused, on every route (D-DECIMALS: positive decimals)',
+    title:
+      'a zero or negative quantity or price (a LIMIT order) is refused, on every route (D-DECIMALS: positive decimals)',
     routes: ALL_ROUTES,
     async probe(ctx, r) {
       const steps: Step[] = [];
       for (const [field, value] of ZERO_EDGES) {
-        const o = { ...(r.endpoint === 'batch' ? oneOrder(ctx) : limitParams(ctx)), type: 'LIMIT', timeInForce: 'GTC', price: firstValue(ctx.target.profile?.price, '0.1'), [field]: value };
+        const o = {
+          ...(r.endpoint === 'batch' ? oneOrder(ctx) : limitParams(ctx)),
+          type: 'LIMIT',
+          timeInForce: 'GTC',
+          price: firstValue(ctx.target.profile?.price, '0.1'),
+          [field]: value,
+        };
         steps.push(expectRefused(await send(ctx, onRoute(ctx, r, {}, o)), `${routeKey(r)}: ${field} ${value}`));
       }
       return firstFailure(...steps);
@@ -95,7 +147,8 @@ export const orderChecks: CheckDefinition[] = [
   perRoute({
     id: 'ORDER-QUANTITY-REQUIRED-V1.amount',
     ruleId: 'ORDER-QUANTITY-REQUIRED-V1',
-    title: 'a v1 MARKET order (or batch element) carrying the v1.1-only amount instead of quantity is refused (§4.2: no amount field in v1)',
+    title:
+      'a v1 MARKET order (or batch element) carrying the v1.1-only amount instead of quantity is refused (§4.2: no amount field in v1)',
     routes: V1_AND_BATCH,
     async probe(ctx, r) {
       const { quantity: _q, ...m } = marketParams(ctx);
@@ -104,31 +157,82 @@ export const orderChecks: CheckDefinition[] = [
     },
   }),
 
-  negative('ORDER-PRICE-REQUIRED-LIMIT', 'ORDER-PRICE-REQUIRED-LIMIT', 'LIMIT and LIMIT_MAKER orders without price are refused (batch and v1)', V1_AND_BATCH, (o) =>
-    fc.constantFrom('LIMIT', 'LIMIT_MAKER').map((type) => ({ ...without(o, 'price'), type, timeInForce: 'GTC' })),
+  negative(
+    'ORDER-PRICE-REQUIRED-LIMIT',
+    'ORDER-PRICE-REQUIRED-LIMIT',
+    'LIMIT and LIMIT_MAKER orders without price are refused (batch and v1)',
+    V1_AND_BATCH,
+    (o) =>
+      fc.constantFrom('LIMIT', 'LIMIT_MAKER').map((type) => ({ ...without(o, 'price'), type, timeInForce: 'GTC' })),
   ),
-  negative('ORDER-PRICE-REQUIRED-LIMIT.v1.1', 'ORDER-PRICE-REQUIRED-LIMIT', 'v1.1 LIMIT and LIMIT_MAKER orders without price are rejected', V11, (o) =>
-    fc.constantFrom('LIMIT', 'LIMIT_MAKER').map((type) => ({ ...without(o, 'price'), type, timeInForce: 'GTC' })),
+  negative(
+    'ORDER-PRICE-REQUIRED-LIMIT.v1.1',
+    'ORDER-PRICE-REQUIRED-LIMIT',
+    'v1.1 LIMIT and LIMIT_MAKER orders without price are rejected',
+    V11,
+    (o) =>
+      fc.constantFrom('LIMIT', 'LIMIT_MAKER').map((type) => ({ ...without(o, 'price'), type, timeInForce: 'GTC' })),
   ),
-  negative('ORDER-SIDE-ENUM', 'ORDER-SIDE-ENUM', 'a side other than BUY or SELL is refused, on every route', ALL_ROUTES, (o) => badEnum(['BUY', 'SELL']).map((side) => ({ ...o, side }))),
-  negative('ORDER-TYPE-ENUM', 'ORDER-TYPE-ENUM', 'a type other than LIMIT, MARKET, LIMIT_MAKER is refused, on every route', ALL_ROUTES, (o) =>
-    badEnum(['LIMIT', 'MARKET', 'LIMIT_MAKER']).map((type) => ({ ...o, type })),
+  negative(
+    'ORDER-SIDE-ENUM',
+    'ORDER-SIDE-ENUM',
+    'a side other than BUY or SELL is refused, on every route',
+    ALL_ROUTES,
+    (o) => badEnum(['BUY', 'SELL']).map((side) => ({ ...o, side })),
   ),
-  negative('ORDER-STP-MODE-ENUM', 'ORDER-STP-MODE-ENUM', 'an stpMode other than EXPIRE_TAKER or EXPIRE_MAKER is refused, on every route', ALL_ROUTES, (o) =>
-    badEnum(['EXPIRE_TAKER', 'EXPIRE_MAKER']).map((stpMode) => ({ ...o, stpMode })),
+  negative(
+    'ORDER-TYPE-ENUM',
+    'ORDER-TYPE-ENUM',
+    'a type other than LIMIT, MARKET, LIMIT_MAKER is refused, on every route',
+    ALL_ROUTES,
+    (o) => badEnum(['LIMIT', 'MARKET', 'LIMIT_MAKER']).map((type) => ({ ...o, type })),
+  ),
+  negative(
+    'ORDER-STP-MODE-ENUM',
+    'ORDER-STP-MODE-ENUM',
+    'an stpMode other than EXPIRE_TAKER or EXPIRE_MAKER is refused, on every route',
+    ALL_ROUTES,
+    (o) => badEnum(['EXPIRE_TAKER', 'EXPIRE_MAKER']).map((stpMode) => ({ ...o, stpMode })),
   ),
   {
-    ...negative('ORDER-TIME-IN-FORCE', 'ORDER-TIME-IN-FORCE', 'a timeInForce that is no time-in-force at all is refused, on every route', ALL_ROUTES, (o) =>
-      fc.constantFrom('NEVER', 'XYZ', 'gtc ', '0').map((timeInForce) => ({ ...o, timeInForce })),
+    ...negative(
+      'ORDER-TIME-IN-FORCE',
+      'ORDER-TIME-IN-FORCE',
+      'a timeInForce that is no time-in-force at all is refused, on every route',
+      ALL_ROUTES,
+      (o) => fc.constantFrom('NEVER', 'XYZ', 'gtc ', '0').map((timeInForce) => ({ ...o, timeInForce })),
     ),
   },
-  negative('ORDER-QUANTITY-REQUIRED-V1', 'ORDER-QUANTITY-REQUIRED-V1', 'a v1 order (or batch element) without quantity is refused', V1_AND_BATCH, (o) => fc.constant(without(o, 'quantity'))),
-  negative('ORDER-MARKET-SIZE-V11', 'ORDER-MARKET-SIZE-V11', 'a v1.1 MARKET order with neither quantity nor amount is rejected', V11, (o) =>
-    fc.constant({ ...without(without(o, 'quantity'), 'price'), type: 'MARKET', timeInForce: 'IOC' }),
+  negative(
+    'ORDER-QUANTITY-REQUIRED-V1',
+    'ORDER-QUANTITY-REQUIRED-V1',
+    'a v1 order (or batch element) without quantity is refused',
+    V1_AND_BATCH,
+    (o) => fc.constant(without(o, 'quantity')),
   ),
-  negative('ORDER-SYMBOL-REQUIRED', 'ORDER-SYMBOL-REQUIRED', 'an order without symbol is refused, on every route', ALL_ROUTES, (o) => fc.constant(without(o, 'symbol'))),
-  negative('ORDER-DECIMAL-FORMAT', 'ORDER-DECIMAL-FORMAT', 'a quantity or price that is not a decimal is refused, on every route', ALL_ROUTES, (o) =>
-    fc.tuple(fc.constantFrom('quantity', 'price'), fc.constantFrom('abc', '1.2.3', '1,5', '0x10', 'NaN', '-1')).map(([f, v]) => ({ ...o, type: 'LIMIT', price: o.price ?? '1', [f]: v })),
+  negative(
+    'ORDER-MARKET-SIZE-V11',
+    'ORDER-MARKET-SIZE-V11',
+    'a v1.1 MARKET order with neither quantity nor amount is rejected',
+    V11,
+    (o) => fc.constant({ ...without(without(o, 'quantity'), 'price'), type: 'MARKET', timeInForce: 'IOC' }),
+  ),
+  negative(
+    'ORDER-SYMBOL-REQUIRED',
+    'ORDER-SYMBOL-REQUIRED',
+    'an order without symbol is refused, on every route',
+    ALL_ROUTES,
+    (o) => fc.constant(without(o, 'symbol')),
+  ),
+  negative(
+    'ORDER-DECIMAL-FORMAT',
+    'ORDER-DECIMAL-FORMAT',
+    'a quantity or price that is not a decimal is refused, on every route',
+    ALL_ROUTES,
+    (o) =>
+      fc
+        .tuple(fc.constantFrom('quantity', 'price'), fc.constantFrom('abc', '1.2.3', '1,5', '0x10', 'NaN', '-1'))
+        .map(([f, v]) => ({ ...o, type: 'LIMIT', price: o.price ?? '1', [f]: v })),
   ),
   {
     id: 'ORDER-DECIMAL-FORMAT.encodings',
@@ -179,9 +283,13 @@ export const orderChecks: CheckDefinition[] = [
       const r = await send(ctx, ctx.requests.batch([o, o]));
       const step = expectAccepted(r, 'a batch of two orders without newClientOrderId');
       if (step) return step;
-      const ids = (resultEntries(r.observation) ?? []).map((e) => (isRecord(e) && isRecord(e.order) ? e.order.clientOrderId : undefined));
+      const ids = (resultEntries(r.observation) ?? []).map((e) =>
+        isRecord(e) && isRecord(e.order) ? e.order.clientOrderId : undefined,
+      );
       const good = ids.length === 2 && ids.every((x) => typeof x === 'string' && x !== '') && ids[0] !== ids[1];
-      return good ? outcome(undefined) : fail('two distinct non-empty generated clientOrderId values', JSON.stringify(ids), r.exchange);
+      return good
+        ? outcome(undefined)
+        : fail('two distinct non-empty generated clientOrderId values', JSON.stringify(ids), r.exchange);
     },
   },
   perRoute({
@@ -209,7 +317,10 @@ export const orderChecks: CheckDefinition[] = [
     async probe(ctx, r) {
       return firstFailure(
         expectAccepted(await send(ctx, onRoute(ctx, r)), `a v1.1 LIMIT order (${routeKey(r)})`),
-        expectAccepted(await send(ctx, onRoute(ctx, r, {}, marketParams(ctx))), `a v1.1 MARKET order with quantity (${routeKey(r)})`),
+        expectAccepted(
+          await send(ctx, onRoute(ctx, r, {}, marketParams(ctx))),
+          `a v1.1 MARKET order with quantity (${routeKey(r)})`,
+        ),
       );
     },
   }),
@@ -218,7 +329,8 @@ export const orderChecks: CheckDefinition[] = [
     ruleId: 'ORDER-TIME-IN-FORCE',
     title: 'GTC on limit orders and IOC on market orders are accepted, on every route',
     level: 'MUST',
-    levelReason: 'GTC on limit orders and IOC on market orders are named by the seed (§2.1): accepting them is a MUST, only other values are SHOULD (D-TIF-VALUES)',
+    levelReason:
+      'GTC on limit orders and IOC on market orders are named by the seed (§2.1): accepting them is a MUST, only other values are SHOULD (D-TIF-VALUES)',
     placesOrders: true,
     routes: ALL_ROUTES,
     async probe(ctx, r) {
@@ -235,9 +347,16 @@ export const orderChecks: CheckDefinition[] = [
     covers: ['v1.1/query'],
     title: 'which of quantity and amount a v1.1 MARKET order may carry alone (open point D-V11-MARKET-SIZE)',
     level: 'INFO',
-    levelReason: 'which of quantity and amount suffices alone is an open point (D-V11-MARKET-SIZE): reported, never failed',
+    levelReason:
+      'which of quantity and amount suffices alone is an open point (D-V11-MARKET-SIZE): reported, never failed',
     async run(ctx) {
-      const a = await infoSingle(ctx, { ...without(marketParams(ctx), 'quantity'), amount: firstValue(ctx.target.profile?.amount, '10') }, 'v1.1', 'amount only', true);
+      const a = await infoSingle(
+        ctx,
+        { ...without(marketParams(ctx), 'quantity'), amount: firstValue(ctx.target.profile?.amount, '10') },
+        'v1.1',
+        'amount only',
+        true,
+      );
       const q = await infoSingle(ctx, marketParams(ctx), 'v1.1', 'quantity only', true);
       if (a.status !== 'info') return a;
       if (q.status !== 'info') return q;
@@ -259,7 +378,13 @@ export const orderChecks: CheckDefinition[] = [
     covers: ['v1/query'],
     title: 'what the server does with amount on a v1 order (open point D-AMOUNT-ELSEWHERE)',
     async run(ctx) {
-      return infoSingle(ctx, { ...limitParams(ctx), amount: firstValue(ctx.target.profile?.amount, '10') }, 'v1', 'v1 LIMIT order with amount', false);
+      return infoSingle(
+        ctx,
+        { ...limitParams(ctx), amount: firstValue(ctx.target.profile?.amount, '10') },
+        'v1',
+        'v1 LIMIT order with amount',
+        false,
+      );
     },
   },
   {
@@ -289,7 +414,11 @@ export const orderChecks: CheckDefinition[] = [
       const e = firstEntry(r.observation);
       const top = isRecord(r.observation.json) ? r.observation.json.stpMode : undefined;
       const seen = e?.stpMode ?? (isRecord(e?.order) ? e.order.stpMode : undefined) ?? top;
-      return info(`stpMode reported: ${seen === undefined ? 'none' : JSON.stringify(seen)}`, seen === 'EXPIRE_TAKER', r.exchange);
+      return info(
+        `stpMode reported: ${seen === undefined ? 'none' : JSON.stringify(seen)}`,
+        seen === 'EXPIRE_TAKER',
+        r.exchange,
+      );
     },
   },
 ];

@@ -15,12 +15,27 @@ export function oneOrder(ctx: Pick<CheckContext, 'target' | 'seed' | 'clientId'>
 /** A valid MARKET order as single-order parameters: quantity, no price, IOC (§2.1). */
 export function marketParams(ctx: Pick<CheckContext, 'target' | 'clientId'>): Record<string, unknown> {
   const quantity = firstValue(ctx.target.profile?.quantity, '1');
-  return { symbol: ctx.target.symbol, side: 'BUY', type: 'MARKET', timeInForce: 'IOC', quantity, newClientOrderId: ctx.clientId() };
+  return {
+    symbol: ctx.target.symbol,
+    side: 'BUY',
+    type: 'MARKET',
+    timeInForce: 'IOC',
+    quantity,
+    newClientOrderId: ctx.clientId(),
+  };
 }
 
 /** A valid LIMIT order as single-order parameters. */
 export function limitParams(ctx: Pick<CheckContext, 'target' | 'clientId'>): Record<string, unknown> {
   const quantity = firstValue(ctx.target.profile?.quantity, '1');
   const price = firstValue(ctx.target.profile?.price, '0.1');
-  return { symbol: ctx.target.symbol, side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity, price, newClientOrderId: ctx.clientId() };
+  return {
+    symbol: ctx.target.symbol,
+    side: 'BUY',
+    type: 'LIMIT',
+    timeInForce: 'GTC',
+    quantity,
+    price,
+    newClientOrderId: ctx.clientId(),
+  };
 }

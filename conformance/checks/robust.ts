@@ -6,18 +6,30 @@
 import fc from 'fast-check';
 import { flipFirstDigit } from '../sig-edits.js';
 import { API_KEY_HEADER } from '../../src/core/wire.js';
-import { type RawRequest } from '../../src/client/http.js';
+import type { RawRequest } from '../../src/client/http.js';
 import type { CheckDefinition } from '../types.js';
 import { describe, entryFailed, entryPlaced, resultEntries } from '../../src/core/response.js';
 import type { SendResult } from '../transport.js';
 import { BATCH_ORDERS_PATH as BATCH_PATH, ORDER_PATHS } from '../../src/client/requests.js';
 import { routeKey, type Route } from '../requests.js';
 import { ALL_ROUTES, onRoute, perRoute, SINGLE_ROUTES } from './routes.js';
-import { expectAccepted, expectRefused, fail, firstFailure, inconclusive, inOrder, outcome, property, send, type Step } from './helpers.js';
+import {
+  expectAccepted,
+  expectRefused,
+  fail,
+  firstFailure,
+  inconclusive,
+  inOrder,
+  outcome,
+  property,
+  send,
+  type Step,
+} from './helpers.js';
 import { limitParams, oneOrder } from './orders.js';
 import type { Built, SignOptions } from '../requests.js';
 
-const without = (o: Record<string, unknown>, k: string): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([key]) => key !== k));
+const without = (o: Record<string, unknown>, k: string): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(o).filter(([key]) => key !== k));
 
 /** Refused: rejected as a call, or its only entry failed. */
 function refused(r: SendResult): boolean {
@@ -47,7 +59,10 @@ function placesNothing(r: SendResult, what: string): Step {
   return placed ? fail(`${what}: rejected, nothing placed`, describe(o), r.exchange) : undefined;
 }
 
-const printable = fc.string({ unit: fc.constantFrom(...'abcXYZ019=&%+-_.~ []{}",:\\/?#@!$\'()*;'.split('')), maxLength: 60 });
+const printable = fc.string({
+  unit: fc.constantFrom(...'abcXYZ019=&%+-_.~ []{}",:\\/?#@!$\'()*;'.split('')),
+  maxLength: 60,
+});
 const bytes = fc.uint8Array({ maxLength: 120 }).map((a) => Buffer.from(a).toString('latin1'));
 
 export const robustChecks: CheckDefinition[] = [
@@ -59,9 +74,19 @@ export const robustChecks: CheckDefinition[] = [
     async run(ctx) {
       const good = JSON.stringify([oneOrder(ctx)]);
       const steps: Step[] = [];
-      for (const rawBody of [good.slice(0, -2), `${good},`, '[{"symbol":', '[{"symbol":"\u0000"}', '\u00ff\u00fe[]', '[]]']) {
+      for (const rawBody of [
+        good.slice(0, -2),
+        `${good},`,
+        '[{"symbol":',
+        '[{"symbol":"\u0000"}',
+        '\u00ff\u00fe[]',
+        '[]]',
+      ]) {
         const r = await send(ctx, ctx.requests.batch(undefined, { rawBody }));
-        steps.push(noBreakage(r, `malformed JSON ${JSON.stringify(rawBody.slice(0, 30))}`), placesNothing(r, 'malformed JSON'));
+        steps.push(
+          noBreakage(r, `malformed JSON ${JSON.stringify(rawBody.slice(0, 30))}`),
+          placesNothing(r, 'malformed JSON'),
+        );
       }
       return outcome(firstFailure(...steps));
     },
@@ -74,7 +99,12 @@ export const robustChecks: CheckDefinition[] = [
     async run(ctx) {
       const big = `[${Array.from({ length: 12000 }, () => JSON.stringify(oneOrder(ctx))).join(',')}]`;
       const r = await send(ctx, ctx.requests.batch(undefined, { rawBody: big }));
-      return outcome(firstFailure(noBreakage(r, `a ${Math.round(big.length / 1024)} KiB body`, true), placesNothing(r, 'an oversized batch')));
+      return outcome(
+        firstFailure(
+          noBreakage(r, `a ${Math.round(big.length / 1024)} KiB body`, true),
+          placesNothing(r, 'an oversized batch'),
+        ),
+      );
     },
   },
   {
@@ -85,13 +115,24 @@ export const robustChecks: CheckDefinition[] = [
       // The target's own paths (a prefix or other paths from its description), and two it does not serve.
       const e = ctx.target.profile?.endpoints;
       const batchPath = e?.batch.path ?? BATCH_PATH;
-      const paths = [batchPath, e?.v1.path ?? ORDER_PATHS.v1, e?.['v1.1'].path ?? ORDER_PATHS['v1.1'], batchPath.replace(/[^/]+$/, 'unknown'), '/'];
+      const paths = [
+        batchPath,
+        e?.v1.path ?? ORDER_PATHS.v1,
+        e?.['v1.1'].path ?? ORDER_PATHS['v1.1'],
+        batchPath.replace(/[^/]+$/, 'unknown'),
+        '/',
+      ];
       const arb = fc.record({
         path: fc.constantFrom(...paths),
         method: fc.constantFrom('POST', 'POST', 'GET', 'PUT', 'DELETE'),
         query: fc.oneof(printable, fc.constant('timestamp=1&signature=zz')),
         body: fc.oneof(printable, bytes),
-        contentType: fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain', 'application/json; charset=utf-8'),
+        contentType: fc.constantFrom(
+          'application/json',
+          'application/x-www-form-urlencoded',
+          'text/plain',
+          'application/json; charset=utf-8',
+        ),
         withKey: fc.boolean(),
         longHeader: fc.boolean(),
       });
@@ -100,16 +141,26 @@ export const robustChecks: CheckDefinition[] = [
         if (g.withKey) headers[ctx.target.profile?.apiKeyHeader ?? API_KEY_HEADER] = ctx.target.apiKey;
         if (g.longHeader) headers['x-filler'] = 'a'.repeat(8000);
         const query = encodeURI(g.query).replace(/%25/g, '%');
-        const req: RawRequest = { method: g.method, path: g.path, query, body: g.method === 'GET' ? '' : g.body, headers };
+        const req: RawRequest = {
+          method: g.method,
+          path: g.path,
+          query,
+          body: g.method === 'GET' ? '' : g.body,
+          headers,
+        };
         const r = await ctx.send(req);
-        return firstFailure(noBreakage(r, `${g.method} ${g.path} with garbage`, true), placesNothing(r, 'a garbage request'));
+        return firstFailure(
+          noBreakage(r, `${g.method} ${g.path} with garbage`, true),
+          placesNothing(r, 'a garbage request'),
+        );
       });
     },
   },
   perRoute({
     id: 'ROBUST-NO-5XX.malformed-form',
     ruleId: 'ROBUST-NO-5XX',
-    title: 'signed single orders whose parameter text is malformed (bad percent-escapes, empty names, invalid UTF-8) get an answer that is not a 5xx, in every placement',
+    title:
+      'signed single orders whose parameter text is malformed (bad percent-escapes, empty names, invalid UTF-8) get an answer that is not a 5xx, in every placement',
     routes: SINGLE_ROUTES,
     async probe(ctx, r) {
       const junk = '%zz=1&=&a=%ff%fe&b';
@@ -117,7 +168,8 @@ export const robustChecks: CheckDefinition[] = [
       const into = (part: string) => (part === '' ? part : `${junk}&${part}`);
       const b = onRoute(ctx, r, {
         signedString: (_tp, q, body) => (q !== '' ? into(q) + body : into(body)),
-        tamper: (req) => (req.query.split('&').length > 1 ? { ...req, query: into(req.query) } : { ...req, body: into(req.body) }),
+        tamper: (req) =>
+          req.query.split('&').length > 1 ? { ...req, query: into(req.query) } : { ...req, body: into(req.body) },
       });
       return noBreakage(await send(ctx, b), `${routeKey(r)} with malformed parameter text`);
     },
@@ -125,11 +177,18 @@ export const robustChecks: CheckDefinition[] = [
   perRoute({
     id: 'ROBUST-REJECT-PLACES-NOTHING',
     ruleId: 'ROBUST-REJECT-PLACES-NOTHING',
-    title: 'a request with a duplicated parameter or a wrong content type places nothing unless accepted as a whole, on every route',
+    title:
+      'a request with a duplicated parameter or a wrong content type places nothing unless accepted as a whole, on every route',
     routes: ALL_ROUTES,
     async probe(ctx, r) {
-      const dup = await send(ctx, onRoute(ctx, r, { tamper: (req) => ({ ...req, query: `${req.query}&timestamp=0` }) }));
-      const steps: Step[] = [noBreakage(dup, `${routeKey(r)} with timestamp twice`), placesNothing(dup, `${routeKey(r)} with timestamp twice`)];
+      const dup = await send(
+        ctx,
+        onRoute(ctx, r, { tamper: (req) => ({ ...req, query: `${req.query}&timestamp=0` }) }),
+      );
+      const steps: Step[] = [
+        noBreakage(dup, `${routeKey(r)} with timestamp twice`),
+        placesNothing(dup, `${routeKey(r)} with timestamp twice`),
+      ];
       if (r.endpoint === 'batch' || r.placement !== 'query') {
         const text = await send(ctx, onRoute(ctx, r, { headers: { 'content-type': 'text/plain' } }));
         steps.push(noBreakage(text, `${routeKey(r)} sent as text/plain`));
@@ -140,19 +199,25 @@ export const robustChecks: CheckDefinition[] = [
   perRoute({
     id: 'ROBUST-REJECT-PLACES-NOTHING.reuse',
     ruleId: 'ROBUST-REJECT-PLACES-NOTHING',
-    title: 'a refused request placed nothing: its newClientOrderId is still free for a valid order (where the server refuses repeated ids), on every route',
+    title:
+      'a refused request placed nothing: its newClientOrderId is still free for a valid order (where the server refuses repeated ids), on every route',
     placesOrders: true,
     ownEffects: true,
     routes: ALL_ROUTES,
     async probe(ctx, r) {
-      const order = (id: string) => ({ ...(r.endpoint === 'batch' ? oneOrder(ctx) : limitParams(ctx)), newClientOrderId: id });
+      const order = (id: string) => ({
+        ...(r.endpoint === 'batch' ? oneOrder(ctx) : limitParams(ctx)),
+        newClientOrderId: id,
+      });
       // Does this route refuse a repeated client id (D-DUPLICATE-CLIENT-ID)? Only then can reuse show a placement.
       const a = ctx.clientId();
       const first = await send(ctx, onRoute(ctx, r, {}, order(a)));
       const step = expectAccepted(first, `${routeKey(r)}: a valid order with a new client id`);
       if (step) return step;
       if (!refused(await send(ctx, onRoute(ctx, r, {}, order(a))))) {
-        return inconclusive(`${routeKey(r)} accepts a repeated newClientOrderId (D-DUPLICATE-CLIENT-ID), so reusing an id cannot show whether a refused order was placed`);
+        return inconclusive(
+          `${routeKey(r)} accepts a repeated newClientOrderId (D-DUPLICATE-CLIENT-ID), so reusing an id cannot show whether a refused order was placed`,
+        );
       }
       const refusals: Array<[string, (id: string) => Built]> = [
         ['a wrong signature', (id) => onRoute(ctx, r, { signature: flipFirstDigit }, order(id))],
@@ -168,8 +233,15 @@ export const robustChecks: CheckDefinition[] = [
           again.observation.verdict === 'accepted'
             ? undefined
             : refused(again)
-              ? fail(`${routeKey(r)}: the client id of a request refused for ${what} still free (nothing was placed)`, `a valid order reusing it was refused as a duplicate: ${describe(again.observation)}`, again.exchange)
-              : expectAccepted(again, `${routeKey(r)}: a valid order reusing the client id of a request refused for ${what}`),
+              ? fail(
+                  `${routeKey(r)}: the client id of a request refused for ${what} still free (nothing was placed)`,
+                  `a valid order reusing it was refused as a duplicate: ${describe(again.observation)}`,
+                  again.exchange,
+                )
+              : expectAccepted(
+                  again,
+                  `${routeKey(r)}: a valid order reusing the client id of a request refused for ${what}`,
+                ),
         );
       }
       return firstFailure(...steps);
@@ -178,7 +250,8 @@ export const robustChecks: CheckDefinition[] = [
   {
     id: 'ROBUST-REJECT-PLACES-NOTHING.combined',
     ruleId: 'ROBUST-REJECT-PLACES-NOTHING',
-    title: 'a request with two faults of different rules is refused and places nothing: every pair, on every route (one check must not cancel another)',
+    title:
+      'a request with two faults of different rules is refused and places nothing: every pair, on every route (one check must not cancel another)',
     covers: ALL_ROUTES.map(routeKey),
     async run(ctx) {
       type Fault = { name: string; opts?: SignOptions; edit?: (o: Record<string, unknown>) => Record<string, unknown> };
@@ -188,7 +261,10 @@ export const robustChecks: CheckDefinition[] = [
         { name: 'no API key', opts: { apiKey: null } },
         { name: "recvWindow 'soon'", opts: { recvWindow: 'soon' } },
         { name: 'side HOLD', edit: (o) => ({ ...o, side: 'HOLD' }) },
-        { name: 'a LIMIT order without price', edit: (o) => ({ ...without(o, 'price'), type: 'LIMIT', timeInForce: 'GTC' }) },
+        {
+          name: 'a LIMIT order without price',
+          edit: (o) => ({ ...without(o, 'price'), type: 'LIMIT', timeInForce: 'GTC' }),
+        },
       ];
       // Few enough to be exhaustive (15 pairs x 7 routes): no pair is left to chance.
       const probes: Array<[Route, Fault, Fault]> = [];
@@ -207,7 +283,10 @@ export const robustChecks: CheckDefinition[] = [
         const base = r.endpoint === 'batch' ? oneOrder(ctx) : limitParams(ctx);
         const order = (b.edit ?? ((o) => o))((a.edit ?? ((o) => o))(base));
         const res = await send(ctx, onRoute(ctx, r, opts, order));
-        return firstFailure(expectRefused(res, `${routeKey(r)} with ${a.name} and ${b.name}`, 'any'), placesNothing(res, `${routeKey(r)} with two faults`));
+        return firstFailure(
+          expectRefused(res, `${routeKey(r)} with ${a.name} and ${b.name}`, 'any'),
+          placesNothing(res, `${routeKey(r)} with two faults`),
+        );
       }
     },
   },
@@ -219,7 +298,11 @@ export const robustChecks: CheckDefinition[] = [
     async run(ctx) {
       const t = ctx.timeouts();
       if (t.count === 0) return outcome(undefined);
-      return fail('every request answered within the timeout', `${t.count} request(s) got no answer; first: ${t.first ? describe(t.first.observation) : '?'}`, t.first);
+      return fail(
+        'every request answered within the timeout',
+        `${t.count} request(s) got no answer; first: ${t.first ? describe(t.first.observation) : '?'}`,
+        t.first,
+      );
     },
   },
 ];

@@ -32,17 +32,33 @@ export function versionOf(route: Route): ApiVersion {
  * A request on a route carrying one order: `order` as the batch's only element, or as
  * single-order parameters in the route's placement. Default: a valid LIMIT order.
  */
-export function onRoute(ctx: CheckContext, route: Route, opts: SignOptions & { splitAt?: number } = {}, order?: Record<string, unknown>): Built {
+export function onRoute(
+  ctx: CheckContext,
+  route: Route,
+  opts: SignOptions & { splitAt?: number } = {},
+  order?: Record<string, unknown>,
+): Built {
   if (route.endpoint === 'batch') return ctx.requests.batch([order ?? oneOrder(ctx)], opts);
-  return ctx.requests.order(order ?? limitParams(ctx), route.endpoint, route.placement === 'json' ? 'query' : route.placement, opts);
+  return ctx.requests.order(
+    order ?? limitParams(ctx),
+    route.endpoint,
+    route.placement === 'json' ? 'query' : route.placement,
+    opts,
+  );
 }
 
 /** A step as a route's cell: passed, failed, or undecided with its reason. */
 export function cellOf(route: Route, step: Step): RouteCell {
   const key = routeKey(route);
   if (step === undefined || step.status === 'pass') return { route: key, verdict: 'pass', requests: 0 };
-  if (step.status === 'fail') return { route: key, verdict: 'fail', reason: `expected ${step.expected}; got ${step.actual}`, requests: 0 };
-  return { route: key, verdict: 'inconclusive', reason: step.status === 'inconclusive' || step.status === 'skip' ? step.reason : step.observed, requests: 0 };
+  if (step.status === 'fail')
+    return { route: key, verdict: 'fail', reason: `expected ${step.expected}; got ${step.actual}`, requests: 0 };
+  return {
+    route: key,
+    verdict: 'inconclusive',
+    reason: step.status === 'inconclusive' || step.status === 'skip' ? step.reason : step.observed,
+    requests: 0,
+  };
 }
 
 /**
@@ -50,7 +66,10 @@ export function cellOf(route: Route, step: Step): RouteCell {
  * (design notes, "Verdicts per cell"); the first failure is the check's Expected/Actual.
  */
 export function perRoute(
-  def: Omit<CheckDefinition, 'run' | 'covers'> & { routes: readonly Route[]; probe: (ctx: CheckContext, route: Route) => Promise<Step> },
+  def: Omit<CheckDefinition, 'run' | 'covers'> & {
+    routes: readonly Route[];
+    probe: (ctx: CheckContext, route: Route) => Promise<Step>;
+  },
 ): CheckDefinition {
   const { routes: list, probe, ...rest } = def;
   return {
@@ -61,7 +80,9 @@ export function perRoute(
       const steps = await inOrder(list, ctx.parallel ?? 1, (r) => probe(ctx, r));
       const cells = list.map((r, i) => cellOf(r, steps[i]));
       const first = outcome(firstFailure(...steps));
-      return first.status === 'pass' || first.status === 'fail' || first.status === 'inconclusive' ? { ...first, cells } : first;
+      return first.status === 'pass' || first.status === 'fail' || first.status === 'inconclusive'
+        ? { ...first, cells }
+        : first;
     },
   };
 }

@@ -21,27 +21,43 @@ export const schemaChecks: CheckDefinition[] = [
     title: 'accepted batch responses validate against the 200 response schema of spec/openapi.yaml',
     placesOrders: true,
     run(ctx) {
-      return property(ctx, validBatch(ctx.target.symbol, 1, LIMITS.maxBatchOrders, ctx.target.profile), async (orders) => {
-        const once = await sendBatchOnce(ctx, orders);
-        if (once === undefined) return undefined;
-        const { r } = once;
-        const step = expectAccepted(r, 'a valid batch');
-        if (step) return step;
-        const errors = await schemaErrors('batch-order-response', r.observation.json);
-        return errors.length === 0 ? undefined : fail('a body valid against the batch 200 response schema', errors.slice(0, 5).join('; '), r.exchange);
-      }, { examples: boundaryBatches(ctx.seed, ctx.target.symbol, 1, LIMITS.maxBatchOrders, ctx.target.profile) });
+      return property(
+        ctx,
+        validBatch(ctx.target.symbol, 1, LIMITS.maxBatchOrders, ctx.target.profile),
+        async (orders) => {
+          const once = await sendBatchOnce(ctx, orders);
+          if (once === undefined) return undefined;
+          const { r } = once;
+          const step = expectAccepted(r, 'a valid batch');
+          if (step) return step;
+          const errors = await schemaErrors('batch-order-response', r.observation.json);
+          return errors.length === 0
+            ? undefined
+            : fail('a body valid against the batch 200 response schema', errors.slice(0, 5).join('; '), r.exchange);
+        },
+        { examples: boundaryBatches(ctx.seed, ctx.target.symbol, 1, LIMITS.maxBatchOrders, ctx.target.profile) },
+      );
     },
   },
   {
     id: 'SCHEMA-ORDER-RESPONSE',
     ruleId: 'SCHEMA-ORDER-RESPONSE',
     covers: ['batch/json'],
-    title: 'every result[].order validates against the order schema of spec/openapi.yaml, orders of every type included',
+    title:
+      'every result[].order validates against the order schema of spec/openapi.yaml, orders of every type included',
     placesOrders: true,
     run(ctx) {
-      const arb = fc.constantFrom('LIMIT', 'MARKET', 'LIMIT_MAKER').chain((type) =>
-        validBatch(ctx.target.symbol, 1, 5, ctx.target.profile).map((os) => os.map((o) => (type === 'MARKET' ? { ...o, type, price: undefined } : { ...o, type, price: o.price ?? firstValue(ctx.target.profile?.price, '1') }))),
-      );
+      const arb = fc
+        .constantFrom('LIMIT', 'MARKET', 'LIMIT_MAKER')
+        .chain((type) =>
+          validBatch(ctx.target.symbol, 1, 5, ctx.target.profile).map((os) =>
+            os.map((o) =>
+              type === 'MARKET'
+                ? { ...o, type, price: undefined }
+                : { ...o, type, price: o.price ?? firstValue(ctx.target.profile?.price, '1') },
+            ),
+          ),
+        );
       return property(ctx, arb, async (orders) => {
         const sent = withClientIds(orders, ctx.clientId).map((o) => JSON.parse(JSON.stringify(o)) as object);
         if (validateBatch(sent).length > 0) return undefined;
@@ -51,7 +67,12 @@ export const schemaChecks: CheckDefinition[] = [
         for (const [i, e] of (resultEntries(r.observation) ?? []).entries()) {
           if (!isRecord(e) || !isRecord(e.order)) continue;
           const errors = await schemaErrors('order-response', e.order);
-          if (errors.length > 0) return fail(`result[${i}].order valid against the order response schema`, errors.slice(0, 5).join('; '), r.exchange);
+          if (errors.length > 0)
+            return fail(
+              `result[${i}].order valid against the order response schema`,
+              errors.slice(0, 5).join('; '),
+              r.exchange,
+            );
         }
         return undefined;
       });
@@ -61,16 +82,24 @@ export const schemaChecks: CheckDefinition[] = [
     id: 'SCHEMA-ORDER-RESPONSE.single',
     ruleId: 'SCHEMA-ORDER-RESPONSE',
     covers: ['v1/query'],
-    title: 'the answer of an accepted single order, against the reference shape (the seed does not show it, D-SINGLE-RESPONSE)',
+    title:
+      'the answer of an accepted single order, against the reference shape (the seed does not show it, D-SINGLE-RESPONSE)',
     level: 'INFO',
-    levelReason: 'the seed shows no single-order response (D-SINGLE-RESPONSE): its shape against the reference is reported, never failed',
+    levelReason:
+      'the seed shows no single-order response (D-SINGLE-RESPONSE): its shape against the reference is reported, never failed',
     placesOrders: true,
     async run(ctx) {
       const r = await send(ctx, ctx.requests.order(limitParams(ctx), 'v1', 'query'));
       const step = expectAccepted(r, 'a valid v1 LIMIT order');
       if (step) return step;
       const errors = await schemaErrors('single-order-response', r.observation.json);
-      return info(errors.length === 0 ? 'matches the reference single-order response' : `differs from the reference shape: ${errors.slice(0, 3).join('; ')}`, errors.length === 0, r.exchange);
+      return info(
+        errors.length === 0
+          ? 'matches the reference single-order response'
+          : `differs from the reference shape: ${errors.slice(0, 3).join('; ')}`,
+        errors.length === 0,
+        r.exchange,
+      );
     },
   },
 ];

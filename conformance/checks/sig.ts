@@ -12,7 +12,16 @@ import type { Placement } from '../../src/core/signing/build.js';
 import type { CheckDefinition } from '../types.js';
 import { boundaryBatches, validBatch, validOrder, withClientIds } from '../generators.js';
 import type { BatchOrderItem } from '../../src/core/types.js';
-import { expectAccepted, expectRejected, expectSignatureAccepted, fail, firstFailure, property, send, skip } from './helpers.js';
+import {
+  expectAccepted,
+  expectRejected,
+  expectSignatureAccepted,
+  fail,
+  firstFailure,
+  property,
+  send,
+  skip,
+} from './helpers.js';
 import { ALL_ROUTES, onRoute, perRoute, routes } from './routes.js';
 import { routeKey, type Route } from '../requests.js';
 import type { CheckOutcome } from '../verdict.js';
@@ -33,7 +42,13 @@ export function flipBit(sig: string, bit: number): string {
 }
 
 /** Ways to change a valid batch body after signing so that it stays a valid batch. */
-export const bodyTampers = ['flip-side', 'bump-quantity', 'reserialise-whitespace', 'drop-last-order', 'reorder-keys'] as const;
+export const bodyTampers = [
+  'flip-side',
+  'bump-quantity',
+  'reserialise-whitespace',
+  'drop-last-order',
+  'reorder-keys',
+] as const;
 export type BodyTamper = (typeof bodyTampers)[number];
 
 /** Apply a body tamper; undefined when it does not apply (e.g. drop-last on a 1-order batch). */
@@ -83,7 +98,10 @@ function placementCheck(placement: Placement, ruleId: RuleId, version: ApiVersio
       return property(ctx, arb, async ([o, splitAt]) => {
         const params = orderParams(o, ctx.clientId());
         if (validateOrder(params, { version }).length > 0) return undefined;
-        const r = await send(ctx, ctx.requests.order(params, version, placement, placement === 'split' ? { splitAt } : {}));
+        const r = await send(
+          ctx,
+          ctx.requests.order(params, version, placement, placement === 'split' ? { splitAt } : {}),
+        );
         return expectSignatureAccepted(r, `a valid ${version} order signed in placement '${placement}'`);
       });
     },
@@ -99,7 +117,11 @@ function withQuery(req: RawRequest, query: string): RawRequest {
  * quantity or the client id): the server can only tell by the signature.
  */
 export function changeOneValue(part: string): string {
-  if (/(^|&)side=(BUY|SELL)/.test(part)) return part.replace(/(^|&)side=(BUY|SELL)/, (_m, p: string, s: string) => `${p}side=${s === 'BUY' ? 'SELL' : 'BUY'}`);
+  if (/(^|&)side=(BUY|SELL)/.test(part))
+    return part.replace(
+      /(^|&)side=(BUY|SELL)/,
+      (_m, p: string, s: string) => `${p}side=${s === 'BUY' ? 'SELL' : 'BUY'}`,
+    );
   if (/(^|&)quantity=/.test(part)) return part.replace(/(^|&)quantity=/, '$1quantity=1');
   return part.replace(/(^|&)newClientOrderId=/, '$1newClientOrderId=x');
 }
@@ -112,7 +134,8 @@ export const sigChecks: CheckDefinition[] = [
     title: 'a request signed with lower-case hex HMAC-SHA256 of totalParams is accepted, on every route',
     placesOrders: true,
     routes: ALL_ROUTES,
-    probe: async (ctx, r) => expectSignatureAccepted(await send(ctx, onRoute(ctx, r)), `a correctly signed request on ${routeKey(r)}`),
+    probe: async (ctx, r) =>
+      expectSignatureAccepted(await send(ctx, onRoute(ctx, r)), `a correctly signed request on ${routeKey(r)}`),
   }),
   {
     id: 'SIG-HMAC-SHA256-HEX.flipped-bit',
@@ -120,25 +143,45 @@ export const sigChecks: CheckDefinition[] = [
     title: 'a signature with any one bit flipped is rejected, on any route',
     covers: ALL_ROUTES.map(routeKey),
     run(ctx) {
-      return property(ctx, fc.tuple(fc.constantFrom(...ALL_ROUTES), fc.integer({ min: 0, max: 255 })), async ([r, bit]) => {
-        const res = await send(ctx, onRoute(ctx, r, { signature: edits.flipBit(bit) }));
-        return expectRejected(res, `${routeKey(r)} with signature bit ${bit} flipped`, 'auth');
-        // every route first (its cell decided), the first bit of the 256 on the batch and the last on the last route
-      }, { examples: ALL_ROUTES.map((r, i): [Route, number] => [r, i === 0 ? 0 : i === ALL_ROUTES.length - 1 ? 255 : (i * 37) % 256]), runs: Math.max(ctx.runs, ALL_ROUTES.length) });
+      return property(
+        ctx,
+        fc.tuple(fc.constantFrom(...ALL_ROUTES), fc.integer({ min: 0, max: 255 })),
+        async ([r, bit]) => {
+          const res = await send(ctx, onRoute(ctx, r, { signature: edits.flipBit(bit) }));
+          return expectRejected(res, `${routeKey(r)} with signature bit ${bit} flipped`, 'auth');
+          // every route first (its cell decided), the first bit of the 256 on the batch and the last on the last route
+        },
+        {
+          examples: ALL_ROUTES.map((r, i): [Route, number] => [
+            r,
+            i === 0 ? 0 : i === ALL_ROUTES.length - 1 ? 255 : (i * 37) % 256,
+          ]),
+          runs: Math.max(ctx.runs, ALL_ROUTES.length),
+        },
+      );
     },
   },
   perRoute({
     id: 'SIG-HMAC-SHA256-HEX.encoded',
     ruleId: 'SIG-HMAC-SHA256-HEX',
-    title: 'correctly signed orders whose values need percent-encoding (or JSON escapes) are accepted, on every route: the signature covers the text as sent',
+    title:
+      'correctly signed orders whose values need percent-encoding (or JSON escapes) are accepted, on every route: the signature covers the text as sent',
     placesOrders: true,
     routes: ALL_ROUTES,
     async probe(ctx, r) {
       const steps = [];
       // Reserved and non-ASCII characters in the one free-text field (§2.1: up to 255 characters).
       for (const tail of [' &=+%/?#', "'!*(),;:@$", 'é€ü 😀 中文', '"\\ \t quote']) {
-        const order = { ...(r.endpoint === 'batch' ? oneOrder(ctx) : limitParams(ctx)), newClientOrderId: `${ctx.clientId()}${tail}` };
-        steps.push(expectSignatureAccepted(await send(ctx, onRoute(ctx, r, {}, order)), `${routeKey(r)}: newClientOrderId ending ${JSON.stringify(tail)}`));
+        const order = {
+          ...(r.endpoint === 'batch' ? oneOrder(ctx) : limitParams(ctx)),
+          newClientOrderId: `${ctx.clientId()}${tail}`,
+        };
+        steps.push(
+          expectSignatureAccepted(
+            await send(ctx, onRoute(ctx, r, {}, order)),
+            `${routeKey(r)}: newClientOrderId ending ${JSON.stringify(tail)}`,
+          ),
+        );
       }
       return firstFailure(...steps);
     },
@@ -146,17 +189,39 @@ export const sigChecks: CheckDefinition[] = [
   perRoute({
     id: 'SIG-HMAC-SHA256-HEX.http',
     ruleId: 'SIG-HMAC-SHA256-HEX',
-    title: 'freedoms HTTP grants a client do not break a correct signature: header names in any case, a content type with parameters or in other case, a chunked body',
+    title:
+      'freedoms HTTP grants a client do not break a correct signature: header names in any case, a content type with parameters or in other case, a chunked body',
     placesOrders: true,
     routes: ALL_ROUTES,
     async probe(ctx, r) {
-      const lower = (req: RawRequest): RawRequest => ({ ...req, headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), v])) });
+      const lower = (req: RawRequest): RawRequest => ({
+        ...req,
+        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), v])),
+      });
       // Accepted, not merely "signature accepted": the request differs from the route's accepted control in form only.
-      const steps = [expectAccepted(await send(ctx, onRoute(ctx, r, { tamper: lower })), `${routeKey(r)} with lower-case header names`)];
+      const steps = [
+        expectAccepted(
+          await send(ctx, onRoute(ctx, r, { tamper: lower })),
+          `${routeKey(r)} with lower-case header names`,
+        ),
+      ];
       if (r.endpoint === 'batch' || r.placement !== 'query') {
-        const type = r.endpoint === 'batch' ? 'Application/JSON; charset=utf-8' : 'application/x-www-form-urlencoded; charset=UTF-8';
-        steps.push(expectAccepted(await send(ctx, onRoute(ctx, r, { headers: { 'content-type': type } })), `${routeKey(r)} with content type ${type}`));
-        steps.push(expectAccepted(await send(ctx, onRoute(ctx, r, { tamper: (req) => ({ ...req, chunked: true }) })), `${routeKey(r)} with a chunked body`));
+        const type =
+          r.endpoint === 'batch'
+            ? 'Application/JSON; charset=utf-8'
+            : 'application/x-www-form-urlencoded; charset=UTF-8';
+        steps.push(
+          expectAccepted(
+            await send(ctx, onRoute(ctx, r, { headers: { 'content-type': type } })),
+            `${routeKey(r)} with content type ${type}`,
+          ),
+        );
+        steps.push(
+          expectAccepted(
+            await send(ctx, onRoute(ctx, r, { tamper: (req) => ({ ...req, chunked: true }) })),
+            `${routeKey(r)} with a chunked body`,
+          ),
+        );
       }
       return firstFailure(...steps);
     },
@@ -167,9 +232,23 @@ export const sigChecks: CheckDefinition[] = [
     title: 'a truncated, extended, non-hex or empty signature is rejected, on every route',
     routes: ALL_ROUTES,
     async probe(ctx, r) {
-      const variants = [edits.truncate(63), edits.truncate(32), edits.extraDigit, edits.nonHexDigit, edits.base64, edits.empty];
+      const variants = [
+        edits.truncate(63),
+        edits.truncate(32),
+        edits.extraDigit,
+        edits.nonHexDigit,
+        edits.base64,
+        edits.empty,
+      ];
       const steps = [];
-      for (const f of variants) steps.push(expectRejected(await send(ctx, onRoute(ctx, r, { signature: f })), `${routeKey(r)}: signature ${f.what}`, 'auth'));
+      for (const f of variants)
+        steps.push(
+          expectRejected(
+            await send(ctx, onRoute(ctx, r, { signature: f })),
+            `${routeKey(r)}: signature ${f.what}`,
+            'auth',
+          ),
+        );
       return firstFailure(...steps);
     },
   }),
@@ -183,8 +262,14 @@ export const sigChecks: CheckDefinition[] = [
       const upper = edits.upperCase;
       const mixed = edits.mixedCase;
       return firstFailure(
-        expectSignatureAccepted(await send(ctx, onRoute(ctx, r, { signature: upper })), `${routeKey(r)} with an upper-case signature`),
-        expectSignatureAccepted(await send(ctx, onRoute(ctx, r, { signature: mixed })), `${routeKey(r)} with a mixed-case signature`),
+        expectSignatureAccepted(
+          await send(ctx, onRoute(ctx, r, { signature: upper })),
+          `${routeKey(r)} with an upper-case signature`,
+        ),
+        expectSignatureAccepted(
+          await send(ctx, onRoute(ctx, r, { signature: mixed })),
+          `${routeKey(r)} with a mixed-case signature`,
+        ),
       );
     },
   }),
@@ -195,8 +280,16 @@ export const sigChecks: CheckDefinition[] = [
     routes: ALL_ROUTES,
     async probe(ctx, r) {
       return firstFailure(
-        expectRejected(await send(ctx, onRoute(ctx, r, { omitSignature: true })), `${routeKey(r)} without signature`, 'auth'),
-        expectRejected(await send(ctx, onRoute(ctx, r, { signature: edits.empty })), `${routeKey(r)} with an empty signature`, 'auth'),
+        expectRejected(
+          await send(ctx, onRoute(ctx, r, { omitSignature: true })),
+          `${routeKey(r)} without signature`,
+          'auth',
+        ),
+        expectRejected(
+          await send(ctx, onRoute(ctx, r, { signature: edits.empty })),
+          `${routeKey(r)} with an empty signature`,
+          'auth',
+        ),
       );
     },
   }),
@@ -207,11 +300,19 @@ export const sigChecks: CheckDefinition[] = [
     title: 'a batch signed over its query string alone, leaving the JSON body unsigned, is rejected',
     run(ctx) {
       if (ctx.target.profile?.batchSignature === 'query-only') return Promise.resolve(declaredQueryOnly());
-      return property(ctx, validBatch(ctx.target.symbol, 1, LIMITS.maxBatchOrders, ctx.target.profile), async (orders) => {
-        // What some client libraries do for this endpoint: sign timestamp/recvWindow only.
-        const r = await send(ctx, ctx.requests.batch(withClientIds(orders, ctx.clientId), { signedString: (_tp, q) => q }));
-        return expectRejected(r, 'a valid batch whose signature covers the query string only', 'auth');
-      }, { examples: boundaryBatches(ctx.seed, ctx.target.symbol, 1, LIMITS.maxBatchOrders, ctx.target.profile) });
+      return property(
+        ctx,
+        validBatch(ctx.target.symbol, 1, LIMITS.maxBatchOrders, ctx.target.profile),
+        async (orders) => {
+          // What some client libraries do for this endpoint: sign timestamp/recvWindow only.
+          const r = await send(
+            ctx,
+            ctx.requests.batch(withClientIds(orders, ctx.clientId), { signedString: (_tp, q) => q }),
+          );
+          return expectRejected(r, 'a valid batch whose signature covers the query string only', 'auth');
+        },
+        { examples: boundaryBatches(ctx.seed, ctx.target.symbol, 1, LIMITS.maxBatchOrders, ctx.target.profile) },
+      );
     },
   },
   {
@@ -220,8 +321,15 @@ export const sigChecks: CheckDefinition[] = [
     covers: ['batch/json'],
     title: 'any change to the JSON body of a batch after signing is rejected, even one that keeps it a valid batch',
     run(ctx) {
-      if (ctx.target.profile?.batchSignature === 'query-only') return Promise.resolve(skip('the target declares query-only batch signatures: reported once under SIG-BODY-COVERED'));
-      const arb = fc.tuple(validBatch(ctx.target.symbol, 1, LIMITS.maxBatchOrders, ctx.target.profile), fc.constantFrom(...bodyTampers), fc.nat());
+      if (ctx.target.profile?.batchSignature === 'query-only')
+        return Promise.resolve(
+          skip('the target declares query-only batch signatures: reported once under SIG-BODY-COVERED'),
+        );
+      const arb = fc.tuple(
+        validBatch(ctx.target.symbol, 1, LIMITS.maxBatchOrders, ctx.target.profile),
+        fc.constantFrom(...bodyTampers),
+        fc.nat(),
+      );
       return property(ctx, arb, async ([orders, how, index]) => {
         const batch = withClientIds(orders, ctx.clientId);
         const tampered = tamperBatch(batch, how, index);
@@ -248,7 +356,11 @@ export const sigChecks: CheckDefinition[] = [
     title: 'a split order signed over its query half only, leaving the form body unsigned, is rejected',
     routes: routes('v1/split', 'v1.1/split'),
     async probe(ctx, r) {
-      return expectRejected(await send(ctx, onRoute(ctx, r, { signedString: (_tp, q) => q })), `${routeKey(r)}: signature over the query half only`, 'auth');
+      return expectRejected(
+        await send(ctx, onRoute(ctx, r, { signedString: (_tp, q) => q })),
+        `${routeKey(r)}: signature over the query half only`,
+        'auth',
+      );
     },
   }),
   perRoute({
@@ -257,7 +369,11 @@ export const sigChecks: CheckDefinition[] = [
     title: 'a split order signed over its form-body half only, leaving the query unsigned, is rejected',
     routes: routes('v1/split', 'v1.1/split'),
     async probe(ctx, r) {
-      return expectRejected(await send(ctx, onRoute(ctx, r, { signedString: (_tp, _q, b) => b })), `${routeKey(r)}: signature over the body half only`, 'auth');
+      return expectRejected(
+        await send(ctx, onRoute(ctx, r, { signedString: (_tp, _q, b) => b })),
+        `${routeKey(r)}: signature over the body half only`,
+        'auth',
+      );
     },
   }),
   perRoute({
@@ -277,38 +393,65 @@ export const sigChecks: CheckDefinition[] = [
     title: 'changing, reordering or re-encoding query parameters after signing is rejected',
     run(ctx) {
       const kinds = ['timestamp+1', 'reorder', 'value-change', 'plus-for-space'] as const;
-      return property(ctx, fc.tuple(fc.constantFrom(...kinds), validOrder(ctx.target.symbol, ctx.target.profile)), async ([kind, o]) => {
-        if (kind === 'timestamp+1') {
-          const b = ctx.requests.batch([oneOrder(ctx)], {
-            tamper: (req) => withQuery(req, req.query.replace(/timestamp=(\d+)/, (_m, t: string) => `timestamp=${Number(t) + 1}`)),
+      return property(
+        ctx,
+        fc.tuple(fc.constantFrom(...kinds), validOrder(ctx.target.symbol, ctx.target.profile)),
+        async ([kind, o]) => {
+          if (kind === 'timestamp+1') {
+            const b = ctx.requests.batch([oneOrder(ctx)], {
+              tamper: (req) =>
+                withQuery(
+                  req,
+                  req.query.replace(/timestamp=(\d+)/, (_m, t: string) => `timestamp=${Number(t) + 1}`),
+                ),
+            });
+            return expectRejected(await send(ctx, b), 'batch with timestamp changed by 1 ms after signing', 'auth');
+          }
+          const params = orderParams(o, kind === 'plus-for-space' ? `${ctx.clientId()} x` : ctx.clientId());
+          const b = ctx.requests.order(params, 'v1', 'query', {
+            tamper: (req) => {
+              if (kind === 'reorder') {
+                const pairs = req.query.split('&');
+                const [a, c, ...rest] = pairs;
+                return withQuery(req, [c, a, ...rest].join('&'));
+              }
+              if (kind === 'value-change')
+                return withQuery(
+                  req,
+                  req.query.replace(/side=(BUY|SELL)/, (_m, s: string) => `side=${s === 'BUY' ? 'SELL' : 'BUY'}`),
+                );
+              return withQuery(req, req.query.replace('%20', '+'));
+            },
           });
-          return expectRejected(await send(ctx, b), 'batch with timestamp changed by 1 ms after signing', 'auth');
-        }
-        const params = orderParams(o, kind === 'plus-for-space' ? `${ctx.clientId()} x` : ctx.clientId());
-        const b = ctx.requests.order(params, 'v1', 'query', {
-          tamper: (req) => {
-            if (kind === 'reorder') {
-              const pairs = req.query.split('&');
-              const [a, c, ...rest] = pairs;
-              return withQuery(req, [c, a, ...rest].join('&'));
-            }
-            if (kind === 'value-change') return withQuery(req, req.query.replace(/side=(BUY|SELL)/, (_m, s: string) => `side=${s === 'BUY' ? 'SELL' : 'BUY'}`));
-            return withQuery(req, req.query.replace('%20', '+'));
-          },
-        });
-        return expectRejected(await send(ctx, b), `query changed after signing (${kind})`, 'auth');
-        // both routes first: the batch (timestamp+1) and v1/query
-      }, { examples: (['timestamp+1', 'reorder'] as const).map((k, i) => [k, fc.sample(validOrder(ctx.target.symbol, ctx.target.profile), { seed: ctx.seed + i, numRuns: 1 })[0]] as [(typeof kinds)[number], BatchOrderItem]), runs: Math.max(ctx.runs, 2) });
+          return expectRejected(await send(ctx, b), `query changed after signing (${kind})`, 'auth');
+          // both routes first: the batch (timestamp+1) and v1/query
+        },
+        {
+          examples: (['timestamp+1', 'reorder'] as const).map(
+            (k, i) =>
+              [
+                k,
+                fc.sample(validOrder(ctx.target.symbol, ctx.target.profile), { seed: ctx.seed + i, numRuns: 1 })[0],
+              ] as [(typeof kinds)[number], BatchOrderItem],
+          ),
+          runs: Math.max(ctx.runs, 2),
+        },
+      );
     },
   },
   perRoute({
     id: 'SIG-TOTALPARAMS-NO-SEPARATOR',
     ruleId: 'SIG-TOTALPARAMS-NO-SEPARATOR',
-    title: "a signature computed with '&' inserted between query and body is rejected, wherever both carry signed bytes",
+    title:
+      "a signature computed with '&' inserted between query and body is rejected, wherever both carry signed bytes",
     routes: routes('batch/json', 'v1/split', 'v1.1/split'),
     async probe(ctx, r) {
       const amp = (_tp: string, q: string, b: string) => `${q}&${b}`;
-      return expectRejected(await send(ctx, onRoute(ctx, r, { signedString: amp })), `${routeKey(r)} signed with '&' at the query/body join`, 'auth');
+      return expectRejected(
+        await send(ctx, onRoute(ctx, r, { signedString: amp })),
+        `${routeKey(r)} signed with '&' at the query/body join`,
+        'auth',
+      );
     },
   }),
   perRoute({
@@ -316,7 +459,8 @@ export const sigChecks: CheckDefinition[] = [
     ruleId: 'SIG-EXCLUDES-SIGNATURE',
     title: 'the signature pair is left out of the signed string wherever it stands, on every route',
     level: 'SHOULD',
-    levelReason: 'where the pair stands is not shown by the seed (§5.3 only says it is not signed): a server that finds it only last is a weakness, not a break of a MUST',
+    levelReason:
+      'where the pair stands is not shown by the seed (§5.3 only says it is not signed): a server that finds it only last is a weakness, not a break of a MUST',
     placesOrders: true,
     routes: ALL_ROUTES,
     async probe(ctx, r) {
@@ -328,8 +472,17 @@ export const sigChecks: CheckDefinition[] = [
         const [sig] = pairs.splice(i, 1);
         return [sig, ...pairs].join('&');
       };
-      const b = onRoute(ctx, r, { tamper: (req) => ({ ...req, query: front(req.query), body: req.body.includes('signature=') && !req.body.startsWith('[') ? front(req.body) : req.body }) });
-      return expectSignatureAccepted(await send(ctx, b), `${routeKey(r)} with the signature pair first instead of last`);
+      const b = onRoute(ctx, r, {
+        tamper: (req) => ({
+          ...req,
+          query: front(req.query),
+          body: req.body.includes('signature=') && !req.body.startsWith('[') ? front(req.body) : req.body,
+        }),
+      });
+      return expectSignatureAccepted(
+        await send(ctx, b),
+        `${routeKey(r)} with the signature pair first instead of last`,
+      );
     },
   }),
 ];

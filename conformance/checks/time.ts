@@ -8,7 +8,21 @@ import { DEFAULT_RECV_WINDOW, MAX_LEAD_MS } from '../../src/core/time.js';
 import type { CheckContext, CheckDefinition } from '../types.js';
 import type { CheckOutcome, RouteCell } from '../verdict.js';
 import type { RuleId } from '../../src/core/rule-id.js';
-import { expectAccepted, verdictOf, expectRejected, fail, firstFailure, inconclusive, info, openPoint, outcome, pass, send, skip, type Step } from './helpers.js';
+import {
+  expectAccepted,
+  verdictOf,
+  expectRejected,
+  fail,
+  firstFailure,
+  inconclusive,
+  info,
+  openPoint,
+  outcome,
+  pass,
+  send,
+  skip,
+  type Step,
+} from './helpers.js';
 import { oneOrder } from './orders.js';
 import { expect as want } from '../verdict.js';
 import { ALL_ROUTES, cellOf, onRoute, perRoute } from './routes.js';
@@ -20,7 +34,8 @@ const SAFETY_MS = 150;
 /** How far from a boundary a probe must stand to be decided, or why it cannot be sized. */
 export function probeMargin(ctx: CheckContext): { margin: number } | { reason: string } {
   const c = ctx.clock;
-  if (c.offsetMs === undefined || c.uncertaintyMs === undefined) return { reason: `server clock not measured: ${c.note ?? 'unknown'}` };
+  if (c.offsetMs === undefined || c.uncertaintyMs === undefined)
+    return { reason: `server clock not measured: ${c.note ?? 'unknown'}` };
   return { margin: c.uncertaintyMs + ctx.maxRttMs + ctx.requestSpacingMs + SAFETY_MS };
 }
 
@@ -35,7 +50,12 @@ type Probe = { age: number; recvWindow?: number; accept: boolean; what: string }
 /** Sends of a time probe whose answer contradicts the §5.4 window rule before it fails (jitter, not the server). */
 const TIME_ATTEMPTS = 3;
 
-function timeCheck(id: string, ruleId: RuleId, title: string, plan: (margin: number, ctx: CheckContext) => Probe[] | string): CheckDefinition {
+function timeCheck(
+  id: string,
+  ruleId: RuleId,
+  title: string,
+  plan: (margin: number, ctx: CheckContext) => Probe[] | string,
+): CheckDefinition {
   return {
     id,
     ruleId,
@@ -73,7 +93,9 @@ function timeCheck(id: string, ruleId: RuleId, title: string, plan: (margin: num
         cells.push(cellOf(route, firstFailure(...mine)));
       }
       const first = outcome(firstFailure(...steps));
-      return first.status === 'pass' || first.status === 'fail' || first.status === 'inconclusive' ? { ...first, cells } : first;
+      return first.status === 'pass' || first.status === 'fail' || first.status === 'inconclusive'
+        ? { ...first, cells }
+        : first;
     },
   };
 }
@@ -87,7 +109,10 @@ const HOUR = 3_600_000;
  * server's clock offset, their distance does not: `recvWindow + 1000` (§5.4 item 3), so
  * the width is checked even when no Date header or time endpoint gives the offset.
  */
-async function windowByBehaviour(ctx: CheckContext, recvWindow?: number): Promise<{ lead: number; past: number; route: Route } | { undecided: string } | string> {
+async function windowByBehaviour(
+  ctx: CheckContext,
+  recvWindow?: number,
+): Promise<{ lead: number; past: number; route: Route } | { undecided: string } | string> {
   // The first route whose answers can decide (a positive control in this run).
   let route: Route | undefined;
   for (const r of ALL_ROUTES) {
@@ -103,7 +128,10 @@ async function windowByBehaviour(ctx: CheckContext, recvWindow?: number): Promis
   /** Why the last valid order refused was no verdict on the window (a business refusal valid orders meet in this run). */
   let undecided: string | undefined;
   const accepted = async (x: number) => {
-    const r = await send(ctx, onRoute(ctx, on, { timestamp: Date.now() + x, ...(recvWindow === undefined ? {} : { recvWindow }) }));
+    const r = await send(
+      ctx,
+      onRoute(ctx, on, { timestamp: Date.now() + x, ...(recvWindow === undefined ? {} : { recvWindow }) }),
+    );
     const v = verdictOf(r, want.accept);
     if (v.verdict === 'inconclusive') undecided ??= v.reason;
     return r.observation.verdict === 'accepted';
@@ -116,7 +144,8 @@ async function windowByBehaviour(ctx: CheckContext, recvWindow?: number): Promis
       break;
     }
   }
-  if (inside === undefined) return undecided !== undefined ? { undecided } : 'no timestamp within a minute of the local clock was accepted';
+  if (inside === undefined)
+    return undecided !== undefined ? { undecided } : 'no timestamp within a minute of the local clock was accepted';
   const edge = async (yes: number, no: number): Promise<number> => {
     while (Math.abs(no - yes) > 25) {
       const mid = Math.round((yes + no) / 2);
@@ -133,13 +162,34 @@ async function windowByBehaviour(ctx: CheckContext, recvWindow?: number): Promis
  * local `offset - recvWindow`, the lead edge at local `offset + 1000` (§5.4 item 3), each within
  * the bisection tolerance plus the clock's uncertainty. Undefined without a clock estimate. Pure.
  */
-export function windowSides(clock: Pick<CheckContext['clock'], 'offsetMs' | 'uncertaintyMs'>, found: { lead: number; past: number }, recvWindow: number, tolerance: number): { past: 'right' | 'off'; lead: 'right' | 'off'; pastExpected: number; pastOffMs: number; leadOffMs: number; tolerance: number } | undefined {
+export function windowSides(
+  clock: Pick<CheckContext['clock'], 'offsetMs' | 'uncertaintyMs'>,
+  found: { lead: number; past: number },
+  recvWindow: number,
+  tolerance: number,
+):
+  | {
+      past: 'right' | 'off';
+      lead: 'right' | 'off';
+      pastExpected: number;
+      pastOffMs: number;
+      leadOffMs: number;
+      tolerance: number;
+    }
+  | undefined {
   if (clock.offsetMs === undefined || clock.uncertaintyMs === undefined) return undefined;
   const t = Math.ceil(tolerance / 2 + clock.uncertaintyMs);
   const pastExpected = Math.round(clock.offsetMs - recvWindow);
   const pastOffMs = Math.round(found.past - pastExpected);
   const leadOffMs = Math.round(found.lead - (clock.offsetMs + MAX_LEAD_MS));
-  return { past: Math.abs(pastOffMs) <= t ? 'right' : 'off', lead: Math.abs(leadOffMs) <= t ? 'right' : 'off', pastExpected, pastOffMs, leadOffMs, tolerance: t };
+  return {
+    past: Math.abs(pastOffMs) <= t ? 'right' : 'off',
+    lead: Math.abs(leadOffMs) <= t ? 'right' : 'off',
+    pastExpected,
+    pastOffMs,
+    leadOffMs,
+    tolerance: t,
+  };
 }
 
 /** Measurements of the window width (§5.4 item 3: recvWindow + 1000 ms) before it fails. */
@@ -166,20 +216,30 @@ function widthCheck(id: string, ruleId: RuleId, recvWindow: number | undefined):
       for (let attempt = 1; attempt <= WIDTH_ATTEMPTS; attempt++) {
         const found = await windowByBehaviour(ctx, recvWindow);
         if (found === 'inconclusive') return inconclusive('no route accepted a valid request in this run');
-        if (typeof found === 'object' && 'undecided' in found) return inconclusive(`valid orders are refused in this run whatever their timestamp: ${found.undecided}`);
+        if (typeof found === 'object' && 'undecided' in found)
+          return inconclusive(`valid orders are refused in this run whatever their timestamp: ${found.undecided}`);
         if (typeof found === 'string') return fail('a timestamp near the local clock accepted', found);
         const width = found.lead - found.past;
         if (Math.abs(width - (w + MAX_LEAD_MS)) <= tolerance) {
-          return pass({ observed: `window ${width} ms wide (± ${tolerance} ms) on ${routeKey(found.route)}${attempt > 1 ? `, at measurement ${attempt} (before: ${seen.join('; ')})` : ''}` });
+          return pass({
+            observed: `window ${width} ms wide (± ${tolerance} ms) on ${routeKey(found.route)}${attempt > 1 ? `, at measurement ${attempt} (before: ${seen.join('; ')})` : ''}`,
+          });
         }
         // Which side is off, from the clock estimate: recvWindow is the past side (§5.4 item 3); a wrong lead is TIME-WINDOW-LEAD's.
         const side = windowSides(ctx.clock, found, w, tolerance);
         if (side?.past === 'right') {
-          return pass({ observed: `the past edge honours recvWindow ${w} (local ${found.past} ms, expected ${side.pastExpected} ms ± ${side.tolerance} ms); the lead edge is ${side.leadOffMs} ms off (judged under TIME-WINDOW-LEAD), so the window is ${width} ms wide` });
+          return pass({
+            observed: `the past edge honours recvWindow ${w} (local ${found.past} ms, expected ${side.pastExpected} ms ± ${side.tolerance} ms); the lead edge is ${side.leadOffMs} ms off (judged under TIME-WINDOW-LEAD), so the window is ${width} ms wide`,
+          });
         }
-        seen.push(`accepted from local ${found.past} ms to local +${found.lead} ms: ${width} ms wide${side === undefined ? ' (no clock estimate: the side at fault is not known)' : `; the past edge is ${side.pastOffMs} ms off the clock estimate (± ${side.tolerance} ms)`}`);
+        seen.push(
+          `accepted from local ${found.past} ms to local +${found.lead} ms: ${width} ms wide${side === undefined ? ' (no clock estimate: the side at fault is not known)' : `; the past edge is ${side.pastOffMs} ms off the clock estimate (± ${side.tolerance} ms)`}`,
+        );
       }
-      return fail(`a window ${w + MAX_LEAD_MS} ms wide (± ${tolerance} ms): timestamps from serverTime - ${w} to serverTime + 1000`, `${WIDTH_ATTEMPTS} measurements: ${seen.join('; ')}`);
+      return fail(
+        `a window ${w + MAX_LEAD_MS} ms wide (± ${tolerance} ms): timestamps from serverTime - ${w} to serverTime + 1000`,
+        `${WIDTH_ATTEMPTS} measurements: ${seen.join('; ')}`,
+      );
     },
   };
 }
@@ -202,77 +262,223 @@ interface LongForm {
  * the time now (or the default window 5000) written that way.
  */
 export const LONG_FORMS: readonly LongForm[] = [
-  { id: 'TIME-WINDOW-PAST.seconds', ruleId: 'TIME-WINDOW-PAST', param: 'timestamp', what: 'in seconds (10 digits: as milliseconds, 55 years old)', form: (now) => String(Math.floor(now / 1000)) },
-  { id: 'TIME-WINDOW-LEAD.microseconds', ruleId: 'TIME-WINDOW-LEAD', param: 'timestamp', what: 'in microseconds (16 digits: as milliseconds, far ahead)', form: (now) => String(now * 1000) },
-  { id: 'ORDER-RECVWINDOW-FORMAT.timestamp-fraction', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'timestamp', what: 'with a fraction', form: (now) => `${now}.5` },
-  { id: 'ORDER-RECVWINDOW-FORMAT.timestamp-negative', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'timestamp', what: 'negative', form: (now) => `-${now}` },
-  { id: 'ORDER-RECVWINDOW-FORMAT.timestamp-exponent', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'timestamp', what: 'with an exponent (its value is the time now)', form: (now) => { const d = String(now); return `${d.slice(0, 1)}.${d.slice(1)}e${d.length - 1}`; } },
-  { id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-fraction', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'recvWindow', what: 'with a fraction', form: () => '5000.5' },
-  { id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-negative', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'recvWindow', what: 'negative', form: () => '-5000' },
-  { id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-exponent', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'recvWindow', what: 'with an exponent (5e3)', form: () => '5e3' },
-  { id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-overflow', ruleId: 'ORDER-RECVWINDOW-FORMAT', param: 'recvWindow', what: 'past the LONG range (2^63)', form: () => '9223372036854775808' },
-  { id: 'ORDER-LONG-CANONICAL.timestamp-leading-zero', ruleId: 'ORDER-LONG-CANONICAL', param: 'timestamp', what: 'with a leading zero', form: (now) => `0${now}` },
-  { id: 'ORDER-LONG-CANONICAL.timestamp-plus', ruleId: 'ORDER-LONG-CANONICAL', param: 'timestamp', what: 'with a plus sign', form: (now) => `+${now}` },
-  { id: 'ORDER-LONG-CANONICAL.timestamp-padded', ruleId: 'ORDER-LONG-CANONICAL', param: 'timestamp', what: 'padded with spaces', form: (now) => ` ${now} ` },
-  { id: 'ORDER-LONG-CANONICAL.recvwindow-leading-zero', ruleId: 'ORDER-LONG-CANONICAL', param: 'recvWindow', what: 'with a leading zero', form: () => '05000' },
-  { id: 'ORDER-LONG-CANONICAL.recvwindow-plus', ruleId: 'ORDER-LONG-CANONICAL', param: 'recvWindow', what: 'with a plus sign', form: () => '+5000' },
-  { id: 'ORDER-LONG-CANONICAL.recvwindow-padded', ruleId: 'ORDER-LONG-CANONICAL', param: 'recvWindow', what: 'padded with spaces', form: () => ' 5000 ' },
+  {
+    id: 'TIME-WINDOW-PAST.seconds',
+    ruleId: 'TIME-WINDOW-PAST',
+    param: 'timestamp',
+    what: 'in seconds (10 digits: as milliseconds, 55 years old)',
+    form: (now) => String(Math.floor(now / 1000)),
+  },
+  {
+    id: 'TIME-WINDOW-LEAD.microseconds',
+    ruleId: 'TIME-WINDOW-LEAD',
+    param: 'timestamp',
+    what: 'in microseconds (16 digits: as milliseconds, far ahead)',
+    form: (now) => String(now * 1000),
+  },
+  {
+    id: 'ORDER-RECVWINDOW-FORMAT.timestamp-fraction',
+    ruleId: 'ORDER-RECVWINDOW-FORMAT',
+    param: 'timestamp',
+    what: 'with a fraction',
+    form: (now) => `${now}.5`,
+  },
+  {
+    id: 'ORDER-RECVWINDOW-FORMAT.timestamp-negative',
+    ruleId: 'ORDER-RECVWINDOW-FORMAT',
+    param: 'timestamp',
+    what: 'negative',
+    form: (now) => `-${now}`,
+  },
+  {
+    id: 'ORDER-RECVWINDOW-FORMAT.timestamp-exponent',
+    ruleId: 'ORDER-RECVWINDOW-FORMAT',
+    param: 'timestamp',
+    what: 'with an exponent (its value is the time now)',
+    form: (now) => {
+      const d = String(now);
+      return `${d.slice(0, 1)}.${d.slice(1)}e${d.length - 1}`;
+    },
+  },
+  {
+    id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-fraction',
+    ruleId: 'ORDER-RECVWINDOW-FORMAT',
+    param: 'recvWindow',
+    what: 'with a fraction',
+    form: () => '5000.5',
+  },
+  {
+    id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-negative',
+    ruleId: 'ORDER-RECVWINDOW-FORMAT',
+    param: 'recvWindow',
+    what: 'negative',
+    form: () => '-5000',
+  },
+  {
+    id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-exponent',
+    ruleId: 'ORDER-RECVWINDOW-FORMAT',
+    param: 'recvWindow',
+    what: 'with an exponent (5e3)',
+    form: () => '5e3',
+  },
+  {
+    id: 'ORDER-RECVWINDOW-FORMAT.recvwindow-overflow',
+    ruleId: 'ORDER-RECVWINDOW-FORMAT',
+    param: 'recvWindow',
+    what: 'past the LONG range (2^63)',
+    form: () => '9223372036854775808',
+  },
+  {
+    id: 'ORDER-LONG-CANONICAL.timestamp-leading-zero',
+    ruleId: 'ORDER-LONG-CANONICAL',
+    param: 'timestamp',
+    what: 'with a leading zero',
+    form: (now) => `0${now}`,
+  },
+  {
+    id: 'ORDER-LONG-CANONICAL.timestamp-plus',
+    ruleId: 'ORDER-LONG-CANONICAL',
+    param: 'timestamp',
+    what: 'with a plus sign',
+    form: (now) => `+${now}`,
+  },
+  {
+    id: 'ORDER-LONG-CANONICAL.timestamp-padded',
+    ruleId: 'ORDER-LONG-CANONICAL',
+    param: 'timestamp',
+    what: 'padded with spaces',
+    form: (now) => ` ${now} `,
+  },
+  {
+    id: 'ORDER-LONG-CANONICAL.recvwindow-leading-zero',
+    ruleId: 'ORDER-LONG-CANONICAL',
+    param: 'recvWindow',
+    what: 'with a leading zero',
+    form: () => '05000',
+  },
+  {
+    id: 'ORDER-LONG-CANONICAL.recvwindow-plus',
+    ruleId: 'ORDER-LONG-CANONICAL',
+    param: 'recvWindow',
+    what: 'with a plus sign',
+    form: () => '+5000',
+  },
+  {
+    id: 'ORDER-LONG-CANONICAL.recvwindow-padded',
+    ruleId: 'ORDER-LONG-CANONICAL',
+    param: 'recvWindow',
+    what: 'padded with spaces',
+    form: () => ' 5000 ',
+  },
 ];
 
 export const timeChecks: CheckDefinition[] = [
   widthCheck('TIME-RECVWINDOW-DEFAULT.width', 'TIME-RECVWINDOW-DEFAULT', undefined),
   widthCheck('TIME-RECVWINDOW-HONOURED.width', 'TIME-RECVWINDOW-HONOURED', 3000),
-  timeCheck('TIME-WINDOW-PAST', 'TIME-WINDOW-PAST', 'a timestamp well inside the window is accepted; one older than recvWindow is rejected', (m) => [
-    { age: Math.min(1000, D / 4), accept: true, what: 'timestamp 1 s old (default window)' },
-    { age: 2 * D, accept: false, what: `timestamp ${2 * D} ms old (default window ${D})` },
-    { age: 3000 + m, recvWindow: 3000, accept: false, what: `timestamp ${3000 + m} ms old with recvWindow 3000` },
-  ]),
-  timeCheck('TIME-RECVWINDOW-DEFAULT', 'TIME-RECVWINDOW-DEFAULT', 'without recvWindow the window is 5000 ms', (m) =>
-    m * 2 >= D ? `the clock uncertainty (${m} ms margin) is too large to probe a ${D} ms window` : [
-      { age: D - m, accept: true, what: `timestamp ${D - m} ms old, no recvWindow` },
-      { age: D + m, accept: false, what: `timestamp ${D + m} ms old, no recvWindow (default ${D})` },
+  timeCheck(
+    'TIME-WINDOW-PAST',
+    'TIME-WINDOW-PAST',
+    'a timestamp well inside the window is accepted; one older than recvWindow is rejected',
+    (m) => [
+      { age: Math.min(1000, D / 4), accept: true, what: 'timestamp 1 s old (default window)' },
+      { age: 2 * D, accept: false, what: `timestamp ${2 * D} ms old (default window ${D})` },
+      { age: 3000 + m, recvWindow: 3000, accept: false, what: `timestamp ${3000 + m} ms old with recvWindow 3000` },
     ],
   ),
-  timeCheck('TIME-RECVWINDOW-HONOURED.small', 'TIME-RECVWINDOW-HONOURED', 'a small recvWindow sent is the window used', (m) => {
-    const w = Math.max(1000, 3 * m);
-    if (w >= D) return `the clock uncertainty (${m} ms margin) is too large to probe a window smaller than the default`;
-    return [
-      { age: w + m, recvWindow: w, accept: false, what: `timestamp ${w + m} ms old with recvWindow ${w}` },
-      { age: Math.max(0, w - m), recvWindow: w, accept: true, what: `timestamp ${Math.max(0, w - m)} ms old with recvWindow ${w}` },
-    ];
-  }),
-  timeCheck('TIME-RECVWINDOW-HONOURED.large', 'TIME-RECVWINDOW-HONOURED', 'a large recvWindow sent is the window used', (m, ctx) => {
-    // 30000, or the target's largest recvWindow when it declares a smaller one (target description).
-    const w = Math.min(30000, ctx.target.profile?.maxRecvWindow ?? 30000);
-    if (w <= D + 2 * m) return `the target's largest recvWindow (${w} ms) leaves no room above the default to probe`;
-    return [
-      { age: w - Math.max(m, w / 3), recvWindow: w, accept: true, what: `timestamp ${w - Math.max(m, w / 3)} ms old with recvWindow ${w}` },
-      { age: w + m, recvWindow: w, accept: false, what: `timestamp ${w + m} ms old with recvWindow ${w}` },
-    ];
-  }),
-  timeCheck('TIME-WINDOW-LEAD', 'TIME-WINDOW-LEAD', 'a timestamp 1000 ms or more ahead of the server is rejected', (m) => [
-    { age: -(MAX_LEAD_MS + m), accept: false, what: `timestamp ${MAX_LEAD_MS + m} ms ahead of the server` },
-    { age: -5000, accept: false, what: 'timestamp 5000 ms ahead of the server' },
-  ]),
-  timeCheck('TIME-WINDOW-LEAD.within', 'TIME-WINDOW-LEAD', 'a timestamp slightly ahead, within the allowed lead, is accepted', (m) =>
-    m >= MAX_LEAD_MS / 2 ? `the clock uncertainty (${m} ms margin) is too large to place a probe inside the ${MAX_LEAD_MS} ms lead` : [
-      { age: -Math.round(MAX_LEAD_MS / 2), accept: true, what: `timestamp ${MAX_LEAD_MS / 2} ms ahead of the server` },
+  timeCheck('TIME-RECVWINDOW-DEFAULT', 'TIME-RECVWINDOW-DEFAULT', 'without recvWindow the window is 5000 ms', (m) =>
+    m * 2 >= D
+      ? `the clock uncertainty (${m} ms margin) is too large to probe a ${D} ms window`
+      : [
+          { age: D - m, accept: true, what: `timestamp ${D - m} ms old, no recvWindow` },
+          { age: D + m, accept: false, what: `timestamp ${D + m} ms old, no recvWindow (default ${D})` },
+        ],
+  ),
+  timeCheck(
+    'TIME-RECVWINDOW-HONOURED.small',
+    'TIME-RECVWINDOW-HONOURED',
+    'a small recvWindow sent is the window used',
+    (m) => {
+      const w = Math.max(1000, 3 * m);
+      if (w >= D)
+        return `the clock uncertainty (${m} ms margin) is too large to probe a window smaller than the default`;
+      return [
+        { age: w + m, recvWindow: w, accept: false, what: `timestamp ${w + m} ms old with recvWindow ${w}` },
+        {
+          age: Math.max(0, w - m),
+          recvWindow: w,
+          accept: true,
+          what: `timestamp ${Math.max(0, w - m)} ms old with recvWindow ${w}`,
+        },
+      ];
+    },
+  ),
+  timeCheck(
+    'TIME-RECVWINDOW-HONOURED.large',
+    'TIME-RECVWINDOW-HONOURED',
+    'a large recvWindow sent is the window used',
+    (m, ctx) => {
+      // 30000, or the target's largest recvWindow when it declares a smaller one (target description).
+      const w = Math.min(30000, ctx.target.profile?.maxRecvWindow ?? 30000);
+      if (w <= D + 2 * m) return `the target's largest recvWindow (${w} ms) leaves no room above the default to probe`;
+      return [
+        {
+          age: w - Math.max(m, w / 3),
+          recvWindow: w,
+          accept: true,
+          what: `timestamp ${w - Math.max(m, w / 3)} ms old with recvWindow ${w}`,
+        },
+        { age: w + m, recvWindow: w, accept: false, what: `timestamp ${w + m} ms old with recvWindow ${w}` },
+      ];
+    },
+  ),
+  timeCheck(
+    'TIME-WINDOW-LEAD',
+    'TIME-WINDOW-LEAD',
+    'a timestamp 1000 ms or more ahead of the server is rejected',
+    (m) => [
+      { age: -(MAX_LEAD_MS + m), accept: false, what: `timestamp ${MAX_LEAD_MS + m} ms ahead of the server` },
+      { age: -5000, accept: false, what: 'timestamp 5000 ms ahead of the server' },
     ],
+  ),
+  timeCheck(
+    'TIME-WINDOW-LEAD.within',
+    'TIME-WINDOW-LEAD',
+    'a timestamp slightly ahead, within the allowed lead, is accepted',
+    (m) =>
+      m >= MAX_LEAD_MS / 2
+        ? `the clock uncertainty (${m} ms margin) is too large to place a probe inside the ${MAX_LEAD_MS} ms lead`
+        : [
+            {
+              age: -Math.round(MAX_LEAD_MS / 2),
+              accept: true,
+              what: `timestamp ${MAX_LEAD_MS / 2} ms ahead of the server`,
+            },
+          ],
   ),
   // Far past both edges: where exactly the edges stand is TIME-WINDOW-PAST's and TIME-WINDOW-LEAD's to judge, so a
   // wrong edge fails its own rule only.
-  timeCheck('TIME-REJECTED', 'TIME-REJECTED', 'a batch failing the time check, too old or too far ahead, is rejected as a whole and places nothing', () => [
-    { age: 3 * D, accept: false, what: `a batch ${3 * D} ms old` },
-    { age: -HOUR, accept: false, what: 'a batch an hour ahead' },
-  ]),
+  timeCheck(
+    'TIME-REJECTED',
+    'TIME-REJECTED',
+    'a batch failing the time check, too old or too far ahead, is rejected as a whole and places nothing',
+    () => [
+      { age: 3 * D, accept: false, what: `a batch ${3 * D} ms old` },
+      { age: -HOUR, accept: false, what: 'a batch an hour ahead' },
+    ],
+  ),
   {
     id: 'TIME-RECVWINDOW-RECOMMENDED',
     ruleId: 'TIME-RECVWINDOW-RECOMMENDED',
     covers: ['batch/json'],
-    title: 'what the server does with a recvWindow far above the recommended 5000 (largest accepted: not shown, D-RECVWINDOW-MAX)',
+    title:
+      'what the server does with a recvWindow far above the recommended 5000 (largest accepted: not shown, D-RECVWINDOW-MAX)',
     placesOrders: true,
     async run(ctx) {
-      return openPoint(await send(ctx, ctx.requests.batch([oneOrder(ctx)], { recvWindow: 120000 })), 'recvWindow 120000', 'rejected');
+      return openPoint(
+        await send(ctx, ctx.requests.batch([oneOrder(ctx)], { recvWindow: 120000 })),
+        'recvWindow 120000',
+        'rejected',
+      );
     },
   },
   perRoute({
@@ -280,7 +486,8 @@ export const timeChecks: CheckDefinition[] = [
     ruleId: 'TIME-TIMESTAMP-REQUIRED',
     title: 'a request without timestamp is rejected, on every route',
     routes: ALL_ROUTES,
-    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { omitTimestamp: true })), `${routeKey(r)} without timestamp`),
+    probe: async (ctx, r) =>
+      expectRejected(await send(ctx, onRoute(ctx, r, { omitTimestamp: true })), `${routeKey(r)} without timestamp`),
   }),
   perRoute({
     id: 'ORDER-RECVWINDOW-FORMAT',
@@ -290,9 +497,13 @@ export const timeChecks: CheckDefinition[] = [
     async probe(ctx, r) {
       const steps: Step[] = [];
       for (const timestamp of ['abc', '1.5e12', '-1', '']) {
-        steps.push(expectRejected(await send(ctx, onRoute(ctx, r, { timestamp })), `${routeKey(r)}: timestamp '${timestamp}'`));
+        steps.push(
+          expectRejected(await send(ctx, onRoute(ctx, r, { timestamp })), `${routeKey(r)}: timestamp '${timestamp}'`),
+        );
       }
-      steps.push(expectRejected(await send(ctx, onRoute(ctx, r, { recvWindow: 'soon' })), `${routeKey(r)}: recvWindow 'soon'`));
+      steps.push(
+        expectRejected(await send(ctx, onRoute(ctx, r, { recvWindow: 'soon' })), `${routeKey(r)}: recvWindow 'soon'`),
+      );
       return firstFailure(...steps);
     },
   }),
@@ -300,13 +511,17 @@ export const timeChecks: CheckDefinition[] = [
   perRoute({
     id: 'TIME-RECVWINDOW-HONOURED.zero',
     ruleId: 'TIME-RECVWINDOW-HONOURED',
-    title: 'recvWindow 0 is a window of 0 ms, not the default: a timestamp 2.5 s old is refused with it, on every route',
+    title:
+      'recvWindow 0 is a window of 0 ms, not the default: a timestamp 2.5 s old is refused with it, on every route',
     routes: ALL_ROUTES,
     async probe(ctx, r) {
       const m = probeMargin(ctx);
       if ('reason' in m) return skip(m.reason);
       // 2.5 s old: outside a 0 ms window, inside the default 5000 ms one, whatever the measured uncertainty up to 2 s
-      if (m.margin > 2000) return skip(`the clock uncertainty (${m.margin} ms margin) is too large to stand 2.5 s inside the default window`);
+      if (m.margin > 2000)
+        return skip(
+          `the clock uncertainty (${m.margin} ms margin) is too large to stand 2.5 s inside the default window`,
+        );
       return expectRejected(await probe(ctx, 2500, 0, r), `${routeKey(r)}: timestamp 2500 ms old with recvWindow 0`);
     },
   }),
@@ -320,7 +535,10 @@ export const timeChecks: CheckDefinition[] = [
       async probe(ctx, r) {
         const value = form(Math.round(ctx.clock.serverNow()));
         const opts = param === 'timestamp' ? { timestamp: value } : { recvWindow: value };
-        return expectRejected(await send(ctx, onRoute(ctx, r, opts)), `${routeKey(r)}: ${param} ${JSON.stringify(value)} (${what})`);
+        return expectRejected(
+          await send(ctx, onRoute(ctx, r, opts)),
+          `${routeKey(r)}: ${param} ${JSON.stringify(value)} (${what})`,
+        );
       },
     }),
   ),
@@ -332,7 +550,11 @@ export const timeChecks: CheckDefinition[] = [
     title: 'a timestamp an hour old is rejected on every route, whatever the clock offset',
     routes: ALL_ROUTES,
     timeProbes: true,
-    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { timestamp: Date.now() - HOUR })), `${routeKey(r)} with a timestamp an hour old`),
+    probe: async (ctx, r) =>
+      expectRejected(
+        await send(ctx, onRoute(ctx, r, { timestamp: Date.now() - HOUR })),
+        `${routeKey(r)} with a timestamp an hour old`,
+      ),
   }),
   perRoute({
     id: 'TIME-WINDOW-LEAD.hour',
@@ -340,7 +562,11 @@ export const timeChecks: CheckDefinition[] = [
     title: 'a timestamp an hour ahead is rejected on every route, whatever the clock offset',
     routes: ALL_ROUTES,
     timeProbes: true,
-    probe: async (ctx, r) => expectRejected(await send(ctx, onRoute(ctx, r, { timestamp: Date.now() + HOUR })), `${routeKey(r)} with a timestamp an hour ahead`),
+    probe: async (ctx, r) =>
+      expectRejected(
+        await send(ctx, onRoute(ctx, r, { timestamp: Date.now() + HOUR })),
+        `${routeKey(r)} with a timestamp an hour ahead`,
+      ),
   }),
   {
     id: 'TIME-TOLERANCE-OBSERVED',
@@ -355,7 +581,11 @@ export const timeChecks: CheckDefinition[] = [
       const m = probeMargin(ctx);
       if ('reason' in m) return skip(m.reason);
       /** Largest x in [lo, hi] for which accepted(x) holds, by bisection to 50 ms. */
-      async function edge(lo: number, hi: number, accepted: (x: number) => Promise<boolean>): Promise<number | undefined> {
+      async function edge(
+        lo: number,
+        hi: number,
+        accepted: (x: number) => Promise<boolean>,
+      ): Promise<number | undefined> {
         if (!(await accepted(lo))) return undefined;
         if (await accepted(hi)) return hi;
         while (hi - lo > 50) {
@@ -371,7 +601,11 @@ export const timeChecks: CheckDefinition[] = [
       const text =
         `clock offset ${c.offsetMs} ms ± ${c.uncertaintyMs} ms (${c.method}); ` +
         `accepted up to ~${lead ?? 'none'} ms ahead (seed: < ${MAX_LEAD_MS}) and ~${age ?? 'none'} ms old with the default window (seed: ${D}), each ± ${m.margin} ms`;
-      const matches = lead !== undefined && age !== undefined && Math.abs(lead - MAX_LEAD_MS) <= m.margin && Math.abs(age - D) <= m.margin;
+      const matches =
+        lead !== undefined &&
+        age !== undefined &&
+        Math.abs(lead - MAX_LEAD_MS) <= m.margin &&
+        Math.abs(age - D) <= m.margin;
       return info(text, matches);
     },
   },

@@ -22,7 +22,11 @@ const cli = (argv: string[], io: Io) => main(argv, io, conformanceCommands);
 
 describe('parseTargets', () => {
   it('reads JSONC targets with their defaults and resolves a config path from the file', () => {
-    const t = parseTargets('[ // two venues\n{"name": "a", "baseUrl": "http://x"}, {"name": "b", "config": "b.jsonc", "apiKeyEnv": "B_KEY", "secretEnv": "B_SECRET"}]', 't.jsonc', '/etc/targets');
+    const t = parseTargets(
+      '[ // two venues\n{"name": "a", "baseUrl": "http://x"}, {"name": "b", "config": "b.jsonc", "apiKeyEnv": "B_KEY", "secretEnv": "B_SECRET"}]',
+      't.jsonc',
+      '/etc/targets',
+    );
     expect(t).toEqual([
       { name: 'a', baseUrl: 'http://x', apiKeyEnv: 'SPOTCHECK_API_KEY', secretEnv: 'SPOTCHECK_SECRET' },
       { name: 'b', config: '/etc/targets/b.jsonc', apiKeyEnv: 'B_KEY', secretEnv: 'B_SECRET' },
@@ -30,9 +34,13 @@ describe('parseTargets', () => {
   });
   it('refuses a credential in the file, unknown keys, missing or doubled names and targets', () => {
     const bad = (text: string) => () => parseTargets(text, 't.json', '/');
-    expect(bad('[{"name": "a", "baseUrl": "http://x", "secret": "s"}]')).toThrow(/credentials never go in the targets file/);
+    expect(bad('[{"name": "a", "baseUrl": "http://x", "secret": "s"}]')).toThrow(
+      /credentials never go in the targets file/,
+    );
     expect(bad('[{"name": "a", "baseUrl": "http://x", "apiKey": "k"}]')).toThrow(/'apiKey'/);
-    expect(bad('[{"name": "a", "baseUrl": "http://x", "secretEnv": "not a name!"}]')).toThrow(/must name an environment variable/);
+    expect(bad('[{"name": "a", "baseUrl": "http://x", "secretEnv": "not a name!"}]')).toThrow(
+      /must name an environment variable/,
+    );
     expect(bad('[{"name": "a", "baseUrl": "http://x", "colour": 1}]')).toThrow(/unknown key 'colour'/);
     expect(bad('[{"baseUrl": "http://x"}]')).toThrow(/has no "name"/);
     expect(bad('[{"name": "a", "baseUrl": "http://x"}, {"name": "a", "embedded": true}]')).toThrow(/used twice/);
@@ -46,17 +54,28 @@ describe('parseTargets', () => {
 describe('matrix helpers', () => {
   it('gives each target a file stem of its own and each run its own credentials only', () => {
     expect(fileStems(['Venue A', 'venue-a', 'matrix', '***'])).toEqual(['venue-a', 'venue-a-2', 'matrix-2', 'target']);
-    const env = targetEnv({ name: 'b', apiKeyEnv: 'B_KEY', secretEnv: 'B_SECRET' }, { B_KEY: 'k', B_SECRET: 's', SPOTCHECK_API_KEY: 'other', SPOTCHECK_NO_TRADE_API_KEY: 'n', PATH: '/bin' });
+    const env = targetEnv(
+      { name: 'b', apiKeyEnv: 'B_KEY', secretEnv: 'B_SECRET' },
+      { B_KEY: 'k', B_SECRET: 's', SPOTCHECK_API_KEY: 'other', SPOTCHECK_NO_TRADE_API_KEY: 'n', PATH: '/bin' },
+    );
     expect(env).toEqual({ SPOTCHECK_API_KEY: 'k', SPOTCHECK_SECRET: 's', PATH: '/bin', B_KEY: 'k', B_SECRET: 's' });
-    expect([matrixExit([0, 0]), matrixExit([0, 1]), matrixExit([1, 2, 0]), matrixExit([130, 2])]).toEqual([0, 1, 2, 130]);
+    expect([matrixExit([0, 0]), matrixExit([0, 1]), matrixExit([1, 2, 0]), matrixExit([130, 2])]).toEqual([
+      0, 1, 2, 130,
+    ]);
   });
 });
 
 describe('spotcheck matrix over three targets', () => {
   const dir = mkdtempSync(join(tmpdir(), 'spotcheck-matrix-'));
   const out = join(dir, 'out');
-  const cleanCred = { apiKey: `ka-${randomBytes(4).toString('hex')}`, secret: `clean-${randomBytes(12).toString('hex')}` };
-  const faultyCred = { apiKey: `kb-${randomBytes(4).toString('hex')}`, secret: `faulty-${randomBytes(12).toString('hex')}` };
+  const cleanCred = {
+    apiKey: `ka-${randomBytes(4).toString('hex')}`,
+    secret: `clean-${randomBytes(12).toString('hex')}`,
+  };
+  const faultyCred = {
+    apiKey: `kb-${randomBytes(4).toString('hex')}`,
+    secret: `faulty-${randomBytes(12).toString('hex')}`,
+  };
   let clean: RunningServer;
   let faulty: RunningServer;
   beforeAll(async () => {
@@ -65,8 +84,13 @@ describe('spotcheck matrix over three targets', () => {
       port: 0,
       credentials: [{ ...faultyCred, permissions: ['TRADE'] }],
       policy: {
-        checkTime: (i) => (i.timestamp >= i.serverTime && i.timestamp < i.serverTime + 3000 ? { accepted: true, age: i.serverTime - i.timestamp, recvWindow: i.recvWindow ?? 5000 } : checkTimeWindow(i)),
-        verifySignature: (s, steps, sig) => defaultPolicy.verifySignature(s, steps, sig) || (steps.body.startsWith('[') && verify(s, steps.queryWithoutSignature, sig)),
+        checkTime: (i) =>
+          i.timestamp >= i.serverTime && i.timestamp < i.serverTime + 3000
+            ? { accepted: true, age: i.serverTime - i.timestamp, recvWindow: i.recvWindow ?? 5000 }
+            : checkTimeWindow(i),
+        verifySignature: (s, steps, sig) =>
+          defaultPolicy.verifySignature(s, steps, sig) ||
+          (steps.body.startsWith('[') && verify(s, steps.queryWithoutSignature, sig)),
       },
     });
   });
@@ -86,11 +110,36 @@ describe('spotcheck matrix over three targets', () => {
   { "name": "faulty", "baseUrl": "${faulty.url}", "apiKeyEnv": "FAULTY_KEY", "secretEnv": "FAULTY_SECRET" }
 ]`,
     );
-    const io = capture({ CLEAN_KEY: cleanCred.apiKey, CLEAN_SECRET: cleanCred.secret, FAULTY_KEY: faultyCred.apiKey, FAULTY_SECRET: faultyCred.secret });
-    const code = await cli(['matrix', file, '--out', out, '--jobs', '3', '--runs', '5', '--seed', '5', '--only', 'SIG-BODY,SIG-REQUIRED,TIME-WINDOW-LEAD,AUTH-APIKEY'], io);
+    const io = capture({
+      CLEAN_KEY: cleanCred.apiKey,
+      CLEAN_SECRET: cleanCred.secret,
+      FAULTY_KEY: faultyCred.apiKey,
+      FAULTY_SECRET: faultyCred.secret,
+    });
+    const code = await cli(
+      [
+        'matrix',
+        file,
+        '--out',
+        out,
+        '--jobs',
+        '3',
+        '--runs',
+        '5',
+        '--seed',
+        '5',
+        '--only',
+        'SIG-BODY,SIG-REQUIRED,TIME-WINDOW-LEAD,AUTH-APIKEY',
+      ],
+      io,
+    );
     expect(code, io.text()).toBe(1);
     const m = JSON.parse(readFileSync(join(out, 'matrix.json'), 'utf8')) as MatrixData;
-    expect(m.targets.map((t) => [t.name, t.exitCode])).toEqual([['reference', 0], ['clean', 0], ['faulty', 1]]);
+    expect(m.targets.map((t) => [t.name, t.exitCode])).toEqual([
+      ['reference', 0],
+      ['clean', 0],
+      ['faulty', 1],
+    ]);
     const cell = (target: string, rule: string) => m.cells.find((c) => c.target === target && c.rule === rule)?.status;
     for (const rule of ['SIG-BODY-COVERED', 'TIME-WINDOW-LEAD']) {
       expect(cell('faulty', rule)).toBe('fail');
@@ -108,13 +157,30 @@ describe('spotcheck matrix over three targets', () => {
       if (frag !== undefined) expect(readFileSync(join(out, path), 'utf8'), link).toContain(`id="${frag}"`);
     }
     // no spelling of either secret in any file written or in the output
-    const written = readdirSync(out).map((f) => readFileSync(join(out, f), 'utf8')).join('\n') + io.text();
-    for (const s of [...secretSpellings(cleanCred.secret), ...secretSpellings(faultyCred.secret)]) expect(written.includes(s), s).toBe(false);
+    const written =
+      readdirSync(out)
+        .map((f) => readFileSync(join(out, f), 'utf8'))
+        .join('\n') + io.text();
+    for (const s of [...secretSpellings(cleanCred.secret), ...secretSpellings(faultyCred.secret)])
+      expect(written.includes(s), s).toBe(false);
 
     // the same matrix from the JSON reports
     const again = join(dir, 'again');
     const io2 = capture();
-    expect(await cli(['matrix', '--from-reports', join(out, 'reference.json'), join(out, 'clean.json'), join(out, 'faulty.json'), '--out', again], io2)).toBe(1);
+    expect(
+      await cli(
+        [
+          'matrix',
+          '--from-reports',
+          join(out, 'reference.json'),
+          join(out, 'clean.json'),
+          join(out, 'faulty.json'),
+          '--out',
+          again,
+        ],
+        io2,
+      ),
+    ).toBe(1);
     const m2 = JSON.parse(readFileSync(join(again, 'matrix.json'), 'utf8')) as MatrixData;
     expect(m2.cells).toEqual(m.cells);
     expect(existsSync(join(again, 'faulty.html'))).toBe(true);
@@ -122,7 +188,10 @@ describe('spotcheck matrix over three targets', () => {
 
   it('reports a target it cannot run (no credentials) in the matrix with exit 2, and usage errors plainly', async () => {
     const file = join(dir, 'nocred.json');
-    writeFileSync(file, JSON.stringify([{ name: 'nocred', baseUrl: clean.url, apiKeyEnv: 'UNSET_KEY', secretEnv: 'UNSET_SECRET' }]));
+    writeFileSync(
+      file,
+      JSON.stringify([{ name: 'nocred', baseUrl: clean.url, apiKeyEnv: 'UNSET_KEY', secretEnv: 'UNSET_SECRET' }]),
+    );
     const io = capture({});
     expect(await cli(['matrix', file, '--out', join(dir, 'nocred')], io)).toBe(2);
     const m = JSON.parse(readFileSync(join(dir, 'nocred', 'matrix.json'), 'utf8')) as MatrixData;

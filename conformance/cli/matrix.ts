@@ -90,7 +90,16 @@ export interface MatrixTargetSpec {
   noTradeSecretEnv?: string;
 }
 
-const KNOWN = new Set(['name', 'baseUrl', 'config', 'embedded', 'apiKeyEnv', 'secretEnv', 'noTradeApiKeyEnv', 'noTradeSecretEnv']);
+const KNOWN = new Set([
+  'name',
+  'baseUrl',
+  'config',
+  'embedded',
+  'apiKeyEnv',
+  'secretEnv',
+  'noTradeApiKeyEnv',
+  'noTradeSecretEnv',
+]);
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The targets of a targets file's text; every mistake is a usage error naming the target. `dir`: where relative config paths start. */
@@ -101,23 +110,32 @@ export function parseTargets(text: string, file: string, dir: string): MatrixTar
   } catch (err) {
     throw new SpotcheckError('ERR_USAGE', `${file}: not JSON (${err instanceof Error ? err.message : String(err)})`);
   }
-  if (!Array.isArray(value) || value.length === 0) throw new SpotcheckError('ERR_USAGE', `${file}: expected a non-empty array of targets ({"name": ..., "baseUrl": ...})`);
+  if (!Array.isArray(value) || value.length === 0)
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `${file}: expected a non-empty array of targets ({"name": ..., "baseUrl": ...})`,
+    );
   const names = new Set<string>();
   return value.map((t: unknown, i): MatrixTargetSpec => {
     const where = `${file}: target ${i + 1}`;
-    if (typeof t !== 'object' || t === null || Array.isArray(t)) throw new SpotcheckError('ERR_USAGE', `${where} is not an object`);
+    if (typeof t !== 'object' || t === null || Array.isArray(t))
+      throw new SpotcheckError('ERR_USAGE', `${where} is not an object`);
     const o = t as Record<string, unknown>;
     for (const k of Object.keys(o)) {
       if (KNOWN.has(k)) continue;
       if (/secret|api[-_]?key|password|token|credential/i.test(k)) {
-        throw new SpotcheckError('ERR_USAGE', `${where} holds '${k}': credentials never go in the targets file; name the environment variables that hold them with "apiKeyEnv" and "secretEnv"`);
+        throw new SpotcheckError(
+          'ERR_USAGE',
+          `${where} holds '${k}': credentials never go in the targets file; name the environment variables that hold them with "apiKeyEnv" and "secretEnv"`,
+        );
       }
       throw new SpotcheckError('ERR_USAGE', `${where}: unknown key '${k}' (known: ${[...KNOWN].join(', ')})`);
     }
     const str = (k: string): string | undefined => {
       const v = o[k];
       if (v === undefined) return undefined;
-      if (typeof v !== 'string' || v.trim() === '') throw new SpotcheckError('ERR_USAGE', `${where}: "${k}" must be a non-empty string`);
+      if (typeof v !== 'string' || v.trim() === '')
+        throw new SpotcheckError('ERR_USAGE', `${where}: "${k}" must be a non-empty string`);
       return v;
     };
     const name = str('name');
@@ -126,24 +144,40 @@ export function parseTargets(text: string, file: string, dir: string): MatrixTar
     names.add(name);
     const baseUrl = str('baseUrl');
     const config = str('config');
-    if (o.embedded !== undefined && typeof o.embedded !== 'boolean') throw new SpotcheckError('ERR_USAGE', `${where}: "embedded" must be true or false`);
+    if (o.embedded !== undefined && typeof o.embedded !== 'boolean')
+      throw new SpotcheckError('ERR_USAGE', `${where}: "embedded" must be true or false`);
     const embedded = o.embedded === true;
     const given = [baseUrl !== undefined, config !== undefined, embedded].filter(Boolean).length;
     if (given !== 1 && !(embedded && config !== undefined && baseUrl === undefined)) {
-      throw new SpotcheckError('ERR_USAGE', `${where} (${name}): give exactly one of "baseUrl", "config" or "embedded": true`);
+      throw new SpotcheckError(
+        'ERR_USAGE',
+        `${where} (${name}): give exactly one of "baseUrl", "config" or "embedded": true`,
+      );
     }
     const env = (k: string, dflt?: string): string | undefined => {
       const v = str(k) ?? dflt;
-      if (v !== undefined && !ENV_NAME.test(v)) throw new SpotcheckError('ERR_USAGE', `${where} (${name}): "${k}" must name an environment variable, got '${v}' (the value itself never goes in this file)`);
+      if (v !== undefined && !ENV_NAME.test(v))
+        throw new SpotcheckError(
+          'ERR_USAGE',
+          `${where} (${name}): "${k}" must name an environment variable, got '${v}' (the value itself never goes in this file)`,
+        );
       return v;
     };
-    const spec: MatrixTargetSpec = { name, apiKeyEnv: env('apiKeyEnv', 'SPOTCHECK_API_KEY') as string, secretEnv: env('secretEnv', 'SPOTCHECK_SECRET') as string };
+    const spec: MatrixTargetSpec = {
+      name,
+      apiKeyEnv: env('apiKeyEnv', 'SPOTCHECK_API_KEY') as string,
+      secretEnv: env('secretEnv', 'SPOTCHECK_SECRET') as string,
+    };
     if (baseUrl !== undefined) spec.baseUrl = baseUrl;
     if (config !== undefined) spec.config = resolve(dir, config);
     if (embedded) spec.embedded = true;
     const ntk = env('noTradeApiKeyEnv');
     const nts = env('noTradeSecretEnv');
-    if ((ntk === undefined) !== (nts === undefined)) throw new SpotcheckError('ERR_USAGE', `${where} (${name}): "noTradeApiKeyEnv" and "noTradeSecretEnv" go together`);
+    if ((ntk === undefined) !== (nts === undefined))
+      throw new SpotcheckError(
+        'ERR_USAGE',
+        `${where} (${name}): "noTradeApiKeyEnv" and "noTradeSecretEnv" go together`,
+      );
     if (ntk !== undefined) spec.noTradeApiKeyEnv = ntk;
     if (nts !== undefined) spec.noTradeSecretEnv = nts;
     return spec;
@@ -154,7 +188,11 @@ export function parseTargets(text: string, file: string, dir: string): MatrixTar
 export function fileStems(names: readonly string[]): string[] {
   const used = new Set<string>(['matrix']);
   return names.map((n) => {
-    const base = n.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'target';
+    const base =
+      n
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '') || 'target';
     let stem = base;
     for (let i = 2; used.has(stem); i++) stem = `${base}-${i}`;
     used.add(stem);
@@ -165,7 +203,8 @@ export function fileStems(names: readonly string[]): string[] {
 /** The environment one target's run sees: its credentials under the names `run` reads, nobody else's. */
 export function targetEnv(t: MatrixTargetSpec, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...env };
-  for (const k of ['SPOTCHECK_API_KEY', 'SPOTCHECK_SECRET', 'SPOTCHECK_NO_TRADE_API_KEY', 'SPOTCHECK_NO_TRADE_SECRET']) delete out[k];
+  for (const k of ['SPOTCHECK_API_KEY', 'SPOTCHECK_SECRET', 'SPOTCHECK_NO_TRADE_API_KEY', 'SPOTCHECK_NO_TRADE_SECRET'])
+    delete out[k];
   const put = (k: string, from: string | undefined) => {
     const v = from === undefined ? undefined : env[from];
     if (v !== undefined && v !== '') out[k] = v;
@@ -184,7 +223,8 @@ function sharedRunArgs(v: Record<string, unknown>): string[] {
     const x = v[k];
     if (typeof x === 'string') out.push(`--${k}`, x);
   }
-  for (const k of ['only', 'exclude'] as const) for (const x of (v[k] as string[] | undefined) ?? []) out.push(`--${k}`, x);
+  for (const k of ['only', 'exclude'] as const)
+    for (const x of (v[k] as string[] | undefined) ?? []) out.push(`--${k}`, x);
   if (v.strict === true) out.push('--strict');
   if (v.yes === true) out.push('--yes');
   return out;
@@ -199,7 +239,10 @@ function readReport(file: string): RunReport {
     throw new SpotcheckError('ERR_USAGE', `--from-reports: cannot read ${file}: ${why}`);
   }
   if (!Array.isArray(r.checks) || typeof r.summary !== 'object' || typeof r.target !== 'string') {
-    throw new SpotcheckError('ERR_USAGE', `--from-reports: ${file} is not a spotcheck --report-json file (no target, summary and checks)`);
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `--from-reports: ${file} is not a spotcheck --report-json file (no target, summary and checks)`,
+    );
   }
   return r as RunReport;
 }
@@ -221,7 +264,9 @@ function writeAll(out: string, entries: MatrixEntry[], io: Io): void {
   const m = buildMatrix(entries, kitVersion());
   writeReportFile('out', join(out, 'matrix.json'), `${JSON.stringify(m, null, 2)}\n`);
   writeReportFile('out', join(out, 'matrix.html'), renderMatrixHtml(m));
-  io.out(`matrix: ${m.targets.length} targets x ${m.rules.length} rules written to ${join(out, 'matrix.html')} and matrix.json\n`);
+  io.out(
+    `matrix: ${m.targets.length} targets x ${m.rules.length} rules written to ${join(out, 'matrix.html')} and matrix.json\n`,
+  );
 }
 
 /** `spotcheck matrix`. */
@@ -231,37 +276,63 @@ export async function matrixCommand(argv: string[], io: Io): Promise<number> {
     io.out(MATRIX_HELP);
     return 0;
   }
-  if (v.out === undefined) throw new SpotcheckError('ERR_USAGE', 'matrix: --out DIR is required (the reports and matrix.html go there)\nRun `spotcheck matrix --help` for usage.');
-  if (!/^[1-9]\d*$/.test(v.jobs)) throw new SpotcheckError('ERR_USAGE', `--jobs must be a whole number of at least 1, got '${v.jobs}'`);
+  if (v.out === undefined)
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      'matrix: --out DIR is required (the reports and matrix.html go there)\nRun `spotcheck matrix --help` for usage.',
+    );
+  if (!/^[1-9]\d*$/.test(v.jobs))
+    throw new SpotcheckError('ERR_USAGE', `--jobs must be a whole number of at least 1, got '${v.jobs}'`);
   const jobs = Number(v.jobs);
   const out = v.out;
   try {
     mkdirSync(out, { recursive: true });
   } catch (err) {
-    throw new SpotcheckError('ERR_USAGE', `--out: cannot create ${out}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `--out: cannot create ${out}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+    );
   }
 
   if (v['from-reports']) {
-    if (positionals.length === 0) throw new SpotcheckError('ERR_USAGE', 'matrix --from-reports: name the JSON reports (spotcheck run --report-json FILE)');
+    if (positionals.length === 0)
+      throw new SpotcheckError(
+        'ERR_USAGE',
+        'matrix --from-reports: name the JSON reports (spotcheck run --report-json FILE)',
+      );
     const reports = positionals.map((f) => ({ file: f, report: readReport(f) }));
     const stems = fileStems(reports.map((r) => basename(r.file).replace(/\.json$/i, '')));
     const entries: MatrixEntry[] = reports.map(({ file, report }, i) => {
       const stem = stems[i] as string;
       writeReportFile('out', join(out, `${stem}.html`), renderHtml(report));
-      if (resolve(file) !== resolve(join(out, `${stem}.json`))) writeReportFile('out', join(out, `${stem}.json`), `${JSON.stringify(report, null, 2)}\n`);
-      return { name: basename(file).replace(/\.json$/i, ''), exitCode: exitOf(report, v.strict), report, html: `${stem}.html`, json: `${stem}.json` };
+      if (resolve(file) !== resolve(join(out, `${stem}.json`)))
+        writeReportFile('out', join(out, `${stem}.json`), `${JSON.stringify(report, null, 2)}\n`);
+      return {
+        name: basename(file).replace(/\.json$/i, ''),
+        exitCode: exitOf(report, v.strict),
+        report,
+        html: `${stem}.html`,
+        json: `${stem}.json`,
+      };
     });
     writeAll(out, entries, io);
     return matrixExit(entries.map((e) => e.exitCode));
   }
 
-  if (positionals.length !== 1) throw new SpotcheckError('ERR_USAGE', `matrix: expected one targets FILE, got ${positionals.length}\nRun \`spotcheck matrix --help\` for usage.`);
+  if (positionals.length !== 1)
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `matrix: expected one targets FILE, got ${positionals.length}\nRun \`spotcheck matrix --help\` for usage.`,
+    );
   const file = positionals[0] as string;
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new SpotcheckError('ERR_USAGE', `matrix: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `matrix: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+    );
   }
   const targets = parseTargets(text, file, dirname(resolve(file)));
   const stems = fileStems(targets.map((t) => t.name));
@@ -296,7 +367,13 @@ export async function matrixCommand(argv: string[], io: Io): Promise<number> {
       } catch {
         report = undefined;
       }
-      entry = { name: t.name, exitCode: code, ...(report === undefined ? { error: 'no report was written' } : { report, html: `${stem}.html`, json: `${stem}.json` }) };
+      entry = {
+        name: t.name,
+        exitCode: code,
+        ...(report === undefined
+          ? { error: 'no report was written' }
+          : { report, html: `${stem}.html`, json: `${stem}.json` }),
+      };
     } catch (err) {
       const msg = isSpotcheckError(err) ? err.message : err instanceof Error ? err.message : String(err);
       log += `spotcheck: ${msg}\n`;
@@ -307,14 +384,17 @@ export async function matrixCommand(argv: string[], io: Io): Promise<number> {
     if (entry.exitCode === 130) interrupted = true;
     done++;
     const s = entry.report?.summary;
-    io.err(`[${done}/${targets.length}] ${t.name}: exit ${entry.exitCode}${s === undefined ? `: ${entry.error ?? ''}` : ` (${s.passed} passed, ${s.failed} failed, ${s.inconclusive} inconclusive)`} -> ${join(out, `${stem}.${entry.html === undefined ? 'txt' : 'html'}`)}\n`);
+    io.err(
+      `[${done}/${targets.length}] ${t.name}: exit ${entry.exitCode}${s === undefined ? `: ${entry.error ?? ''}` : ` (${s.passed} passed, ${s.failed} failed, ${s.inconclusive} inconclusive)`} -> ${join(out, `${stem}.${entry.html === undefined ? 'txt' : 'html'}`)}\n`,
+    );
   };
   const worker = async (): Promise<void> => {
     while (next < targets.length && !interrupted) await runTarget(next++);
   };
   await Promise.all(Array.from({ length: Math.min(jobs, targets.length) }, worker));
   // Ctrl-C: the targets not started are listed as not run
-  for (let i = 0; i < targets.length; i++) entries[i] ??= { name: (targets[i] as MatrixTargetSpec).name, exitCode: 130, error: 'not run: interrupted' };
+  for (let i = 0; i < targets.length; i++)
+    entries[i] ??= { name: (targets[i] as MatrixTargetSpec).name, exitCode: 130, error: 'not run: interrupted' };
   writeAll(out, entries, io);
   return matrixExit(entries.map((e) => e.exitCode));
 }

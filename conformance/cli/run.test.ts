@@ -11,7 +11,12 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { Io } from '../../src/cli/args.js';
-import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET } from '../../src/server/credentials.js';
+import {
+  DEMO_API_KEY,
+  DEMO_READONLY_API_KEY,
+  DEMO_READONLY_SECRET,
+  DEMO_SECRET,
+} from '../../src/server/credentials.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { conformanceCommands } from './commands.js';
 import { mutants } from '../../harness/mutants.js';
@@ -26,7 +31,10 @@ function capture(env: NodeJS.ProcessEnv = {}): Io & { stdout: () => string; stde
 const cli = (argv: string[], io: Io) => main(argv, io, conformanceCommands);
 let compiled: ReturnType<Ajv2020['compile']> | undefined;
 /** The report schema's validator. */
-const reportSchema = () => (compiled ??= new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(new URL('../report/report.schema.json', import.meta.url), 'utf8')) as object));
+const reportSchema = () =>
+  (compiled ??= new Ajv2020({ allErrors: true, strict: false }).compile(
+    JSON.parse(readFileSync(new URL('../report/report.schema.json', import.meta.url), 'utf8')) as object,
+  ));
 
 describe('spotcheck run (command line)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'spotcheck-run-'));
@@ -44,7 +52,24 @@ describe('spotcheck run (command line)', () => {
     const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
     const json = join(dir, 'r.json');
     const junit = join(dir, 'r.xml');
-    const code = await cli(['run', '--base-url', broken.url, '--only', 'SIG-BODY', '--runs', '10', '--seed', '3', '--report-json', json, '--junit', junit], io);
+    const code = await cli(
+      [
+        'run',
+        '--base-url',
+        broken.url,
+        '--only',
+        'SIG-BODY',
+        '--runs',
+        '10',
+        '--seed',
+        '3',
+        '--report-json',
+        json,
+        '--junit',
+        junit,
+      ],
+      io,
+    );
     expect(code).toBe(1);
     const out = io.stdout();
     expect(out).toContain('Failures:');
@@ -59,7 +84,11 @@ describe('spotcheck run (command line)', () => {
     expect(existsSync(fileURLToPath(link ?? ''))).toBe(true);
     expect(out).toMatch(/^\d+ passed, \d+ failed, \d+ info, \d+ skipped$/m);
     expect(out + io.stderr() + readFileSync(json, 'utf8') + readFileSync(junit, 'utf8')).not.toContain(DEMO_SECRET);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { seed: number; summary: { failed: number }; checks: Array<{ id: string; status: string }> };
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      seed: number;
+      summary: { failed: number };
+      checks: Array<{ id: string; status: string }>;
+    };
     expect(report.seed).toBe(3);
     expect(report.checks.find((c) => c.id === 'SIG-BODY-COVERED')?.status).toBe('fail');
     const xml = readFileSync(junit, 'utf8');
@@ -71,9 +100,30 @@ describe('spotcheck run (command line)', () => {
   it('prints a replay line carrying the target, profile and runs (never a credential); pasted, it reproduces the failure', async () => {
     const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
     const json = join(dir, 'replay.json');
-    expect(await cli(['run', '--base-url', broken.url, '--only', 'SIG-BODY-COVERED', '--runs', '5', '--seed', '4', '--symbol', 'BTCUSDT', '--report-json', json], io)).toBe(1);
+    expect(
+      await cli(
+        [
+          'run',
+          '--base-url',
+          broken.url,
+          '--only',
+          'SIG-BODY-COVERED',
+          '--runs',
+          '5',
+          '--seed',
+          '4',
+          '--symbol',
+          'BTCUSDT',
+          '--report-json',
+          json,
+        ],
+        io,
+      ),
+    ).toBe(1);
     const line = /Replay: spotcheck (.*)$/m.exec(io.stdout())?.[1] ?? '';
-    expect(line).toBe(`replay --seed 4 --only SIG-BODY-COVERED --base-url ${broken.url} --symbol BTCUSDT --profile core --runs 5`);
+    expect(line).toBe(
+      `replay --seed 4 --only SIG-BODY-COVERED --base-url ${broken.url} --symbol BTCUSDT --profile core --runs 5`,
+    );
     expect(line).not.toContain(DEMO_API_KEY);
     // The words a shell makes of it, run as the CLI.
     const { stdout } = await promisify(execFile)('bash', ['-c', `printf '%s\\n' ${line}`]);
@@ -82,8 +132,20 @@ describe('spotcheck run (command line)', () => {
     expect(again.stdout()).toMatch(/^0 passed, 1 failed, 0 info, 0 skipped$/m);
     expect(again.stderr()).not.toContain('embedded');
     // The report keeps the same arguments, and replay can take them from it.
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { replayArgs: string[]; checks: Array<{ id: string; replay?: string }> };
-    expect(report.replayArgs).toEqual(['--base-url', broken.url, '--symbol', 'BTCUSDT', '--profile', 'core', '--runs', '5']);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      replayArgs: string[];
+      checks: Array<{ id: string; replay?: string }>;
+    };
+    expect(report.replayArgs).toEqual([
+      '--base-url',
+      broken.url,
+      '--symbol',
+      'BTCUSDT',
+      '--profile',
+      'core',
+      '--runs',
+      '5',
+    ]);
     expect(report.checks.find((c) => c.id === 'SIG-BODY-COVERED')?.replay).toBe(`spotcheck ${line}`);
     const fromReport = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
     expect(await cli(['replay', '--from-report', json, '--only', 'SIG-BODY-COVERED'], fromReport)).toBe(1);
@@ -96,9 +158,16 @@ describe('spotcheck run (command line)', () => {
     expect(io.stderr()).toContain('name the target');
     expect(io.stderr()).not.toContain('started the embedded');
     const both = capture();
-    expect(await cli(['replay', '--seed', '3', '--only', 'AUTH-APIKEY-REQUIRED', '--embedded', '--base-url', broken.url], both)).toBe(2);
+    expect(
+      await cli(
+        ['replay', '--seed', '3', '--only', 'AUTH-APIKEY-REQUIRED', '--embedded', '--base-url', broken.url],
+        both,
+      ),
+    ).toBe(2);
     const embedded = capture();
-    expect(await cli(['replay', '--seed', '3', '--only', 'AUTH-APIKEY-REQUIRED', '--embedded', '--runs', '3'], embedded)).toBe(0);
+    expect(
+      await cli(['replay', '--seed', '3', '--only', 'AUTH-APIKEY-REQUIRED', '--embedded', '--runs', '3'], embedded),
+    ).toBe(0);
     expect(embedded.stderr()).toContain('embedded reference server');
   });
 
@@ -106,7 +175,13 @@ describe('spotcheck run (command line)', () => {
     const io = capture();
     const report = join(dir, 'embedded.json');
     await cli(['run', '--only', 'AUTH-APIKEY-REQUIRED', '--runs', '3', '--seed', '1', '--report-json', report], io);
-    expect((JSON.parse(readFileSync(report, 'utf8')) as { replayArgs: string[] }).replayArgs).toEqual(['--embedded', '--profile', 'core', '--runs', '3']);
+    expect((JSON.parse(readFileSync(report, 'utf8')) as { replayArgs: string[] }).replayArgs).toEqual([
+      '--embedded',
+      '--profile',
+      'core',
+      '--runs',
+      '3',
+    ]);
   });
 
   it('--baseline: a listed failure passes the gate and is reported as baselined; a listed check that passes fails it (stale)', async () => {
@@ -115,16 +190,37 @@ describe('spotcheck run (command line)', () => {
     writeFileSync(listed, JSON.stringify([{ id: 'SIG-BODY-COVERED', reason: 'vendor ticket 42' }]));
     const json = join(dir, 'baselined.json');
     const io = capture(env);
-    const argv = ['run', '--base-url', broken.url, '--only', 'SIG-BODY-COVERED,AUTH-APIKEY-REQUIRED', '--runs', '5', '--seed', '2'];
+    const argv = [
+      'run',
+      '--base-url',
+      broken.url,
+      '--only',
+      'SIG-BODY-COVERED,AUTH-APIKEY-REQUIRED',
+      '--runs',
+      '5',
+      '--seed',
+      '2',
+    ];
     expect(await cli([...argv, '--baseline', listed, '--report-json', json], io)).toBe(0);
     expect(io.stdout()).toContain('(baselined: vendor ticket 42)');
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { summary: { baselined: number; mustFailures: number }; checks: Array<{ id: string; baseline?: { state: string } }> };
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      summary: { baselined: number; mustFailures: number };
+      checks: Array<{ id: string; baseline?: { state: string } }>;
+    };
     expect(report.summary).toMatchObject({ baselined: 1, mustFailures: 0 });
-    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(new URL('../report/report.schema.json', import.meta.url), 'utf8')) as object);
+    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(
+      JSON.parse(readFileSync(new URL('../report/report.schema.json', import.meta.url), 'utf8')) as object,
+    );
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
     expect(report.checks.find((c) => c.id === 'SIG-BODY-COVERED')?.baseline?.state).toBe('expected-failure');
 
-    writeFileSync(listed, JSON.stringify([{ id: 'SIG-BODY-COVERED', reason: 'vendor ticket 42' }, { id: 'AUTH-APIKEY-REQUIRED', reason: 'fixed long ago' }]));
+    writeFileSync(
+      listed,
+      JSON.stringify([
+        { id: 'SIG-BODY-COVERED', reason: 'vendor ticket 42' },
+        { id: 'AUTH-APIKEY-REQUIRED', reason: 'fixed long ago' },
+      ]),
+    );
     const stale = capture(env);
     expect(await cli([...argv, '--baseline', listed], stale)).toBe(1);
     expect(stale.stdout()).toContain('Stale baseline entries');
@@ -138,8 +234,28 @@ describe('spotcheck run (command line)', () => {
   it('--report-ndjson streams a start event, one line per check as it ends, and an end event', async () => {
     const file = join(dir, 'events.ndjson');
     const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
-    expect(await cli(['run', '--base-url', broken.url, '--only', 'AUTH-APIKEY,SIG-BODY-COVERED', '--runs', '5', '--seed', '2', '--report-ndjson', file], io)).toBe(1);
-    const events = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { event: string; id?: string; status?: string; summary?: { failed: number } });
+    expect(
+      await cli(
+        [
+          'run',
+          '--base-url',
+          broken.url,
+          '--only',
+          'AUTH-APIKEY,SIG-BODY-COVERED',
+          '--runs',
+          '5',
+          '--seed',
+          '2',
+          '--report-ndjson',
+          file,
+        ],
+        io,
+      ),
+    ).toBe(1);
+    const events = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string; id?: string; status?: string; summary?: { failed: number } });
     expect(events[0]?.event).toBe('start');
     expect(events.at(-1)?.event).toBe('end');
     const checks = events.filter((e) => e.event === 'check');
@@ -171,11 +287,21 @@ describe('spotcheck run (command line)', () => {
   });
 
   it('takes the no-TRADE key from SPOTCHECK_NO_TRADE_* and prints its curl with that variable, never the secret; half a key is a usage error', async () => {
-    const env = { SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET, SPOTCHECK_NO_TRADE_API_KEY: DEMO_READONLY_API_KEY, SPOTCHECK_NO_TRADE_SECRET: DEMO_READONLY_SECRET };
-    const faulty = await startServer({ port: 0, ...(mutants.find((m) => m.name.startsWith('TRADE permission not checked'))?.options ?? {}) });
+    const env = {
+      SPOTCHECK_API_KEY: DEMO_API_KEY,
+      SPOTCHECK_SECRET: DEMO_SECRET,
+      SPOTCHECK_NO_TRADE_API_KEY: DEMO_READONLY_API_KEY,
+      SPOTCHECK_NO_TRADE_SECRET: DEMO_READONLY_SECRET,
+    };
+    const faulty = await startServer({
+      port: 0,
+      ...(mutants.find((m) => m.name.startsWith('TRADE permission not checked'))?.options ?? {}),
+    });
     try {
       const io = capture(env);
-      expect(await cli(['run', '--base-url', faulty.url, '--only', 'AUTH-PERMISSION', '--runs', '3', '--seed', '1'], io)).toBe(1);
+      expect(
+        await cli(['run', '--base-url', faulty.url, '--only', 'AUTH-PERMISSION', '--runs', '3', '--seed', '1'], io),
+      ).toBe(1);
       expect(io.stdout()).toContain('export SPOTCHECK_SECRET and SPOTCHECK_NO_TRADE_SECRET first');
       expect(io.stdout()).toContain('"$SPOTCHECK_NO_TRADE_SECRET"');
       expect(io.stdout() + io.stderr()).not.toContain(DEMO_READONLY_SECRET);
@@ -190,8 +316,29 @@ describe('spotcheck run (command line)', () => {
   it('--fail-fast stops after the first failure and says the report is partial', async () => {
     const json = join(dir, 'fast.json');
     const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
-    expect(await cli(['run', '--base-url', broken.url, '--only', 'SIG-BODY-COVERED,SIG-REQUIRED,SIG-QUERY', '--runs', '5', '--seed', '2', '--fail-fast', '--report-json', json], io)).toBe(1);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { stopped?: { reason: string; notRun: number }; checks: Array<{ status: string }> };
+    expect(
+      await cli(
+        [
+          'run',
+          '--base-url',
+          broken.url,
+          '--only',
+          'SIG-BODY-COVERED,SIG-REQUIRED,SIG-QUERY',
+          '--runs',
+          '5',
+          '--seed',
+          '2',
+          '--fail-fast',
+          '--report-json',
+          json,
+        ],
+        io,
+      ),
+    ).toBe(1);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      stopped?: { reason: string; notRun: number };
+      checks: Array<{ status: string }>;
+    };
     expect(report.stopped?.reason).toBe('fail-fast');
     expect(report.stopped?.notRun).toBeGreaterThan(0);
     expect(report.checks.at(-1)?.status).toBe('fail');
@@ -212,19 +359,47 @@ describe('spotcheck run (command line)', () => {
     const junit = join(dir, 'int.xml');
     const events = join(dir, 'int.ndjson');
     const io = capture();
-    const running = cli(['run', '--embedded', '--only', 'SIG', '--runs', '100', '--seed', '1', '--report-json', json, '--junit', junit, '--report-ndjson', events], io);
+    const running = cli(
+      [
+        'run',
+        '--embedded',
+        '--only',
+        'SIG',
+        '--runs',
+        '100',
+        '--seed',
+        '1',
+        '--report-json',
+        json,
+        '--junit',
+        junit,
+        '--report-ndjson',
+        events,
+      ],
+      io,
+    );
     // Interrupt once the first check has ended.
-    for (let i = 0; i < 600 && !(existsSync(events) && readFileSync(events, 'utf8').includes('"event":"check"')); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 600 && !(existsSync(events) && readFileSync(events, 'utf8').includes('"event":"check"')); i++)
+      await new Promise((r) => setTimeout(r, 50));
     process.emit('SIGINT');
     expect(await running).toBe(130);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { stopped?: { reason: string; notRun: number }; checks: unknown[]; summary: { passed: number } };
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      stopped?: { reason: string; notRun: number };
+      checks: unknown[];
+      summary: { passed: number };
+    };
     expect(report.stopped?.reason).toBe('interrupted');
-    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(new URL('../report/report.schema.json', import.meta.url), 'utf8')) as object);
+    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(
+      JSON.parse(readFileSync(new URL('../report/report.schema.json', import.meta.url), 'utf8')) as object,
+    );
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
     expect(report.checks.length).toBeGreaterThan(0);
     expect(report.stopped?.notRun).toBeGreaterThan(0);
     expect(XMLValidator.validate(readFileSync(junit, 'utf8'))).toBe(true);
-    const last = JSON.parse(readFileSync(events, 'utf8').trimEnd().split('\n').at(-1) ?? '{}') as { event: string; stopped?: { reason: string } };
+    const last = JSON.parse(readFileSync(events, 'utf8').trimEnd().split('\n').at(-1) ?? '{}') as {
+      event: string;
+      stopped?: { reason: string };
+    };
     expect(last).toMatchObject({ event: 'end', stopped: { reason: 'interrupted' } });
     expect(io.stdout()).toContain('PARTIAL: interrupted');
     expect(process.listenerCount('SIGINT')).toBe(0);
@@ -232,7 +407,10 @@ describe('spotcheck run (command line)', () => {
 
   it('replays one check with the same seed', async () => {
     const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
-    const code = await cli(['replay', '--base-url', broken.url, '--seed', '3', '--only', 'SIG-BODY-COVERED', '--runs', '10'], io);
+    const code = await cli(
+      ['replay', '--base-url', broken.url, '--seed', '3', '--only', 'SIG-BODY-COVERED', '--runs', '10'],
+      io,
+    );
     expect(code).toBe(1);
     expect(io.stdout()).toContain('SIG-BODY-COVERED');
     expect(io.stdout()).toMatch(/^0 passed, 1 failed, 0 info, 0 skipped$/m);
@@ -297,8 +475,32 @@ describe('spotcheck run (command line)', () => {
     const junit = join(dir, 'disc.xml');
     const events = join(dir, 'disc.ndjson');
     const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: 'not-the-secret' });
-    expect(await cli(['run', '--base-url', broken.url, '--runs', '5', '--seed', '8', '--report-json', json, '--junit', junit, '--report-ndjson', events], io)).toBe(2);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { stopped?: { reason: string; message?: string; notRun: number }; checks: unknown[]; discovery?: unknown; seed: number };
+    expect(
+      await cli(
+        [
+          'run',
+          '--base-url',
+          broken.url,
+          '--runs',
+          '5',
+          '--seed',
+          '8',
+          '--report-json',
+          json,
+          '--junit',
+          junit,
+          '--report-ndjson',
+          events,
+        ],
+        io,
+      ),
+    ).toBe(2);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      stopped?: { reason: string; message?: string; notRun: number };
+      checks: unknown[];
+      discovery?: unknown;
+      seed: number;
+    };
     expect(reportSchema()(report), JSON.stringify(reportSchema().errors)).toBe(true);
     expect(report.stopped?.reason).toBe('discovery');
     expect(report.stopped?.message).toMatch(/the secret is wrong/);
@@ -307,11 +509,20 @@ describe('spotcheck run (command line)', () => {
     expect(report.checks).toEqual([]);
     const xml = readFileSync(junit, 'utf8');
     expect(XMLValidator.validate(xml)).toBe(true);
-    const suites = new XMLParser({ ignoreAttributes: false }).parse(xml) as { testsuites: { '@_tests': string; '@_failures': string; testsuite: { testcase: { '@_name': string; failure: { '#text': string } } } } };
+    const suites = new XMLParser({ ignoreAttributes: false }).parse(xml) as {
+      testsuites: {
+        '@_tests': string;
+        '@_failures': string;
+        testsuite: { testcase: { '@_name': string; failure: { '#text': string } } };
+      };
+    };
     expect(suites.testsuites).toMatchObject({ '@_tests': '1', '@_failures': '1' });
     expect(suites.testsuites.testsuite.testcase['@_name']).toBe('discovery');
     expect(suites.testsuites.testsuite.testcase.failure['#text']).toMatch(/the secret is wrong/);
-    const lines = readFileSync(events, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { event: string; stopped?: { reason: string } });
+    const lines = readFileSync(events, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string; stopped?: { reason: string } });
     expect(lines.map((e) => e.event)).toEqual(['start', 'end']);
     expect(lines[1]?.stopped?.reason).toBe('discovery');
     expect(xml + readFileSync(json, 'utf8') + readFileSync(events, 'utf8')).not.toContain('not-the-secret');
@@ -321,11 +532,18 @@ describe('spotcheck run (command line)', () => {
     const json = join(dir, 'unreach.json');
     const junit = join(dir, 'unreach.xml');
     const io = capture({ SPOTCHECK_API_KEY: 'k', SPOTCHECK_SECRET: 's' });
-    expect(await cli(['run', '--base-url', 'http://127.0.0.1:9', '--timeout', '1000', '--report-json', json, '--junit', junit], io)).toBe(2);
+    expect(
+      await cli(
+        ['run', '--base-url', 'http://127.0.0.1:9', '--timeout', '1000', '--report-json', json, '--junit', junit],
+        io,
+      ),
+    ).toBe(2);
     const report = JSON.parse(readFileSync(json, 'utf8')) as { stopped?: { reason: string } };
     expect(reportSchema()(report), JSON.stringify(reportSchema().errors)).toBe(true);
     expect(report.stopped?.reason).toBe('unreachable');
-    expect(readFileSync(junit, 'utf8')).toMatch(/<testcase classname="spotcheck.discovery" name="discovery"[^>]*>\s*<failure /);
+    expect(readFileSync(junit, 'utf8')).toMatch(
+      /<testcase classname="spotcheck.discovery" name="discovery"[^>]*>\s*<failure /,
+    );
   });
 
   it('Ctrl-C during discovery leaves valid reports holding no check, and NDJSON its end event', async () => {
@@ -338,8 +556,12 @@ describe('spotcheck run (command line)', () => {
     const events = join(dir, 'int-disc.ndjson');
     try {
       const io = capture({ SPOTCHECK_API_KEY: 'k', SPOTCHECK_SECRET: 's' });
-      const running = cli(['run', '--base-url', url, '--report-json', json, '--junit', junit, '--report-ndjson', events], io);
-      for (let i = 0; i < 100 && !(existsSync(events) && readFileSync(events, 'utf8').includes('"event":"start"')); i++) await new Promise((r) => setTimeout(r, 20));
+      const running = cli(
+        ['run', '--base-url', url, '--report-json', json, '--junit', junit, '--report-ndjson', events],
+        io,
+      );
+      for (let i = 0; i < 100 && !(existsSync(events) && readFileSync(events, 'utf8').includes('"event":"start"')); i++)
+        await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 500));
       process.emit('SIGINT');
       expect(await running).toBe(130);
@@ -362,15 +584,25 @@ describe('spotcheck run (command line)', () => {
       const t0 = Date.now();
       expect(await cli(['run', '--embedded', flag, '/proc/nope/x.out'], io), flag).toBe(2);
       expect(Date.now() - t0, flag).toBeLessThan(1000);
-      expect(io.stderr()).toMatch(new RegExp(`^spotcheck: ${flag}: cannot write /proc/nope/x.out: E[A-Z]+.*; give a path in a folder you can write`));
+      expect(io.stderr()).toMatch(
+        new RegExp(
+          `^spotcheck: ${flag}: cannot write /proc/nope/x.out: E[A-Z]+.*; give a path in a folder you can write`,
+        ),
+      );
     }
   });
 
   it('an --exclude (or --only) prefix that matches no check is a usage error naming it', async () => {
-    for (const argv of [['--exclude', 'NOPE'], ['--exclude', 'SIG,NOPE'], ['--only', 'SIG,NOPE']]) {
+    for (const argv of [
+      ['--exclude', 'NOPE'],
+      ['--exclude', 'SIG,NOPE'],
+      ['--only', 'SIG,NOPE'],
+    ]) {
       const io = capture();
       expect(await cli(['run', '--list', ...argv], io), argv.join(' ')).toBe(2);
-      expect(io.stderr()).toMatch(/^spotcheck: --(exclude|only) NOPE: no check ID or rule ID starts with it; run with --list/);
+      expect(io.stderr()).toMatch(
+        /^spotcheck: --(exclude|only) NOPE: no check ID or rule ID starts with it; run with --list/,
+      );
     }
   });
 
@@ -381,7 +613,9 @@ describe('spotcheck run (command line)', () => {
       const t0 = Date.now();
       expect(await cli(['run', '--base-url', server.url, '--time-path', '/nope', '--only', 'AUTH-APIKEY'], io)).toBe(2);
       expect(Date.now() - t0).toBeLessThan(3000);
-      expect(io.stderr()).toMatch(/the time path \/nope .* did not answer \{"serverTime": ms\}: got HTTP 404.*leave --time-path out/);
+      expect(io.stderr()).toMatch(
+        /the time path \/nope .* did not answer \{"serverTime": ms\}: got HTTP 404.*leave --time-path out/,
+      );
     } finally {
       await server.close();
     }
@@ -403,9 +637,13 @@ describe('spotcheck run (command line)', () => {
   });
 
   it('rule links: the --docs-url site, else a file shipped with the kit, saying which', () => {
-    expect(ruleLinker('https://docs.example.test/spotcheck/')('SIG-CASE')).toBe('https://docs.example.test/spotcheck/documents/Rule_catalog.html#SIG-CASE');
+    expect(ruleLinker('https://docs.example.test/spotcheck/')('SIG-CASE')).toBe(
+      'https://docs.example.test/spotcheck/documents/Rule_catalog.html#SIG-CASE',
+    );
     const local = ruleLinker(undefined)('SIG-CASE');
-    expect(local).toMatch(/^(file:\/\/\S+#SIG-CASE \(the docs site built in this clone|SIG-CASE in file:\/\/\S+\/spec\/rules\.json \(the rule catalog shipped with the kit)/);
+    expect(local).toMatch(
+      /^(file:\/\/\S+#SIG-CASE \(the docs site built in this clone|SIG-CASE in file:\/\/\S+\/spec\/rules\.json \(the rule catalog shipped with the kit)/,
+    );
     expect(existsSync(fileURLToPath(/file:\/\/[^\s#]+/.exec(local)?.[0] ?? ''))).toBe(true);
   });
 

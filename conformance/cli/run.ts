@@ -11,7 +11,12 @@ import { credential, parse, type Io } from '../../src/cli/args.js';
 import { isSpotcheckError, SpotcheckError } from '../../src/core/errors.js';
 import { API_KEY_HEADER } from '../../src/core/wire.js';
 import { sendRaw } from '../../src/client/http.js';
-import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET } from '../../src/server/credentials.js';
+import {
+  DEMO_API_KEY,
+  DEMO_READONLY_API_KEY,
+  DEMO_READONLY_SECRET,
+  DEMO_SECRET,
+} from '../../src/server/credentials.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { checks } from '../checks/index.js';
 import { renderConsole, RULES_PAGE } from '../report/console.js';
@@ -210,7 +215,8 @@ export function ruleLinker(docsUrl: string | undefined): (ruleId: string) => str
     return (id) => `${page}#${id} (the docs site built in this clone; --docs-url URL links a published one)`;
   }
   const catalog = pathToFileURL(kitPath('spec', 'rules.json')).href;
-  return (id) => `${id} in ${catalog} (the rule catalog shipped with the kit; --docs-url URL links your published docs site, \`npm run docs\` in a clone builds one)`;
+  return (id) =>
+    `${id} in ${catalog} (the rule catalog shipped with the kit; --docs-url URL links your published docs site, \`npm run docs\` in a clone builds one)`;
 }
 
 /** The arguments a `--report-json` file gives a replay: its target settings and seed. */
@@ -224,7 +230,10 @@ function replayFromReport(file: string): string[] {
   }
   const args = report.replayArgs;
   if (!Array.isArray(args) || !args.every((a) => typeof a === 'string') || typeof report.seed !== 'number') {
-    throw new SpotcheckError('ERR_USAGE', `--from-report: ${file} has no seed and replayArgs (is it a spotcheck --report-json file?)`);
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `--from-report: ${file} has no seed and replayArgs (is it a spotcheck --report-json file?)`,
+    );
   }
   return [...(args as string[]), '--seed', String(report.seed)];
 }
@@ -238,21 +247,31 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
   }
   if (v['from-report'] !== undefined) {
     if (mode !== 'replay') throw new SpotcheckError('ERR_USAGE', '--from-report belongs to `spotcheck replay`');
-    const rest = argv.filter((a, i) => a !== '--from-report' && argv[i - 1] !== '--from-report' && !a.startsWith('--from-report='));
+    const rest = argv.filter(
+      (a, i) => a !== '--from-report' && argv[i - 1] !== '--from-report' && !a.startsWith('--from-report='),
+    );
     return runCommand([...replayFromReport(v['from-report']), ...rest], io, mode);
   }
-  if (v.embedded && v['base-url'] !== undefined) throw new SpotcheckError('ERR_USAGE', '--embedded and --base-url name two different targets: pick one');
+  if (v.embedded && v['base-url'] !== undefined)
+    throw new SpotcheckError('ERR_USAGE', '--embedded and --base-url name two different targets: pick one');
   if (mode === 'replay' && !v.embedded && v['base-url'] === undefined && v.config === undefined) {
     throw new SpotcheckError(
       'ERR_USAGE',
       'replay: name the target the failure came from (--base-url URL or --config FILE, as on the Replay: line, or --from-report FILE), or --embedded for the built-in reference server',
     );
   }
-  if (v.profile !== 'core' && v.profile !== 'reference') throw new SpotcheckError('ERR_USAGE', `--profile must be core or reference, got '${v.profile}'`);
+  if (v.profile !== 'core' && v.profile !== 'reference')
+    throw new SpotcheckError('ERR_USAGE', `--profile must be core or reference, got '${v.profile}'`);
   const profile: Profile = v.profile;
-  const only = (v.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  const only = (v.only ?? [])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (mode === 'replay' && (v.seed === undefined || only.length === 0)) {
-    throw new SpotcheckError('ERR_USAGE', 'replay: --seed S and --only ID are both required (both are printed with every failure)');
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      'replay: --seed S and --only ID are both required (both are printed with every failure)',
+    );
   }
   const seed = v.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : int('seed', v.seed, 0);
   const runs = int('runs', v.runs, 1);
@@ -264,7 +283,11 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
   if (v['path-prefix'] !== undefined) description.pathPrefix = v['path-prefix'];
   if (v['time-path'] !== undefined) description.timePath = v['time-path'];
   if (v.symbol !== undefined || v['other-symbol'] !== undefined) {
-    description.order = { ...description.order, ...(v.symbol === undefined ? {} : { symbol: v.symbol }), ...(v['other-symbol'] === undefined ? {} : { otherSymbol: v['other-symbol'] }) };
+    description.order = {
+      ...description.order,
+      ...(v.symbol === undefined ? {} : { symbol: v.symbol }),
+      ...(v['other-symbol'] === undefined ? {} : { otherSymbol: v['other-symbol'] }),
+    };
   }
   const targetProfile = resolveDescription(description);
   const baseUrlArg = v.embedded ? undefined : (v['base-url'] ?? description.baseUrl);
@@ -280,30 +303,50 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     ['ca', v.ca],
   ];
   for (const [k, val] of given) if (val !== undefined) Object.assign(settings, { [k]: val });
-  const maxOrders = v['max-orders'] !== undefined ? int('max-orders', v['max-orders'], 0) : baseUrlArg === undefined ? Infinity : 10000;
+  const maxOrders =
+    v['max-orders'] !== undefined ? int('max-orders', v['max-orders'], 0) : baseUrlArg === undefined ? Infinity : 10000;
   // replay reruns exactly the named checks; run takes prefixes.
   const pool = mode === 'replay' ? checks.filter((c) => only.includes(c.id)) : checks;
-  const exclude = (v.exclude ?? []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter((x) => x !== '');
+  const exclude = (v.exclude ?? [])
+    .flatMap((x) => x.split(','))
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
   // A prefix that matches no check is a typo: a usage error, whether it selects or leaves out.
-  for (const [flag, list] of [['--only', mode === 'replay' ? [] : only], ['--exclude', exclude]] as const) {
+  for (const [flag, list] of [
+    ['--only', mode === 'replay' ? [] : only],
+    ['--exclude', exclude],
+  ] as const) {
     const typos = unmatched(checks, list);
-    if (typos.length > 0) throw new SpotcheckError('ERR_USAGE', `${flag} ${typos.join(',')}: no check ID or rule ID starts with ${typos.length === 1 ? 'it' : 'them'}; run with --list to see the IDs`);
+    if (typos.length > 0)
+      throw new SpotcheckError(
+        'ERR_USAGE',
+        `${flag} ${typos.join(',')}: no check ID or rule ID starts with ${typos.length === 1 ? 'it' : 'them'}; run with --list to see the IDs`,
+      );
   }
   const selected = selectChecks(pool, mode === 'replay' ? [] : only, exclude);
   if (selected.length === 0) {
-    throw new SpotcheckError('ERR_USAGE', `${only.length > 0 ? `--only ${only.join(',')}` : 'the selection'}${exclude.length > 0 ? ` less --exclude ${exclude.join(',')}` : ''} selects no check; run with --list to see the IDs`);
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `${only.length > 0 ? `--only ${only.join(',')}` : 'the selection'}${exclude.length > 0 ? ` less --exclude ${exclude.join(',')}` : ''} selects no check; run with --list to see the IDs`,
+    );
   }
 
   const baseline = v.baseline === undefined ? undefined : loadBaseline(v.baseline, new Set(checks.map((c) => c.id)));
 
   if (v.list || v['dry-run']) {
     // The level each check is judged at; under --profile reference an INFO point pinned by spec/decisions.md fails as MUST.
-    for (const c of selected) io.out(`${c.id}  ${(c.level ?? rule(c.ruleId).level).padEnd(6)}  [${c.ruleId}]  ${c.title}${c.covers === undefined ? '' : `  (${c.covers.join(' ')})`}\n`);
-    io.out(`${selected.length} checks; nothing was sent\n\nCoverage (rule x route):\n${renderMatrix(coverageMatrix(checks))}`);
+    for (const c of selected)
+      io.out(
+        `${c.id}  ${(c.level ?? rule(c.ruleId).level).padEnd(6)}  [${c.ruleId}]  ${c.title}${c.covers === undefined ? '' : `  (${c.covers.join(' ')})`}\n`,
+      );
+    io.out(
+      `${selected.length} checks; nothing was sent\n\nCoverage (rule x route):\n${renderMatrix(coverageMatrix(checks))}`,
+    );
     return 0;
   }
 
-  const replayArgs = v.embedded && v.config !== undefined ? [...targetArgv(settings), '--embedded'] : targetArgv(settings);
+  const replayArgs =
+    v.embedded && v.config !== undefined ? [...targetArgv(settings), '--embedded'] : targetArgv(settings);
 
   // Every report path is checked before the first request, the NDJSON stream opened.
   if (v['report-json'] !== undefined) assertWritable('report-json', v['report-json']);
@@ -338,9 +381,26 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     process.on('SIGINT', onSigint);
     /** Every requested report of a run that ended before any check did: `stopped` says why (JUnit: one failed discovery case). */
     const writeEarly = (reason: EarlyStop, message: string, discovery?: DiscoveryReport): void => {
-      const report = earlyReport({ target: target?.baseUrl ?? '', profile, seed, runs, startedAt, selected: selected.length, reason, message, replayArgs, ...(discovery === undefined ? {} : { discovery }) });
-      ndjson?.end({ summary: report.summary, durationMs: report.durationMs, requests: 0, ...(report.stopped === undefined ? {} : { stopped: report.stopped }) });
-      if (v['report-json'] !== undefined) writeReportFile('report-json', v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
+      const report = earlyReport({
+        target: target?.baseUrl ?? '',
+        profile,
+        seed,
+        runs,
+        startedAt,
+        selected: selected.length,
+        reason,
+        message,
+        replayArgs,
+        ...(discovery === undefined ? {} : { discovery }),
+      });
+      ndjson?.end({
+        summary: report.summary,
+        durationMs: report.durationMs,
+        requests: 0,
+        ...(report.stopped === undefined ? {} : { stopped: report.stopped }),
+      });
+      if (v['report-json'] !== undefined)
+        writeReportFile('report-json', v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
       if (v.junit !== undefined) writeReportFile('junit', v.junit, renderJunit(report));
     };
     try {
@@ -351,7 +411,14 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
        */
       const pace = (remote: boolean): { rate: number; concurrency: number } => ({
         rate: v.rate === undefined ? (remote ? REMOTE_RATE : 0) : int('rate', v.rate, 0),
-        concurrency: v.concurrency === undefined ? (v['fail-fast'] ? 1 : remote ? REMOTE_CONCURRENCY : LOOPBACK_CONCURRENCY) : int('concurrency', v.concurrency, 1),
+        concurrency:
+          v.concurrency === undefined
+            ? v['fail-fast']
+              ? 1
+              : remote
+                ? REMOTE_CONCURRENCY
+                : LOOPBACK_CONCURRENCY
+            : int('concurrency', v.concurrency, 1),
       });
       let rate: number;
       let concurrency: number;
@@ -376,29 +443,53 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
         } catch {
           throw new SpotcheckError('ERR_USAGE', `--base-url is not a URL: '${baseUrlArg}'`);
         }
-        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SpotcheckError('ERR_USAGE', '--base-url must be http:// or https://');
+        if (url.protocol !== 'http:' && url.protocol !== 'https:')
+          throw new SpotcheckError('ERR_USAGE', '--base-url must be http:// or https://');
         const apiKey = credential(v['api-key'], 'SPOTCHECK_API_KEY', io.env);
         const secret = credential(v.secret, 'SPOTCHECK_SECRET', io.env);
         if (apiKey === undefined || secret === undefined) {
-          throw new SpotcheckError('ERR_USAGE', 'a target needs credentials: --api-key and --secret, or SPOTCHECK_API_KEY and SPOTCHECK_SECRET');
+          throw new SpotcheckError(
+            'ERR_USAGE',
+            'a target needs credentials: --api-key and --secret, or SPOTCHECK_API_KEY and SPOTCHECK_SECRET',
+          );
         }
-        target = { baseUrl: baseUrlArg, apiKey, secret, symbol: targetProfile.symbol, otherSymbol: targetProfile.otherSymbol, profile: targetProfile };
+        target = {
+          baseUrl: baseUrlArg,
+          apiKey,
+          secret,
+          symbol: targetProfile.symbol,
+          otherSymbol: targetProfile.otherSymbol,
+          profile: targetProfile,
+        };
         const noTradeKey = credential(v['no-trade-api-key'], 'SPOTCHECK_NO_TRADE_API_KEY', io.env);
         const noTradeSecret = credential(v['no-trade-secret'], 'SPOTCHECK_NO_TRADE_SECRET', io.env);
         if ((noTradeKey === undefined) !== (noTradeSecret === undefined)) {
-          throw new SpotcheckError('ERR_USAGE', 'a key without TRADE needs both its key and its secret (--no-trade-api-key and --no-trade-secret, or SPOTCHECK_NO_TRADE_API_KEY and SPOTCHECK_NO_TRADE_SECRET)');
+          throw new SpotcheckError(
+            'ERR_USAGE',
+            'a key without TRADE needs both its key and its secret (--no-trade-api-key and --no-trade-secret, or SPOTCHECK_NO_TRADE_API_KEY and SPOTCHECK_NO_TRADE_SECRET)',
+          );
         }
-        if (noTradeKey !== undefined && noTradeSecret !== undefined) target.noTradeKey = { apiKey: noTradeKey, secret: noTradeSecret };
+        if (noTradeKey !== undefined && noTradeSecret !== undefined)
+          target.noTradeKey = { apiKey: noTradeKey, secret: noTradeSecret };
         if (targetProfile.timePath !== undefined) target.timePath = targetProfile.timePath;
         ({ rate, concurrency } = pace(!isLoopback(url)));
         // The run starts here: from now on whatever ends it, every requested report is written.
         start();
         // The target must answer at all before anything else (exit 2 otherwise).
         try {
-          await sendRaw(target.baseUrl, { method: 'POST', path: targetProfile.endpoints.v1.path, query: '', body: '', headers: {} }, { timeoutMs, ...(dispatcher === undefined ? {} : { dispatcher }) });
+          await sendRaw(
+            target.baseUrl,
+            { method: 'POST', path: targetProfile.endpoints.v1.path, query: '', body: '', headers: {} },
+            { timeoutMs, ...(dispatcher === undefined ? {} : { dispatcher }) },
+          );
         } catch (err) {
-          const advice = tlsAdvice(isSpotcheckError(err) ? (err.details as { code?: string } | undefined)?.code : undefined);
-          throw new SpotcheckError('ERR_NETWORK', `${err instanceof Error ? err.message : String(err)}${advice === undefined ? '' : `\n${advice}`}`);
+          const advice = tlsAdvice(
+            isSpotcheckError(err) ? (err.details as { code?: string } | undefined)?.code : undefined,
+          );
+          throw new SpotcheckError(
+            'ERR_NETWORK',
+            `${err instanceof Error ? err.message : String(err)}${advice === undefined ? '' : `\n${advice}`}`,
+          );
         }
         if (!isLoopback(url)) {
           io.err(
@@ -422,8 +513,14 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
       // a usage error before the run started has nothing to report; anything after the start writes them all
       if (started) {
         const code = isSpotcheckError(err) ? err.code : undefined;
-        const discovery = isSpotcheckError(err) ? (err.details as { discovery?: DiscoveryReport } | undefined)?.discovery : undefined;
-        writeEarly(code === 'ERR_TARGET' ? 'discovery' : code === 'ERR_NETWORK' ? 'unreachable' : 'error', err instanceof Error ? err.message : String(err), discovery);
+        const discovery = isSpotcheckError(err)
+          ? (err.details as { discovery?: DiscoveryReport } | undefined)?.discovery
+          : undefined;
+        writeEarly(
+          code === 'ERR_TARGET' ? 'discovery' : code === 'ERR_NETWORK' ? 'unreachable' : 'error',
+          err instanceof Error ? err.message : String(err),
+          discovery,
+        );
       }
       throw err;
     } finally {
@@ -434,11 +531,20 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
   }
 
   /** Run the checks on a target that answers; write the reports. */
-  async function runChecks(target: Target, rate: number, concurrency: number, signal: AbortSignal, dispatcher: Dispatcher | undefined): Promise<number> {
+  async function runChecks(
+    target: Target,
+    rate: number,
+    concurrency: number,
+    signal: AbortSignal,
+    dispatcher: Dispatcher | undefined,
+  ): Promise<number> {
     const tty = process.stderr.isTTY === true;
     let nextLine = 0;
     let report: RunReport;
-    const gate = (c: CheckReport) => c.status === 'fail' && (c.level === 'MUST' || (v.strict && c.level === 'SHOULD')) && markCheck(c, baseline ?? []).baseline === undefined;
+    const gate = (c: CheckReport) =>
+      c.status === 'fail' &&
+      (c.level === 'MUST' || (v.strict && c.level === 'SHOULD')) &&
+      markCheck(c, baseline ?? []).baseline === undefined;
     try {
       report = await runConformance({
         exclude,
@@ -460,7 +566,8 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
         replayArgs,
         onProgress: (p) => {
           if (tty) {
-            if (p.current !== undefined) io.err(`\r\x1b[K[${p.done + 1}/${p.total}] ${p.current}  (${p.requests} requests)`);
+            if (p.current !== undefined)
+              io.err(`\r\x1b[K[${p.done + 1}/${p.total}] ${p.current}  (${p.requests} requests)`);
             return;
           }
           // Without a terminal: a line each time another tenth of the checks has ended (checks run
@@ -468,7 +575,9 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
           const step = Math.max(1, Math.ceil(p.total / 10));
           if (p.done >= nextLine && p.done < p.total) {
             nextLine = (Math.floor(p.done / step) + 1) * step;
-            io.err(`progress: ${p.done}/${p.total} checks done, ${p.requests} requests so far${p.current === undefined ? '' : ` (running ${p.current.split(', ')[0] ?? ''}${p.current.includes(', ') ? ', ...' : ''})`}\n`);
+            io.err(
+              `progress: ${p.done}/${p.total} checks done, ${p.requests} requests so far${p.current === undefined ? '' : ` (running ${p.current.split(', ')[0] ?? ''}${p.current.includes(', ') ? ', ...' : ''})`}\n`,
+            );
           }
         },
       });
@@ -477,21 +586,38 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     }
 
     if (baseline !== undefined) report = applyBaseline(report, baseline);
-    io.out(renderConsole(report, { color: !v['no-color'] && process.stdout.isTTY === true, ruleLink: ruleLinker(v['docs-url']) }));
+    io.out(
+      renderConsole(report, {
+        color: !v['no-color'] && process.stdout.isTTY === true,
+        ruleLink: ruleLinker(v['docs-url']),
+      }),
+    );
     if (report.stopped !== undefined) {
-      const why = report.stopped.reason === 'interrupted' ? 'interrupted (Ctrl-C)' : 'stopped at the first failure (--fail-fast)';
+      const why =
+        report.stopped.reason === 'interrupted' ? 'interrupted (Ctrl-C)' : 'stopped at the first failure (--fail-fast)';
       io.out(`PARTIAL: ${why}; ${report.stopped.notRun} of ${selected.length} checks not run or not finished\n`);
     }
-    ndjson?.end({ summary: report.summary, durationMs: report.durationMs, requests: report.requests, ...(report.stopped === undefined ? {} : { stopped: report.stopped }) });
-    if (v['report-json'] !== undefined) writeReportFile('report-json', v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
+    ndjson?.end({
+      summary: report.summary,
+      durationMs: report.durationMs,
+      requests: report.requests,
+      ...(report.stopped === undefined ? {} : { stopped: report.stopped }),
+    });
+    if (v['report-json'] !== undefined)
+      writeReportFile('report-json', v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
     if (v.junit !== undefined) writeReportFile('junit', v.junit, renderJunit(report));
     if (v['report-html'] !== undefined) writeReportFile('report-html', v['report-html'], renderHtml(report));
     if (report.stopped?.reason === 'interrupted') return 130;
     const budgetCut = (report.orders?.mustNotRun ?? 0) > 0;
-    if (budgetCut) io.err(`spotcheck: --max-orders ${report.orders?.maxOrders ?? ''} left ${report.orders?.mustNotRun ?? 0} MUST checks without a single request (status skip): no verdict on them\n`);
+    if (budgetCut)
+      io.err(
+        `spotcheck: --max-orders ${report.orders?.maxOrders ?? ''} left ${report.orders?.mustNotRun ?? 0} MUST checks without a single request (status skip): no verdict on them\n`,
+      );
     if (gateFails(report, v.strict)) return 1;
     if (report.deadline?.reached === true) {
-      io.err(`spotcheck: --max-time ${v['max-time'] ?? ''} s ended the run: ${report.deadline.checksNotRun.length} checks not run or cut short (status skip)\n`);
+      io.err(
+        `spotcheck: --max-time ${v['max-time'] ?? ''} s ended the run: ${report.deadline.checksNotRun.length} checks not run or cut short (status skip)\n`,
+      );
       return 2;
     }
     if (budgetCut) return 2;

@@ -32,7 +32,29 @@ describe('HTTPS target with a self-signed certificate', () => {
   let front: Server;
   let url: string;
   beforeAll(async () => {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-days', '2'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        '-days',
+        '2',
+      ],
+      { stdio: 'ignore' },
+    );
     server = await startServer({ port: 0 });
     // a TLS front passing the bytes to the reference server
     front = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (tls) => {
@@ -62,7 +84,25 @@ describe('HTTPS target with a self-signed certificate', () => {
   it('--ca FILE: the same target is checked and passes; the replay line carries --ca', async () => {
     const io = capture(env);
     const json = join(dir, 'r.json');
-    expect(await cli(['run', '--base-url', url, '--ca', cert, '--only', 'AUTH-APIKEY,SIG-CASE', '--runs', '2', '--report-json', json], io), io.stderr()).toBe(0);
+    expect(
+      await cli(
+        [
+          'run',
+          '--base-url',
+          url,
+          '--ca',
+          cert,
+          '--only',
+          'AUTH-APIKEY,SIG-CASE',
+          '--runs',
+          '2',
+          '--report-json',
+          json,
+        ],
+        io,
+      ),
+      io.stderr(),
+    ).toBe(0);
     const report = JSON.parse(readFileSync(json, 'utf8')) as { summary: { passed: number }; replayArgs: string[] };
     expect(report.summary.passed).toBeGreaterThan(0);
     expect(report.replayArgs).toEqual(expect.arrayContaining(['--ca', cert]));

@@ -27,8 +27,10 @@ export function tlsAdvice(code: string | undefined): string | undefined {
       'trust it: --ca FILE (the PEM of the CA, or of the self-signed certificate), or NODE_EXTRA_CA_CERTS=FILE in the environment'
     );
   }
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `the target's TLS certificate does not name this host (${code}): use the host name the certificate was issued for in --base-url`;
-  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return `the target's TLS certificate is outside its validity dates (${code}): renew it, or check this machine's clock`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return `the target's TLS certificate does not name this host (${code}): use the host name the certificate was issued for in --base-url`;
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID')
+    return `the target's TLS certificate is outside its validity dates (${code}): renew it, or check this machine's clock`;
   return undefined;
 }
 
@@ -38,9 +40,13 @@ export function caAgent(file: string): Agent {
   try {
     pem = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new SpotcheckError('ERR_USAGE', `--ca: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `--ca: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+    );
   }
   const certs = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g);
-  if (certs === null) throw new SpotcheckError('ERR_USAGE', `--ca: ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  if (certs === null)
+    throw new SpotcheckError('ERR_USAGE', `--ca: ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
   return new Agent({ connect: { ca: [...rootCertificates, ...certs] } });
 }

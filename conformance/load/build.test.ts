@@ -5,7 +5,14 @@ import { withoutSignature, parsePairs } from '../../src/core/signing/query.js';
 import { buildLoadRequest, clientIdSource, DEFAULT_ORDER, runPrefix, type LoadBuildOptions } from './build.js';
 import { LOAD_ROUTES } from './mix.js';
 
-const opts: LoadBuildOptions = { hmac: sign, apiKey: 'k', secret: 's3cret', order: DEFAULT_ORDER, batchSize: 3, recvWindow: 5000 };
+const opts: LoadBuildOptions = {
+  hmac: sign,
+  apiKey: 'k',
+  secret: 's3cret',
+  order: DEFAULT_ORDER,
+  batchSize: 3,
+  recvWindow: 5000,
+};
 
 describe('buildLoadRequest', () => {
   it('signs every route over the bytes it sends (§5.3) with the timestamp given', () => {
@@ -20,7 +27,13 @@ describe('buildLoadRequest', () => {
       expect(sign('s3cret', signed), route).toBe(sigs[0]?.[1]);
       expect(signed, route).toContain('timestamp=1767225600123');
       expect(headers['X-SVC-APIKEY']).toBe('k');
-      expect(path).toBe(route === 'batch' ? '/api/v1/spot/batchOrders' : route.startsWith('v1.1') ? '/api/v1.1/spot/order' : '/api/v1/spot/order');
+      expect(path).toBe(
+        route === 'batch'
+          ? '/api/v1/spot/batchOrders'
+          : route.startsWith('v1.1')
+            ? '/api/v1.1/spot/order'
+            : '/api/v1/spot/order',
+      );
     }
   });
 

@@ -57,7 +57,9 @@ export function clientIdSource(prefix: string): () => string {
 
 /** A run prefix: `ld` and random base-36 digits, so two runs (or two Artillery workers) never share an id. */
 export function runPrefix(random: () => number = Math.random): string {
-  return `ld${Math.floor(random() * 36 ** 8).toString(36).padStart(8, '0')}-`;
+  return `ld${Math.floor(random() * 36 ** 8)
+    .toString(36)
+    .padStart(8, '0')}-`;
 }
 
 /** How many orders a request of `route` carries. */
@@ -66,7 +68,12 @@ export function ordersPerRequest(route: LoadRoute, batchSize: number): number {
 }
 
 /** Build and sign one request of `route` with `timestamp` (ms) and ids from `nextId`. */
-export function buildLoadRequest(o: LoadBuildOptions, route: LoadRoute, timestamp: number, nextId: () => string): LoadRequest {
+export function buildLoadRequest(
+  o: LoadBuildOptions,
+  route: LoadRoute,
+  timestamp: number,
+  nextId: () => string,
+): LoadRequest {
   const wire = o.wire ?? SEED_WIRE;
   const { endpoint, placement } = routeParts(route);
   const time: Array<[string, string]> = [
@@ -84,7 +91,18 @@ export function buildLoadRequest(o: LoadBuildOptions, route: LoadRoute, timestam
       timeInForce: 'GTC',
       newClientOrderId: id,
     }));
-    const built = buildRequest(o.hmac, { endpoint: 'batch', params: time, jsonText: JSON.stringify(orders), secret: o.secret, apiKey: o.apiKey, ...(o.batchQueryOnly === true ? { defects: { signedString: (_tp: string, q: string) => q } } : {}) }, wire);
+    const built = buildRequest(
+      o.hmac,
+      {
+        endpoint: 'batch',
+        params: time,
+        jsonText: JSON.stringify(orders),
+        secret: o.secret,
+        apiKey: o.apiKey,
+        ...(o.batchQueryOnly === true ? { defects: { signedString: (_tp: string, q: string) => q } } : {}),
+      },
+      wire,
+    );
     return { route, request: built.request, timestamp, recvWindow: o.recvWindow, clientIds };
   }
   const id = nextId();
@@ -98,6 +116,16 @@ export function buildLoadRequest(o: LoadBuildOptions, route: LoadRoute, timestam
     ['newClientOrderId', id],
     ...time,
   ];
-  const built = buildRequest(o.hmac, { endpoint: orderEndpoint(endpoint, wire).name, params, placement: placement as 'query' | 'body' | 'split', secret: o.secret, apiKey: o.apiKey }, wire);
+  const built = buildRequest(
+    o.hmac,
+    {
+      endpoint: orderEndpoint(endpoint, wire).name,
+      params,
+      placement: placement as 'query' | 'body' | 'split',
+      secret: o.secret,
+      apiKey: o.apiKey,
+    },
+    wire,
+  );
   return { route, request: built.request, timestamp, recvWindow: o.recvWindow, clientIds: [id] };
 }

@@ -29,14 +29,27 @@ describe('spotcheck load (command line)', () => {
     const io = capture();
     const out = join(dir, 'embedded.json');
     const html = join(dir, 'embedded.html');
-    expect(await cli(['load', '--duration', '1', '--connections', '4', '--no-progress', '--report-json', out, '--report-html', html], io)).toBe(0);
+    expect(
+      await cli(
+        ['load', '--duration', '1', '--connections', '4', '--no-progress', '--report-json', out, '--report-html', html],
+        io,
+      ),
+    ).toBe(0);
     expect(readFileSync(html, 'utf8')).toContain('<svg id="latency-over-time"');
     const r = readReport(out);
     expect(r.passed).toBe(true);
     expect(r.requestsPerSecond).toBeGreaterThan(0);
     expect(r.badSignatures).toBe(0);
     expect(r.misalignedEntries).toBe(0);
-    expect(Object.keys(r.routes)).toEqual(['batch', 'v1/query', 'v1/body', 'v1/split', 'v1.1/query', 'v1.1/body', 'v1.1/split']);
+    expect(Object.keys(r.routes)).toEqual([
+      'batch',
+      'v1/query',
+      'v1/body',
+      'v1/split',
+      'v1.1/query',
+      'v1.1/body',
+      'v1.1/split',
+    ]);
     expect(r.routes.batch?.results.entries).toBe((r.routes.batch?.accepted ?? 0) * 20);
     expect(r.series.length).toBeGreaterThan(0);
     expect(r.discovery?.fingerprints.signature).toEqual([{ status: 401, code: -1022 }]);
@@ -45,7 +58,12 @@ describe('spotcheck load (command line)', () => {
 
   it('open model: arrivals at --rate, their wait for a connection reported', async () => {
     const out = join(dir, 'open.json');
-    expect(await cli(['load', '--duration', '1', '--rate', '40', '--mix', 'v1=1', '--no-progress', '--report-json', out], capture())).toBe(0);
+    expect(
+      await cli(
+        ['load', '--duration', '1', '--rate', '40', '--mix', 'v1=1', '--no-progress', '--report-json', out],
+        capture(),
+      ),
+    ).toBe(0);
     const r = readReport(out);
     expect(r.requests).toBeGreaterThanOrEqual(30);
     expect(r.requests).toBeLessThanOrEqual(41);
@@ -68,18 +86,55 @@ describe('spotcheck load (command line)', () => {
     it('exits 1 and counts misaligned entries when batch results come back out of order', async () => {
       const io = capture(creds);
       const out = join(dir, 'misalign.json');
-      expect(await cli(['load', '--base-url', misalign.url, '--duration', '1', '--connections', '4', '--mix', 'batch', '--no-progress', '--report-json', out], io)).toBe(1);
+      expect(
+        await cli(
+          [
+            'load',
+            '--base-url',
+            misalign.url,
+            '--duration',
+            '1',
+            '--connections',
+            '4',
+            '--mix',
+            'batch',
+            '--no-progress',
+            '--report-json',
+            out,
+          ],
+          io,
+        ),
+      ).toBe(1);
       const r = readReport(out);
       expect(r.misalignedEntries).toBeGreaterThan(0);
       expect(r.badSignatures).toBe(0);
       expect(io.stdout()).toMatch(/FAIL:\n {2}batch: \d+ result entries echoing another client id/);
     });
 
-    it('learns a stranger server\'s refusals in discovery and stops before --max-orders', async () => {
+    it("learns a stranger server's refusals in discovery and stops before --max-orders", async () => {
       const out = join(dir, 'honest.json');
-      expect(await cli(['load', '--base-url', honest.url, '--duration', '5', '--max-orders', '300', '--no-progress', '--report-json', out], capture(creds))).toBe(0);
+      expect(
+        await cli(
+          [
+            'load',
+            '--base-url',
+            honest.url,
+            '--duration',
+            '5',
+            '--max-orders',
+            '300',
+            '--no-progress',
+            '--report-json',
+            out,
+          ],
+          capture(creds),
+        ),
+      ).toBe(0);
       const r = readReport(out);
-      expect(r.discovery?.fingerprints).toEqual({ signature: [{ status: 401, code: 40101 }], time: [{ status: 400, code: 40102 }] });
+      expect(r.discovery?.fingerprints).toEqual({
+        signature: [{ status: 401, code: 40101 }],
+        time: [{ status: 400, code: 40102 }],
+      });
       expect(r.stopped).toBe('max-orders');
       expect(r.ordersPlaced + (r.discovery?.ordersPlaced ?? 0)).toBeLessThanOrEqual(300);
       expect(readFileSync(out, 'utf8')).not.toContain(DEMO_SECRET);
@@ -88,13 +143,21 @@ describe('spotcheck load (command line)', () => {
     it('exits 2 before any load when a valid request is refused at rest (wrong secret), the secret not printed', async () => {
       const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: 'not-the-secret-xyz' });
       expect(await cli(['load', '--base-url', honest.url, '--duration', '1', '--no-progress'], io)).toBe(2);
-      expect(io.stderr()).toMatch(/route batch did not accept a valid signed request before any load \(20 order\(s\) of BTCUSDT\): HTTP 401/);
+      expect(io.stderr()).toMatch(
+        /route batch did not accept a valid signed request before any load \(20 order\(s\) of BTCUSDT\): HTTP 401/,
+      );
       expect(io.stderr() + io.stdout()).not.toContain('not-the-secret-xyz');
     });
   });
 
   it('usage errors exit 2 with a message, no stack trace', async () => {
-    for (const argv of [['load', '--mix', 'v2=1'], ['load', '--duration', 'x'], ['load', '--base-url', 'http://127.0.0.1:9'], ['load', 'report'], ['load', 'init']]) {
+    for (const argv of [
+      ['load', '--mix', 'v2=1'],
+      ['load', '--duration', 'x'],
+      ['load', '--base-url', 'http://127.0.0.1:9'],
+      ['load', 'report'],
+      ['load', 'init'],
+    ]) {
       const io = capture();
       expect(await cli(argv, io), argv.join(' ')).toBe(2);
       expect(io.stderr(), argv.join(' ')).toMatch(/^spotcheck: /);
@@ -106,25 +169,57 @@ describe('spotcheck load (command line)', () => {
 describe('spotcheck load init and report', () => {
   beforeAll(() => {
     // The processor bundle is a build output; make it when this checkout has not been built.
-    if (!existsSync(kitPath(...PROCESSOR_BUNDLE))) execFileSync(process.execPath, [kitPath('harness', 'tools', 'build-processor.mjs')]);
+    if (!existsSync(kitPath(...PROCESSOR_BUNDLE)))
+      execFileSync(process.execPath, [kitPath('harness', 'tools', 'build-processor.mjs')]);
   });
 
   it('writes the Artillery project: phases, a shared pool, one scenario per route, ensure on every correctness total', async () => {
     const out = join(dir, 'project');
     const io = capture();
-    expect(await cli(['load', 'init', '--out', out, '--rate', '10', '--duration', '20', '--mix', 'batch=2,v1.1/body=1', '--base-url', 'http://127.0.0.1:8080'], io)).toBe(0);
+    expect(
+      await cli(
+        [
+          'load',
+          'init',
+          '--out',
+          out,
+          '--rate',
+          '10',
+          '--duration',
+          '20',
+          '--mix',
+          'batch=2,v1.1/body=1',
+          '--base-url',
+          'http://127.0.0.1:8080',
+        ],
+        io,
+      ),
+    ).toBe(0);
     const script = parseYaml(readFileSync(join(out, SCRIPT_FILE), 'utf8')) as {
-      config: { target: string; phases: Array<{ duration: number; arrivalRate: number }>; http: { pool: number }; processor: string; ensure: { conditions: Array<{ expression: string }> }; plugins: Record<string, unknown> };
-      scenarios: Array<{ name: string; weight: number; flow: Array<{ post: { url: string; beforeRequest: string; afterResponse: string } }> }>;
+      config: {
+        target: string;
+        phases: Array<{ duration: number; arrivalRate: number }>;
+        http: { pool: number };
+        processor: string;
+        ensure: { conditions: Array<{ expression: string }> };
+        plugins: Record<string, unknown>;
+      };
+      scenarios: Array<{
+        name: string;
+        weight: number;
+        flow: Array<{ post: { url: string; beforeRequest: string; afterResponse: string } }>;
+      }>;
     };
     expect(script.config.phases).toEqual([{ name: 'spotcheck-load', duration: 20, arrivalRate: 10 }]);
     expect(script.config.http.pool).toBe(16);
     expect(script.config.plugins).toHaveProperty('ensure');
     expect(script.config.ensure.conditions.map((c) => c.expression)).toEqual(FAIL_COUNTERS.map((c) => `${c} == 0`));
-    expect(script.scenarios.map((s) => [s.name, s.weight, s.flow[0]?.post.url, s.flow[0]?.post.beforeRequest])).toEqual([
-      ['batch', 2, '/api/v1/spot/batchOrders', 'sign_batch'],
-      ['v1.1/body', 1, '/api/v1.1/spot/order', 'sign_v1_1_body'],
-    ]);
+    expect(script.scenarios.map((s) => [s.name, s.weight, s.flow[0]?.post.url, s.flow[0]?.post.beforeRequest])).toEqual(
+      [
+        ['batch', 2, '/api/v1/spot/batchOrders', 'sign_batch'],
+        ['v1.1/body', 1, '/api/v1.1/spot/order', 'sign_v1_1_body'],
+      ],
+    );
     const processor = readFileSync(join(out, 'processor.cjs'), 'utf8');
     expect([...processor.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1])).toEqual(['node:crypto']);
     expect(processor).not.toContain(DEMO_SECRET);
@@ -140,17 +235,41 @@ describe('spotcheck load init and report', () => {
 
   it('refuses a plan whose orders over all workers exceed --max-orders', async () => {
     const io = capture();
-    expect(await cli(['load', 'init', '--out', join(dir, 'big'), '--rate', '10', '--duration', '20', '--mix', 'batch', '--count', '3', '--max-orders', '10000'], io)).toBe(2);
+    expect(
+      await cli(
+        [
+          'load',
+          'init',
+          '--out',
+          join(dir, 'big'),
+          '--rate',
+          '10',
+          '--duration',
+          '20',
+          '--mix',
+          'batch',
+          '--count',
+          '3',
+          '--max-orders',
+          '10000',
+        ],
+        io,
+      ),
+    ).toBe(2);
     expect(io.stderr()).toContain('about 12000 orders (4000 per worker x --count 3), above --max-orders 10000');
     expect(existsSync(join(dir, 'big', SCRIPT_FILE))).toBe(false);
   });
 
   it('report: exit 0 for the recorded run against the reference server, 1 for the misaligning one', async () => {
     const ok = capture();
-    expect(await cli(['load', 'report', join(import.meta.dirname, 'testdata', 'artillery-reference.json')], ok)).toBe(0);
+    expect(await cli(['load', 'report', join(import.meta.dirname, 'testdata', 'artillery-reference.json')], ok)).toBe(
+      0,
+    );
     expect(ok.stdout()).toContain('PASS');
     const bad = capture();
-    expect(await cli(['load', 'report', join(import.meta.dirname, 'testdata', 'artillery-misalign.json')], bad)).toBe(1);
+    expect(await cli(['load', 'report', join(import.meta.dirname, 'testdata', 'artillery-misalign.json')], bad)).toBe(
+      1,
+    );
     expect(bad.stdout()).toContain('misaligned');
   });
 });

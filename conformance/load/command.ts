@@ -116,7 +116,12 @@ export async function loadCommand(argv: string[], io: Io): Promise<number> {
   const profile = resolveDescription(description);
   const mix = mixFor(profile, v.mix);
   const baseUrlArg = v['base-url'] ?? description.baseUrl;
-  const maxOrders = v['max-orders'] !== undefined ? intFlag('max-orders', v['max-orders'], 1) : baseUrlArg === undefined ? Infinity : TARGET_MAX_ORDERS;
+  const maxOrders =
+    v['max-orders'] !== undefined
+      ? intFlag('max-orders', v['max-orders'], 1)
+      : baseUrlArg === undefined
+        ? Infinity
+        : TARGET_MAX_ORDERS;
   if (v['report-json'] !== undefined) assertWritable('report-json', v['report-json']);
   if (v['report-html'] !== undefined) assertWritable('report-html', v['report-html']);
 
@@ -129,7 +134,9 @@ export async function loadCommand(argv: string[], io: Io): Promise<number> {
     baseUrl = server.url;
     apiKey = DEMO_API_KEY;
     secret = DEMO_SECRET;
-    io.err(`spotcheck: started the embedded reference server at ${baseUrl} (in this process: for throughput figures, load a server running in another process)\n`);
+    io.err(
+      `spotcheck: started the embedded reference server at ${baseUrl} (in this process: for throughput figures, load a server running in another process)\n`,
+    );
   } else {
     let url: URL;
     try {
@@ -137,10 +144,15 @@ export async function loadCommand(argv: string[], io: Io): Promise<number> {
     } catch {
       throw new SpotcheckError('ERR_USAGE', `--base-url is not a URL: '${baseUrlArg}'`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SpotcheckError('ERR_USAGE', '--base-url must be http:// or https://');
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new SpotcheckError('ERR_USAGE', '--base-url must be http:// or https://');
     const k = credential(v['api-key'], 'SPOTCHECK_API_KEY', io.env);
     const s = credential(v.secret, 'SPOTCHECK_SECRET', io.env);
-    if (k === undefined || s === undefined) throw new SpotcheckError('ERR_USAGE', 'a target needs credentials: --api-key and --secret, or SPOTCHECK_API_KEY and SPOTCHECK_SECRET');
+    if (k === undefined || s === undefined)
+      throw new SpotcheckError(
+        'ERR_USAGE',
+        'a target needs credentials: --api-key and --secret, or SPOTCHECK_API_KEY and SPOTCHECK_SECRET',
+      );
     baseUrl = baseUrlArg;
     apiKey = k;
     secret = s;
@@ -161,7 +173,11 @@ export async function loadCommand(argv: string[], io: Io): Promise<number> {
     apiKey,
     secret,
     wire: wireOfProfile(profile),
-    order: { symbol: profile.symbol, price: midValue(profile.price, DEFAULT_ORDER.price), quantity: midValue(profile.quantity, DEFAULT_ORDER.quantity) },
+    order: {
+      symbol: profile.symbol,
+      price: midValue(profile.price, DEFAULT_ORDER.price),
+      quantity: midValue(profile.quantity, DEFAULT_ORDER.quantity),
+    },
     batchSize,
     recvWindow,
     ...(profile.batchSignature === 'query-only' ? { batchQueryOnly: true } : {}),
@@ -189,7 +205,9 @@ export async function loadCommand(argv: string[], io: Io): Promise<number> {
     } finally {
       await probePool.close().catch(() => undefined);
     }
-    io.err(`spotcheck load: ${rate === undefined ? `closed model, ${connections} connections` : `open model, ${rate}/s over at most ${connections} connections`}, ${durationMs / 1000} s, mix ${formatMix(mix)}\n`);
+    io.err(
+      `spotcheck load: ${rate === undefined ? `closed model, ${connections} connections` : `open model, ${rate}/s over at most ${connections} connections`}, ${durationMs / 1000} s, mix ${formatMix(mix)}\n`,
+    );
     let lastLine = 0;
     const result = await runLoad({
       baseUrl,
@@ -216,13 +234,23 @@ export async function loadCommand(argv: string[], io: Io): Promise<number> {
     if (tty && !v['no-progress']) io.err('\r\x1b[K');
     report = engineReport(result, found);
     report.target = server === undefined ? baseUrl : `embedded reference server (${baseUrl})`;
-    report.settings = { model: rate === undefined ? 'closed' : 'open', durationSeconds: durationMs / 1000, connections, ...(rate === undefined ? {} : { rate }), mix: formatMix(mix), batchSize, recvWindow, maxOrders: maxOrders === Infinity ? null : maxOrders };
+    report.settings = {
+      model: rate === undefined ? 'closed' : 'open',
+      durationSeconds: durationMs / 1000,
+      connections,
+      ...(rate === undefined ? {} : { rate }),
+      mix: formatMix(mix),
+      batchSize,
+      recvWindow,
+      maxOrders: maxOrders === Infinity ? null : maxOrders,
+    };
   } finally {
     process.off('SIGINT', onSigint);
     await server?.close();
   }
   io.out(renderLoad(report));
-  if (v['report-json'] !== undefined) writeReportFile('report-json', v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
+  if (v['report-json'] !== undefined)
+    writeReportFile('report-json', v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
   if (v['report-html'] !== undefined) writeReportFile('report-html', v['report-html'], renderLoadHtml(report));
   if (report.stopped === 'interrupted') return 130;
   return report.passed ? 0 : 1;
@@ -238,13 +266,26 @@ accepted, 2 the file is missing or is not such a report.
 
 /** `spotcheck load report FILE`. */
 export function reportCommand(argv: string[], io: Io): number {
-  const { values: v, positionals } = parse({ args: argv, strict: true, allowPositionals: true, options: { 'report-json': { type: 'string' }, 'report-html': { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } }, 'load report');
+  const { values: v, positionals } = parse(
+    {
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        'report-json': { type: 'string' },
+        'report-html': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    },
+    'load report',
+  );
   if (v.help) {
     io.out(REPORT_HELP);
     return 0;
   }
   const file = positionals[0];
-  if (file === undefined || positionals.length > 1) throw new SpotcheckError('ERR_USAGE', `load report takes one FILE\n\n${REPORT_HELP}`);
+  if (file === undefined || positionals.length > 1)
+    throw new SpotcheckError('ERR_USAGE', `load report takes one FILE\n\n${REPORT_HELP}`);
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
@@ -254,7 +295,8 @@ export function reportCommand(argv: string[], io: Io): number {
   }
   const report = reportFromJson(json);
   io.out(renderLoad(report));
-  if (v['report-json'] !== undefined) writeReportFile('report-json', v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
+  if (v['report-json'] !== undefined)
+    writeReportFile('report-json', v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
   if (v['report-html'] !== undefined) writeReportFile('report-html', v['report-html'], renderLoadHtml(report));
   return report.passed ? 0 : 1;
 }

@@ -27,7 +27,8 @@ function flatten(prefix: string, v: unknown, out: Array<[string, number]>): void
     if (v !== 0) out.push([prefix, v]);
     return;
   }
-  if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) flatten(prefix === '' ? k : `${prefix}.${k}`, x, out);
+  if (typeof v === 'object' && v !== null)
+    for (const [k, x] of Object.entries(v)) flatten(prefix === '' ? k : `${prefix}.${k}`, x, out);
 }
 
 /** The non-zero counts of `t` as counters of `route`, then the non-zero failure totals. */
@@ -35,7 +36,8 @@ export function tallyCounters(route: LoadRoute, t: RouteTally): Array<[string, n
   const out: Array<[string, number]> = [];
   flatten('', t, out);
   const named = out.map(([k, v]): [string, number] => [`${COUNTER_PREFIX}${route}.${k}`, v]);
-  for (const [kind, n] of Object.entries(failureCounts(t)) as Array<[FailureKind, number]>) if (n > 0) named.push([failCounter(kind), n]);
+  for (const [kind, n] of Object.entries(failureCounts(t)) as Array<[FailureKind, number]>)
+    if (n > 0) named.push([failCounter(kind), n]);
   return named;
 }
 
@@ -43,7 +45,9 @@ export function tallyCounters(route: LoadRoute, t: RouteTally): Array<[string, n
 const MAPS = new Set(['refused', 'results.entryCodes']);
 
 /** Route tallies from summed counters (unknown names ignored). */
-export function talliesFromCounters(counters: Readonly<Record<string, number>>): Partial<Record<LoadRoute, RouteTally>> {
+export function talliesFromCounters(
+  counters: Readonly<Record<string, number>>,
+): Partial<Record<LoadRoute, RouteTally>> {
   const out: Partial<Record<LoadRoute, RouteTally>> = {};
   const routes = [...LOAD_ROUTES].sort((a, b) => b.length - a.length);
   for (const [name, value] of Object.entries(counters)) {

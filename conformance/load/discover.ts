@@ -35,7 +35,8 @@ function shapeOf(a: Answer): RefusalShape | undefined {
   return code === undefined ? { status: a.status } : { status: a.status, code };
 }
 
-const describe = (a: Answer): string => (a.status === undefined ? `no answer (${a.error ?? 'unknown'})` : `HTTP ${a.status} ${(a.body ?? '').slice(0, 200)}`);
+const describe = (a: Answer): string =>
+  a.status === undefined ? `no answer (${a.error ?? 'unknown'})` : `HTTP ${a.status} ${(a.body ?? '').slice(0, 200)}`;
 
 const add = (list: RefusalShape[], s: RefusalShape): void => {
   if (!list.some((x) => x.status === s.status && x.code === s.code)) list.push(s);
@@ -45,7 +46,14 @@ const add = (list: RefusalShape[], s: RefusalShape): void => {
  * Probe each route of `mix` through `pool`.
  * @throws SpotcheckError `ERR_TARGET` when a valid request is refused (or unanswered) at rest.
  */
-export async function discover(pool: Dispatcher, prefix: string, build: LoadBuildOptions, mix: readonly MixEntry[], nextId: () => string, timeoutMs: number): Promise<Discovery> {
+export async function discover(
+  pool: Dispatcher,
+  prefix: string,
+  build: LoadBuildOptions,
+  mix: readonly MixEntry[],
+  nextId: () => string,
+  timeoutMs: number,
+): Promise<Discovery> {
   const fingerprints: Fingerprints = { signature: [], time: [] };
   const out: Discovery = { fingerprints, requests: 0, ordersPlaced: 0, acceptedWrongSignature: [], notes: [] };
   for (const { route } of mix) {
@@ -55,7 +63,16 @@ export async function discover(pool: Dispatcher, prefix: string, build: LoadBuil
     const t = emptyTally();
     const outcome = countExchange(
       t,
-      { timestamp: valid.timestamp, recvWindow: valid.recvWindow, clientIds: valid.clientIds, receivedAt: a.receivedAt, batch: route === 'batch', status: a.status, body: a.body, error: a.error },
+      {
+        timestamp: valid.timestamp,
+        recvWindow: valid.recvWindow,
+        clientIds: valid.clientIds,
+        receivedAt: a.receivedAt,
+        batch: route === 'batch',
+        status: a.status,
+        body: a.body,
+        error: a.error,
+      },
       { signature: [], time: [] },
     );
     out.ordersPlaced += t.ordersPlaced;
@@ -72,13 +89,18 @@ export async function discover(pool: Dispatcher, prefix: string, build: LoadBuil
     const bs = shapeOf(b);
     if (bs === undefined) {
       out.acceptedWrongSignature.push(route);
-      out.notes.push(`route ${route} accepted a request with a wrong signature (${describe(b)}): run \`spotcheck run\` for the SIG rules`);
+      out.notes.push(
+        `route ${route} accepted a request with a wrong signature (${describe(b)}): run \`spotcheck run\` for the SIG rules`,
+      );
     } else add(fingerprints.signature, bs);
     const stale = buildLoadRequest(build, route, Date.now() - build.recvWindow - 60_000, nextId);
     const s = await dispatch(pool, prefix, stale.request, timeoutMs);
     out.requests++;
     const ss = shapeOf(s);
-    if (ss === undefined) out.notes.push(`route ${route} accepted a timestamp a minute older than recvWindow (${describe(s)}): run \`spotcheck run\` for the TIME rules`);
+    if (ss === undefined)
+      out.notes.push(
+        `route ${route} accepted a timestamp a minute older than recvWindow (${describe(s)}): run \`spotcheck run\` for the TIME rules`,
+      );
     else add(fingerprints.time, ss);
   }
   // A time refusal shaped like a bad signature cannot be told apart from one: counted as time (still a failure when in the window).

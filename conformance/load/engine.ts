@@ -7,7 +7,13 @@
  */
 import { Client } from 'undici';
 import type { WireRequest } from '../../src/core/request.js';
-import { buildLoadRequest, clientIdSource, ordersPerRequest, type LoadBuildOptions, type LoadRequest } from './build.js';
+import {
+  buildLoadRequest,
+  clientIdSource,
+  ordersPerRequest,
+  type LoadBuildOptions,
+  type LoadRequest,
+} from './build.js';
 import { routeDealer, type LoadRoute, type MixEntry } from './mix.js';
 import { countExchange, emptyTally, type Fingerprints, type Outcome, type RouteTally } from './verdict.js';
 
@@ -104,11 +110,28 @@ class AnswerHandler {
     this.chunks.push(chunk);
   }
   onResponseEnd(): void {
-    const body = this.chunks.length === 1 ? (this.chunks[0] as Buffer).toString('utf8') : Buffer.concat(this.chunks).toString('utf8');
-    this.resolve({ status: this.status, body, error: this.status === undefined ? 'no status' : undefined, writtenAt: this.writtenAt, receivedAt: Date.now(), latencyMs: performance.now() - this.t0 });
+    const body =
+      this.chunks.length === 1
+        ? (this.chunks[0] as Buffer).toString('utf8')
+        : Buffer.concat(this.chunks).toString('utf8');
+    this.resolve({
+      status: this.status,
+      body,
+      error: this.status === undefined ? 'no status' : undefined,
+      writtenAt: this.writtenAt,
+      receivedAt: Date.now(),
+      latencyMs: performance.now() - this.t0,
+    });
   }
   onResponseError(_c: unknown, err: Error): void {
-    this.resolve({ status: undefined, body: undefined, error: err.message, writtenAt: this.writtenAt, receivedAt: Date.now(), latencyMs: performance.now() - this.t0 });
+    this.resolve({
+      status: undefined,
+      body: undefined,
+      error: err.message,
+      writtenAt: this.writtenAt,
+      receivedAt: Date.now(),
+      latencyMs: performance.now() - this.t0,
+    });
   }
 }
 
@@ -157,7 +180,15 @@ interface Bucket {
   latencies: number[];
 }
 
-const newBucket = (): Bucket => ({ requests: 0, accepted: 0, failures: 0, shed: 0, errors: 0, refused: 0, latencies: [] });
+const newBucket = (): Bucket => ({
+  requests: 0,
+  accepted: 0,
+  failures: 0,
+  shed: 0,
+  errors: 0,
+  refused: 0,
+  latencies: [],
+});
 
 /** Run the load; resolves when the duration is over and every request in flight has its answer. */
 export async function runLoad(o: EngineOptions): Promise<EngineResult> {
@@ -178,7 +209,6 @@ export async function runLoad(o: EngineOptions): Promise<EngineResult> {
   let failures = 0;
   let placed = 0;
   let inFlightOrders = 0;
-  let inFlight = 0;
   const start = performance.now();
   const end = start + o.durationMs;
   const over = (): boolean => stopped !== undefined || performance.now() >= end;
@@ -193,16 +223,24 @@ export async function runLoad(o: EngineOptions): Promise<EngineResult> {
       return false;
     }
     inFlightOrders += n;
-    inFlight++;
     const lr: LoadRequest = buildLoadRequest(o.build, route, Date.now(), nextId);
     const a = await dispatch(client, prefix, lr.request, o.timeoutMs);
-    inFlight--;
     inFlightOrders -= n;
     const t = (tallies[route] ??= emptyTally());
     const before = t.ordersPlaced;
     const outcome: Outcome = countExchange(
       t,
-      { timestamp: lr.timestamp, recvWindow: lr.recvWindow, clientIds: lr.clientIds, writtenAt: a.writtenAt, receivedAt: a.receivedAt, batch: route === 'batch', status: a.status, body: a.body, error: a.error },
+      {
+        timestamp: lr.timestamp,
+        recvWindow: lr.recvWindow,
+        clientIds: lr.clientIds,
+        writtenAt: a.writtenAt,
+        receivedAt: a.receivedAt,
+        batch: route === 'batch',
+        status: a.status,
+        body: a.body,
+        error: a.error,
+      },
       o.fingerprints,
     );
     placed += t.ordersPlaced - before;
@@ -226,7 +264,14 @@ export async function runLoad(o: EngineOptions): Promise<EngineResult> {
 
   let lastCount = 0;
   const progress = setInterval(() => {
-    o.onProgress?.({ elapsedMs: performance.now() - start, requests, accepted, failures, ordersPlaced: placed, lastSecond: requests - lastCount });
+    o.onProgress?.({
+      elapsedMs: performance.now() - start,
+      requests,
+      accepted,
+      failures,
+      ordersPlaced: placed,
+      lastSecond: requests - lastCount,
+    });
     lastCount = requests;
   }, 1000);
 

@@ -11,7 +11,10 @@ export const TARGET_MAX_ORDERS = 10000;
 /** A whole number flag within bounds. */
 export function intFlag(name: string, v: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
-    throw new SpotcheckError('ERR_USAGE', `--${name} must be a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? '' : ` to ${max}`}, got '${v}'`);
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `--${name} must be a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? '' : ` to ${max}`}, got '${v}'`,
+    );
   }
   return Number(v);
 }
@@ -19,7 +22,8 @@ export function intFlag(name: string, v: string, min: number, max = Number.MAX_S
 /** A positive number flag (decimals allowed). */
 export function numberFlag(name: string, v: string): number {
   const n = Number(v);
-  if (!/^\d+(\.\d+)?$/.test(v) || !(n > 0)) throw new SpotcheckError('ERR_USAGE', `--${name} must be a positive number, got '${v}'`);
+  if (!/^\d+(\.\d+)?$/.test(v) || !(n > 0))
+    throw new SpotcheckError('ERR_USAGE', `--${name} must be a positive number, got '${v}'`);
   return n;
 }
 
@@ -37,7 +41,8 @@ export function wireOfProfile(p: TargetProfile): WireProfile {
 }
 
 /** The middle value of a grid (a venue's accepted values), or the fallback. */
-export const midValue = (g: Grid | undefined, fallback: string): string => (g === undefined ? fallback : gridValue(g, g.count / 2n));
+export const midValue = (g: Grid | undefined, fallback: string): string =>
+  g === undefined ? fallback : gridValue(g, g.count / 2n);
 
 /**
  * The mix for a target: the one given (every route must be offered) or the default less
@@ -52,11 +57,14 @@ export function mixFor(p: TargetProfile, given: string | undefined): MixEntry[] 
   const mix = parseMix(given ?? DEFAULT_MIX);
   if (given !== undefined) {
     const missing = mix.filter((m) => !offered(m));
-    if (missing.length > 0) throw new SpotcheckError('ERR_USAGE', `--mix names routes the target description does not offer: ${missing.map((m) => m.route).join(', ')}`);
+    if (missing.length > 0)
+      throw new SpotcheckError(
+        'ERR_USAGE',
+        `--mix names routes the target description does not offer: ${missing.map((m) => m.route).join(', ')}`,
+      );
     return mix;
   }
   const kept = mix.filter(offered);
   if (kept.length === 0) throw new SpotcheckError('ERR_USAGE', 'the target description offers none of the load routes');
   return kept;
 }
-

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { artilleryReport } from './report.js';
 import { latencyOverTime, renderLoadHtml } from './html.js';
 
-const recorded = (name: string): unknown => JSON.parse(readFileSync(new URL(`./testdata/artillery-${name}.json`, import.meta.url), 'utf8'));
+const recorded = (name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`./testdata/artillery-${name}.json`, import.meta.url), 'utf8'));
 
 describe('load HTML report', () => {
   it('plots one p50 and one p99 point per second with data, and a requests bar per second', () => {
@@ -11,7 +12,8 @@ describe('load HTML report', () => {
     const svg = latencyOverTime(r);
     const withData = r.series.filter((p) => Number.isFinite(p.p99));
     expect(withData.length).toBeGreaterThan(0);
-    const points = (cls: string): number => ((new RegExp(`class="${cls}" d="([^"]*)"`).exec(svg)?.[1] ?? '').match(/[ML]/g) ?? []).length;
+    const points = (cls: string): number =>
+      ((new RegExp(`class="${cls}" d="([^"]*)"`).exec(svg)?.[1] ?? '').match(/[ML]/g) ?? []).length;
     expect(points('p50')).toBe(withData.length);
     expect(points('p99')).toBe(withData.length);
     expect(svg.match(/<rect class="rps" x=/g)?.length).toBe(r.series.length + 1);

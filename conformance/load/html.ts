@@ -26,22 +26,32 @@ export function latencyOverTime(r: LoadReport): string {
   const yMs = (v: number): number => base - (v / msMax) * (base - top);
   const yRps = (v: number): number => base - (v / rpsMax) * (base - top);
   const bw = Math.max(1, (W - left - right) / tMax - 2);
-  const line = (key: 'p50' | 'p99'): string => pts.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p.t + 0.5).toFixed(1)},${yMs(p[key]).toFixed(1)}`).join(' ');
+  const line = (key: 'p50' | 'p99'): string =>
+    pts.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p.t + 0.5).toFixed(1)},${yMs(p[key]).toFixed(1)}`).join(' ');
   const parts = [
     `<svg id="latency-over-time" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-labelledby="lot-title">`,
     `<title id="lot-title">Latency p50 and p99 per second over ${tMax} s, with requests per second</title>`,
   ];
   for (const p of r.series) {
-    parts.push(`<rect class="rps" x="${(x(p.t) + 1).toFixed(1)}" y="${yRps(p.requests).toFixed(1)}" width="${bw.toFixed(1)}" height="${(base - yRps(p.requests)).toFixed(1)}"><title>${esc(`${p.t}-${p.t + 1} s: ${p.requests} requests, ${p.failures} failures, ${p.shed} shed, p50 ${p.p50} ms, p99 ${p.p99} ms`)}</title></rect>`);
+    parts.push(
+      `<rect class="rps" x="${(x(p.t) + 1).toFixed(1)}" y="${yRps(p.requests).toFixed(1)}" width="${bw.toFixed(1)}" height="${(base - yRps(p.requests)).toFixed(1)}"><title>${esc(`${p.t}-${p.t + 1} s: ${p.requests} requests, ${p.failures} failures, ${p.shed} shed, p50 ${p.p50} ms, p99 ${p.p99} ms`)}</title></rect>`,
+    );
   }
   for (let i = 0; i <= 4; i++) {
     const v = (msMax / 4) * i;
-    parts.push(`<line class="grid" x1="${left}" x2="${W - right}" y1="${yMs(v).toFixed(1)}" y2="${yMs(v).toFixed(1)}"/>`);
-    parts.push(`<text class="tick" x="${left - 6}" y="${(yMs(v) + 4).toFixed(1)}" text-anchor="end">${v.toFixed(v < 10 ? 1 : 0)} ms</text>`);
-    parts.push(`<text class="tick" x="${W - right + 6}" y="${(yRps((rpsMax / 4) * i) + 4).toFixed(1)}">${((rpsMax / 4) * i).toFixed(0)}/s</text>`);
+    parts.push(
+      `<line class="grid" x1="${left}" x2="${W - right}" y1="${yMs(v).toFixed(1)}" y2="${yMs(v).toFixed(1)}"/>`,
+    );
+    parts.push(
+      `<text class="tick" x="${left - 6}" y="${(yMs(v) + 4).toFixed(1)}" text-anchor="end">${v.toFixed(v < 10 ? 1 : 0)} ms</text>`,
+    );
+    parts.push(
+      `<text class="tick" x="${W - right + 6}" y="${(yRps((rpsMax / 4) * i) + 4).toFixed(1)}">${((rpsMax / 4) * i).toFixed(0)}/s</text>`,
+    );
   }
   const step = Math.max(1, Math.ceil(tMax / 12));
-  for (let t = 0; t <= tMax; t += step) parts.push(`<text class="tick" x="${x(t).toFixed(1)}" y="${base + 16}" text-anchor="middle">${t} s</text>`);
+  for (let t = 0; t <= tMax; t += step)
+    parts.push(`<text class="tick" x="${x(t).toFixed(1)}" y="${base + 16}" text-anchor="middle">${t} s</text>`);
   parts.push(`<path class="p99" d="${line('p99')}"/>`, `<path class="p50" d="${line('p50')}"/>`);
   parts.push(
     `<g class="legend"><rect class="rps" x="${left}" y="${H - 14}" width="10" height="10"/><text x="${left + 14}" y="${H - 5}">requests/s</text>` +
@@ -65,7 +75,9 @@ export function renderLoadHtml(r: LoadReport): string {
     : `<p class="verdict fail">FAIL</p><ul>${r.failures.map((f) => `<li>${esc(f.route)}: ${f.count} ${esc(FAILURE_KINDS[f.kind])}</li>`).join('')}${r.accepted === 0 ? '<li>no request was accepted</li>' : ''}</ul>`;
   const rows = LOAD_ROUTES.filter((route) => r.routes[route] !== undefined).map((route) => {
     const t = r.routes[route]!;
-    const refused = Object.entries(t.refused).map(([k, n]) => `${k}: ${n}`).join(', ');
+    const refused = Object.entries(t.refused)
+      .map(([k, n]) => `${k}: ${n}`)
+      .join(', ');
     return `<tr><th>${esc(route)}</th>${[t.requests, t.accepted, t.badSignatures, t.refusedValid, t.shed429 + t.shed503, t.http5xx, t.results.misalignedEntries, t.ordersPlaced].map(cell).join('')}${cell(t.latencyMs.p50)}${cell(t.latencyMs.p99)}<td>${esc(refused)}</td></tr>`;
   });
   const body = `<header><h1>spotcheck load</h1><p class="meta">${esc(r.source === 'engine' ? 'local engine' : 'Artillery report')}${r.target === undefined ? '' : ` against ${esc(r.target)}`}</p>

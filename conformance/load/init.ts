@@ -61,17 +61,35 @@ export function meanOrders(mix: readonly MixEntry[], batchSize: number): number 
 }
 
 /** Requests and orders of one worker and of all. */
-export function planTotals(p: Plan): { requestsPerWorker: number; ordersPerWorker: number; requests: number; orders: number } {
+export function planTotals(p: Plan): {
+  requestsPerWorker: number;
+  ordersPerWorker: number;
+  requests: number;
+  orders: number;
+} {
   const requestsPerWorker = Math.round(p.rate * p.durationSeconds);
   const ordersPerWorker = Math.round(requestsPerWorker * meanOrders(p.mix, p.batchSize));
-  return { requestsPerWorker, ordersPerWorker, requests: requestsPerWorker * p.count, orders: ordersPerWorker * p.count };
+  return {
+    requestsPerWorker,
+    ordersPerWorker,
+    requests: requestsPerWorker * p.count,
+    orders: ordersPerWorker * p.count,
+  };
 }
 
 const q = (s: string | number): string => JSON.stringify(String(s));
 
 /** The Artillery script. */
-export function renderScript(p: Plan & { target: string; connections: number; variables: Record<string, string | number>; paths: Record<'batch' | 'v1' | 'v1.1', string> }): string {
-  const pathOf = (r: MixEntry['route']): string => (r === 'batch' ? p.paths.batch : r.startsWith('v1.1/') ? p.paths['v1.1'] : p.paths.v1);
+export function renderScript(
+  p: Plan & {
+    target: string;
+    connections: number;
+    variables: Record<string, string | number>;
+    paths: Record<'batch' | 'v1' | 'v1.1', string>;
+  },
+): string {
+  const pathOf = (r: MixEntry['route']): string =>
+    r === 'batch' ? p.paths.batch : r.startsWith('v1.1/') ? p.paths['v1.1'] : p.paths.v1;
   const lines = [
     `# Written by \`spotcheck load init\`: ${formatMix(p.mix)} at ${p.rate}/s for ${p.durationSeconds} s per worker.`,
     '# Credentials come from SPOTCHECK_API_KEY / SPOTCHECK_SECRET in the environment only.',
@@ -84,7 +102,7 @@ export function renderScript(p: Plan & { target: string; connections: number; va
     `      duration: ${p.durationSeconds}`,
     `      arrivalRate: ${p.rate}`,
     '  http:',
-    '    # One shared pool: one idle connection per virtual user would exhaust a server\'s connection cap.',
+    "    # One shared pool: one idle connection per virtual user would exhaust a server's connection cap.",
     `    pool: ${p.connections}`,
     '    timeout: 10',
     '  processor: "./processor.cjs"',
@@ -217,10 +235,15 @@ export function initCommand(argv: string[], io: Io): number {
     );
   }
   const bundle = kitPath(...PROCESSOR_BUNDLE);
-  if (!existsSync(bundle)) throw new SpotcheckError('ERR_USAGE', `load init: the processor bundle ${bundle} is missing; run \`npm run build\` in the kit`);
+  if (!existsSync(bundle))
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `load init: the processor bundle ${bundle} is missing; run \`npm run build\` in the kit`,
+    );
   const files = [SCRIPT_FILE, 'processor.cjs', 'README.md'].map((f) => join(v.out as string, f));
   const present = files.filter((f) => existsSync(f));
-  if (present.length > 0 && !v.force) throw new SpotcheckError('ERR_USAGE', `load init: ${present.join(', ')} already exist; pass --force to overwrite`);
+  if (present.length > 0 && !v.force)
+    throw new SpotcheckError('ERR_USAGE', `load init: ${present.join(', ')} already exist; pass --force to overwrite`);
   const variables: Record<string, string | number> = {
     spotcheckSymbol: profile.symbol,
     spotcheckPrice: midValue(profile.price, DEFAULT_ORDER.price),
@@ -238,11 +261,27 @@ export function initCommand(argv: string[], io: Io): number {
   };
   try {
     mkdirSync(v.out, { recursive: true });
-    writeFileSync(files[0] as string, renderScript({ ...plan, target: v['base-url'] ?? 'http://127.0.0.1:8080', connections, variables, paths: { batch: profile.endpoints.batch.path, v1: profile.endpoints.v1.path, 'v1.1': profile.endpoints['v1.1'].path } }));
+    writeFileSync(
+      files[0] as string,
+      renderScript({
+        ...plan,
+        target: v['base-url'] ?? 'http://127.0.0.1:8080',
+        connections,
+        variables,
+        paths: {
+          batch: profile.endpoints.batch.path,
+          v1: profile.endpoints.v1.path,
+          'v1.1': profile.endpoints['v1.1'].path,
+        },
+      }),
+    );
     copyFileSync(bundle, files[1] as string);
     writeFileSync(files[2] as string, renderReadme(plan, totals));
   } catch (err) {
-    throw new SpotcheckError('ERR_USAGE', `load init: cannot write into ${v.out}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `load init: cannot write into ${v.out}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+    );
   }
   io.out(
     `wrote ${files.join(', ')}\n` +

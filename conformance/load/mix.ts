@@ -9,7 +9,15 @@ import { SpotcheckError } from '../../src/core/errors.js';
 export type LoadRoute = 'batch' | 'v1/query' | 'v1/body' | 'v1/split' | 'v1.1/query' | 'v1.1/body' | 'v1.1/split';
 
 /** Every route, in report order. */
-export const LOAD_ROUTES: readonly LoadRoute[] = ['batch', 'v1/query', 'v1/body', 'v1/split', 'v1.1/query', 'v1.1/body', 'v1.1/split'];
+export const LOAD_ROUTES: readonly LoadRoute[] = [
+  'batch',
+  'v1/query',
+  'v1/body',
+  'v1/split',
+  'v1.1/query',
+  'v1.1/body',
+  'v1.1/split',
+];
 
 /** One route and its weight (a positive whole number). */
 export interface MixEntry {
@@ -38,21 +46,38 @@ const SHORTHAND: Readonly<Record<string, readonly LoadRoute[]>> = {
  */
 export function parseMix(text: string): MixEntry[] {
   const weights = new Map<LoadRoute, number>();
-  const parts = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
-  if (parts.length === 0) throw new SpotcheckError('ERR_USAGE', `--mix is empty; give route=weight pairs, e.g. ${DEFAULT_MIX}`);
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  if (parts.length === 0)
+    throw new SpotcheckError('ERR_USAGE', `--mix is empty; give route=weight pairs, e.g. ${DEFAULT_MIX}`);
   for (const part of parts) {
     const eq = part.indexOf('=');
     const name = (eq === -1 ? part : part.slice(0, eq)).trim();
     const w = eq === -1 ? '1' : part.slice(eq + 1).trim();
-    if (!/^\d+$/.test(w) || !Number.isSafeInteger(Number(w))) throw new SpotcheckError('ERR_USAGE', `--mix: the weight of '${name}' must be a whole number, got '${w}'`);
-    const routes = name === 'batch' || name === 'batch/json' ? (['batch'] as const) : (LOAD_ROUTES as readonly string[]).includes(name) ? [name as LoadRoute] : SHORTHAND[name];
-    if (routes === undefined) throw new SpotcheckError('ERR_USAGE', `--mix: unknown route '${name}'; routes are ${LOAD_ROUTES.join(', ')} (or v1, v1.1, query, body, split)`);
+    if (!/^\d+$/.test(w) || !Number.isSafeInteger(Number(w)))
+      throw new SpotcheckError('ERR_USAGE', `--mix: the weight of '${name}' must be a whole number, got '${w}'`);
+    const routes =
+      name === 'batch' || name === 'batch/json'
+        ? (['batch'] as const)
+        : (LOAD_ROUTES as readonly string[]).includes(name)
+          ? [name as LoadRoute]
+          : SHORTHAND[name];
+    if (routes === undefined)
+      throw new SpotcheckError(
+        'ERR_USAGE',
+        `--mix: unknown route '${name}'; routes are ${LOAD_ROUTES.join(', ')} (or v1, v1.1, query, body, split)`,
+      );
     for (const r of routes) {
       if (weights.has(r)) throw new SpotcheckError('ERR_USAGE', `--mix: route '${r}' is named twice`);
       weights.set(r, Number(w));
     }
   }
-  const mix = LOAD_ROUTES.filter((r) => (weights.get(r) ?? 0) > 0).map((route) => ({ route, weight: weights.get(route) ?? 0 }));
+  const mix = LOAD_ROUTES.filter((r) => (weights.get(r) ?? 0) > 0).map((route) => ({
+    route,
+    weight: weights.get(route) ?? 0,
+  }));
   if (mix.length === 0) throw new SpotcheckError('ERR_USAGE', '--mix gives every route weight 0: nothing to send');
   return mix;
 }
@@ -81,7 +106,10 @@ export function routeDealer(mix: readonly MixEntry[]): () => LoadRoute {
 }
 
 /** The endpoint and placement of a route. */
-export function routeParts(route: LoadRoute): { endpoint: 'batch' | 'v1' | 'v1.1'; placement: 'json' | 'query' | 'body' | 'split' } {
+export function routeParts(route: LoadRoute): {
+  endpoint: 'batch' | 'v1' | 'v1.1';
+  placement: 'json' | 'query' | 'body' | 'split';
+} {
   if (route === 'batch') return { endpoint: 'batch', placement: 'json' };
   const [endpoint, placement] = route.split('/') as ['v1' | 'v1.1', 'query' | 'body' | 'split'];
   return { endpoint, placement };

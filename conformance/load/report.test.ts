@@ -5,7 +5,9 @@ import { artilleryReport, renderLoad, reportFromJson } from './report.js';
 
 /** Recorded `artillery run --output` files of the generated project (Artillery 2.0.21, npm run test:artillery). */
 const recorded = (name: string): { aggregate: { counters: Record<string, number> } } =>
-  JSON.parse(readFileSync(new URL(`./testdata/artillery-${name}.json`, import.meta.url), 'utf8')) as { aggregate: { counters: Record<string, number> } };
+  JSON.parse(readFileSync(new URL(`./testdata/artillery-${name}.json`, import.meta.url), 'utf8')) as {
+    aggregate: { counters: Record<string, number> };
+  };
 
 describe('artilleryReport', () => {
   it('turns the recorded run against the reference server into a pass with the counts Artillery summed', () => {
@@ -16,7 +18,11 @@ describe('artilleryReport', () => {
     expect(r.failures).toEqual([]);
     expect(r.requests).toBe(c['http.requests']);
     expect(r.routes.batch?.requests).toBe(c['spotcheck.batch.requests']);
-    expect(r.ordersPlaced).toBe(Object.entries(c).filter(([k]) => /^spotcheck\..*\.ordersPlaced$/.test(k)).reduce((s, [, v]) => s + v, 0));
+    expect(r.ordersPlaced).toBe(
+      Object.entries(c)
+        .filter(([k]) => /^spotcheck\..*\.ordersPlaced$/.test(k))
+        .reduce((s, [, v]) => s + v, 0),
+    );
     expect(r.badSignatures).toBe(0);
     expect(r.misalignedEntries).toBe(0);
     expect(r.requestsPerSecond).toBeGreaterThan(0);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { countExchange, emptyTally, failuresOf, mergeTally, REFERENCE_FINGERPRINTS, totalOf, type Exchange, type Fingerprints } from './verdict.js';
+import {
+  countExchange,
+  emptyTally,
+  failuresOf,
+  mergeTally,
+  REFERENCE_FINGERPRINTS,
+  totalOf,
+  type Exchange,
+  type Fingerprints,
+} from './verdict.js';
 
 const T = 1_767_225_600_000;
 const fp: Fingerprints = { signature: [{ status: 401, code: -1022 }], time: [{ status: 400, code: -1021 }] };
@@ -20,7 +29,12 @@ describe('countExchange', () => {
   it('counts an accepted batch: one entry per order, codes, orders placed', () => {
     const t = emptyTally();
     expect(countExchange(t, batch({ code: 0, result: [entry('a'), entry('b')] }), fp)).toBe('accepted');
-    expect(t).toMatchObject({ requests: 1, accepted: 1, ordersPlaced: 2, results: { entries: 2, misalignedEntries: 0, countMismatch: 0, entryCodes: { '0': 2 } } });
+    expect(t).toMatchObject({
+      requests: 1,
+      accepted: 1,
+      ordersPlaced: 2,
+      results: { entries: 2, misalignedEntries: 0, countMismatch: 0, entryCodes: { '0': 2 } },
+    });
     expect(failuresOf({ batch: t })).toEqual([]);
   });
 
@@ -48,7 +62,11 @@ describe('countExchange', () => {
 
   it('a single order echoing its client id at the top level is accepted; another id is misaligned', () => {
     const t = emptyTally();
-    const one = (id: string): Exchange => ({ ...batch({ code: 0, clientOrderId: id }), batch: false, clientIds: ['a'] });
+    const one = (id: string): Exchange => ({
+      ...batch({ code: 0, clientOrderId: id }),
+      batch: false,
+      clientIds: ['a'],
+    });
     expect(countExchange(t, one('a'), fp)).toBe('accepted');
     expect(countExchange(t, one('z'), fp)).toBe('failure');
     expect(t.results.misalignedEntries).toBe(1);
@@ -66,7 +84,8 @@ describe('countExchange', () => {
 
   it('splits time-window refusals by where the time went (§5.4)', () => {
     const t = emptyTally();
-    const stale = (writtenAt: number, receivedAt: number): Exchange => batch({ code: -1021 }, { status: 400, writtenAt, receivedAt });
+    const stale = (writtenAt: number, receivedAt: number): Exchange =>
+      batch({ code: -1021 }, { status: 400, writtenAt, receivedAt });
     expect(countExchange(t, stale(T + 6000, T + 6010), fp)).toBe('refused');
     expect(countExchange(t, stale(T + 10, T + 5200), fp)).toBe('refused');
     expect(countExchange(t, stale(T + 10, T + 40), fp)).toBe('failure');
@@ -100,6 +119,12 @@ describe('countExchange', () => {
     countExchange(b, batch({ code: 0, result: [entry('a'), entry('b')] }), fp);
     expect(mergeTally(emptyTally(), a).refused).toEqual({ '401 -1022': 1 });
     const total = totalOf({ batch: a, 'v1/query': b });
-    expect(total).toMatchObject({ requests: 3, badSignatures: 2, refused: { '401 -1022': 2 }, ordersPlaced: 2, results: { entryCodes: { '0': 2 } } });
+    expect(total).toMatchObject({
+      requests: 3,
+      badSignatures: 2,
+      refused: { '401 -1022': 2 },
+      ordersPlaced: 2,
+      results: { entryCodes: { '0': 2 } },
+    });
   });
 });

@@ -256,7 +256,8 @@ export function failuresOf(tallies: Partial<Record<LoadRoute, RouteTally>>): Fai
   for (const route of LOAD_ROUTES) {
     const t = tallies[route];
     if (t === undefined) continue;
-    for (const [kind, count] of Object.entries(failureCounts(t)) as Array<[FailureKind, number]>) if (count > 0) out.push({ route, kind, count });
+    for (const [kind, count] of Object.entries(failureCounts(t)) as Array<[FailureKind, number]>)
+      if (count > 0) out.push({ route, kind, count });
   }
   return out;
 }

@@ -28,7 +28,14 @@ function report(checks: CheckReport[]): RunReport {
     durationMs: 1,
     requests: 1,
     clock: { method: 'date-header' },
-    summary: { passed: 0, failed: 0, info: 0, skipped: 0, inconclusive: 0, mustFailures: checks.filter((c) => c.status === 'fail' && c.level === 'MUST').length },
+    summary: {
+      passed: 0,
+      failed: 0,
+      info: 0,
+      skipped: 0,
+      inconclusive: 0,
+      mustFailures: checks.filter((c) => c.status === 'fail' && c.level === 'MUST').length,
+    },
     checks,
   };
 }
@@ -38,7 +45,10 @@ describe('known-failures baseline', () => {
   it('accepts a list of {id, reason} and names every problem otherwise', () => {
     expect(baselineIssues([{ id: 'SIG-A', reason: 'vendor bug #12' }], known)).toEqual([]);
     expect(baselineIssues({}, known)).toHaveLength(1);
-    const issues = baselineIssues([{ id: 'SIG-X', reason: 'r' }, { id: 'SIG-A' }, { id: 'SIG-A', reason: 'r', why: 1 }, 3], known);
+    const issues = baselineIssues(
+      [{ id: 'SIG-X', reason: 'r' }, { id: 'SIG-A' }, { id: 'SIG-A', reason: 'r', why: 1 }, 3],
+      known,
+    );
     expect(issues.join('\n')).toMatch(/'SIG-X' is no check/);
     expect(issues.join('\n')).toMatch(/\[1\]\.reason/);
     expect(issues.join('\n')).toMatch(/listed twice/);
@@ -52,12 +62,19 @@ describe('known-failures baseline', () => {
     const onlyA = applyBaseline(r, [{ id: 'SIG-A', reason: 'known' }]);
     expect(onlyA.summary).toMatchObject({ failed: 1, mustFailures: 1, baselined: 1, stale: 0 });
     expect(gateFails(onlyA, false)).toBe(true);
-    const both = applyBaseline(r, [{ id: 'SIG-A', reason: 'known' }, { id: 'SIG-C', reason: 'known too' }]);
+    const both = applyBaseline(r, [
+      { id: 'SIG-A', reason: 'known' },
+      { id: 'SIG-C', reason: 'known too' },
+    ]);
     // counted apart: no "2 failed" beside exit 0
     expect(both.summary).toMatchObject({ failed: 0, mustFailures: 0, baselined: 2 });
     expect(renderConsole(both, { color: false })).toMatch(/^0 passed, 0 failed, 0 info, 0 skipped, 2 baselined$/m);
     expect(gateFails(both, false)).toBe(false);
-    const stale = applyBaseline(r, [{ id: 'SIG-A', reason: 'k' }, { id: 'SIG-C', reason: 'k' }, { id: 'SIG-B', reason: 'fixed since' }]);
+    const stale = applyBaseline(r, [
+      { id: 'SIG-A', reason: 'k' },
+      { id: 'SIG-C', reason: 'k' },
+      { id: 'SIG-B', reason: 'fixed since' },
+    ]);
     expect(stale.summary.stale).toBe(1);
     expect(gateFails(stale, false)).toBe(true);
     expect(stale.checks.find((c) => c.id === 'SIG-B')?.baseline).toEqual({ state: 'stale', reason: 'fixed since' });

@@ -27,7 +27,8 @@ export function baselineIssues(value: unknown, known: ReadonlySet<string>): stri
     else if (!known.has(id)) issues.push(`[${i}].id '${id}' is no check (spotcheck run --list shows them)`);
     else if (seen.has(id)) issues.push(`[${i}].id '${id}' is listed twice`);
     else seen.add(id);
-    if (typeof reason !== 'string' || reason.trim() === '') issues.push(`[${i}].reason must say why the failure is accepted`);
+    if (typeof reason !== 'string' || reason.trim() === '')
+      issues.push(`[${i}].reason must say why the failure is accepted`);
     for (const k of Object.keys(extra)) issues.push(`[${i}] has an unknown field '${k}'`);
   });
   return issues;
@@ -39,7 +40,8 @@ export function loadBaseline(file: string, known: ReadonlySet<string>): Baseline
   try {
     value = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    const why = err instanceof SyntaxError ? `not JSON (${err.message})` : ((err as NodeJS.ErrnoException).code ?? String(err));
+    const why =
+      err instanceof SyntaxError ? `not JSON (${err.message})` : ((err as NodeJS.ErrnoException).code ?? String(err));
     throw new SpotcheckError('ERR_USAGE', `--baseline: cannot read ${file}: ${why}`);
   }
   const issues = baselineIssues(value, known);
@@ -56,7 +58,9 @@ export function applyBaseline(report: RunReport, entries: readonly BaselineEntry
   const checks = report.checks.map((c) => markCheck(c, entries));
   const baselined = checks.filter((c) => c.baseline?.state === 'expected-failure').length;
   const stale = checks.filter((c) => c.baseline?.state === 'stale').length;
-  const mustFailures = checks.filter((c) => c.status === 'fail' && c.level === 'MUST' && c.baseline === undefined).length;
+  const mustFailures = checks.filter(
+    (c) => c.status === 'fail' && c.level === 'MUST' && c.baseline === undefined,
+  ).length;
   // a baselined failure is counted apart, never in `failed` (which would sit beside exit 0)
   const failed = checks.filter((c) => c.status === 'fail' && c.baseline === undefined).length;
   return { ...report, checks, summary: { ...report.summary, failed, mustFailures, baselined, stale } };

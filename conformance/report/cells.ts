@@ -39,7 +39,11 @@ export function worst(statuses: readonly CellStatus[]): CellStatus | undefined {
 
 /** A check's own verdicts per route (`cells`, conformance/verdict.ts); empty for a check without route cells (info, skip). */
 export function ownCells(c: CheckReport): Array<{ route: string; status: CellStatus; reason?: string }> {
-  return (c.cells ?? []).map((x) => ({ route: x.route, status: x.verdict, ...(x.reason === undefined ? {} : { reason: x.reason }) }));
+  return (c.cells ?? []).map((x) => ({
+    route: x.route,
+    status: x.verdict,
+    ...(x.reason === undefined ? {} : { reason: x.reason }),
+  }));
 }
 
 function ownCell(c: CheckReport, route: string): { status: CellStatus; reason?: string } | undefined {
@@ -50,7 +54,8 @@ function ownCell(c: CheckReport, route: string): { status: CellStatus; reason?: 
 export function checkCell(c: CheckReport, route: string): { status: CellStatus; reason?: string } {
   const own = ownCell(c, route);
   if (own !== undefined) return own;
-  if (c.status === 'pass' && c.routes !== undefined && !c.routes.includes(route)) return { status: 'inconclusive', reason: `${c.id} passed without a deciding answer on ${route}` };
+  if (c.status === 'pass' && c.routes !== undefined && !c.routes.includes(route))
+    return { status: 'inconclusive', reason: `${c.id} passed without a deciding answer on ${route}` };
   return { status: c.status, ...(c.reason === undefined ? {} : { reason: c.reason }) };
 }
 
@@ -63,10 +68,15 @@ export function reportCells(r: RunReport): ReportCells {
   const cells: ReportCell[] = cov.cells.map((cc) => {
     const ran = cc.checks.map((id) => byId.get(id)).filter((c): c is CheckReport => c !== undefined);
     const base = { rule: cc.rule, route: cc.route, checks: ran.map((c) => c.id) };
-    if (control.get(cc.route)?.state === 'not-offered') return { ...base, status: 'not-offered', note: `the target does not offer ${cc.route}` };
+    if (control.get(cc.route)?.state === 'not-offered')
+      return { ...base, status: 'not-offered', note: `the target does not offer ${cc.route}` };
     if (ran.length === 0) {
       if (cc.explained !== undefined) return { ...base, status: 'explained', note: cc.explained };
-      return { ...base, status: 'not-run', note: cc.checks.length === 0 ? 'no check covers this cell' : `not run in this run: ${cc.checks.join(', ')}` };
+      return {
+        ...base,
+        status: 'not-run',
+        note: cc.checks.length === 0 ? 'no check covers this cell' : `not run in this run: ${cc.checks.join(', ')}`,
+      };
     }
     const verdicts = ran.map((c) => ({ c, v: checkCell(c, cc.route) }));
     const status = worst(verdicts.map((x) => x.v.status)) ?? 'not-run';

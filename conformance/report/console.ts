@@ -7,7 +7,6 @@ import type { CheckReport, RunReport } from '../types.js';
 import type { RouteCell } from '../verdict.js';
 import { RULE_FAMILIES } from '../../src/core/rule-id.js';
 
-
 /** The rule catalog page, relative to the docs site root (built by `npm run docs`). */
 export const RULES_PAGE = 'documents/Rule_catalog.html';
 
@@ -36,11 +35,22 @@ function mark(c: CheckReport, color: boolean): string {
   }
 }
 
-const CELL_MARK: Record<RouteCell['verdict'], string> = { pass: '✔', fail: '✖', inconclusive: '?', unanswered: '…', 'not-offered': '-' };
+const CELL_MARK: Record<RouteCell['verdict'], string> = {
+  pass: '✔',
+  fail: '✖',
+  inconclusive: '?',
+  unanswered: '…',
+  'not-offered': '-',
+};
 
 /** A check's cells on one line, e.g. `batch/json ✔  v1/query ✖  v1/body ? (no positive control ...)`: each route's verdict, the first reason of an undecided one. */
 export function cellsLine(cells: readonly RouteCell[]): string {
-  return cells.map((c) => `${c.route} ${CELL_MARK[c.verdict]}${c.verdict === 'inconclusive' || c.verdict === 'unanswered' ? ` (${(c.reason ?? c.verdict).slice(0, 60)})` : ''}`).join('  ');
+  return cells
+    .map(
+      (c) =>
+        `${c.route} ${CELL_MARK[c.verdict]}${c.verdict === 'inconclusive' || c.verdict === 'unanswered' ? ` (${(c.reason ?? c.verdict).slice(0, 60)})` : ''}`,
+    )
+    .join('  ');
 }
 
 function indent(s: string, n: number): string {
@@ -63,7 +73,9 @@ export function summaryLine(r: RunReport): string {
 /** The route cells line, e.g. `route cells: 317 passed, 0 failed, 0 inconclusive, 0 unanswered, 0 not offered`; undefined without cells. */
 export function cellsSummaryLine(r: RunReport): string | undefined {
   const c = r.summary.cells;
-  return c === undefined ? undefined : `route cells: ${c.pass} passed, ${c.fail} failed, ${c.inconclusive} inconclusive, ${c.unanswered} unanswered, ${c.notOffered} not offered`;
+  return c === undefined
+    ? undefined
+    : `route cells: ${c.pass} passed, ${c.fail} failed, ${c.inconclusive} inconclusive, ${c.unanswered} unanswered, ${c.notOffered} not offered`;
 }
 
 /** What discovery found: routes with their positive controls, the rejection fingerprints, deviations, rate limits. */
@@ -76,23 +88,38 @@ export function discoveryLines(r: RunReport): string[] {
     for (const state of ['signature-ok', 'refused', 'not-offered'] as const) {
       const list = d.controls.filter((c) => c.state === state);
       if (list.length === 0) continue;
-      const label = state === 'signature-ok' ? 'signature accepted, order refused' : state === 'refused' ? 'no positive control' : 'not offered';
+      const label =
+        state === 'signature-ok'
+          ? 'signature accepted, order refused'
+          : state === 'refused'
+            ? 'no positive control'
+            : 'not offered';
       out.push(`  ${label}: ${list.map((c) => `${c.route} (${c.observed.slice(0, 80)})`).join('; ')}`);
     }
     const f = d.fingerprints;
-    out.push(`  fingerprints: bad signature ${f.signature ?? '?'}; unknown key ${f.unknownKey ?? '?'}; stale timestamp ${f.stale ?? '?'}${f.missing === undefined ? '' : `; missing signature, key, timestamp ${f.missing.join(', ')}`}`);
-    for (const l of d.learned ?? []) out.push(`  learnt mid-run: valid orders on ${l.route} meet ${l.refusal.slice(0, 100)} (a business refusal: never a rule's rejection)`);
+    out.push(
+      `  fingerprints: bad signature ${f.signature ?? '?'}; unknown key ${f.unknownKey ?? '?'}; stale timestamp ${f.stale ?? '?'}${f.missing === undefined ? '' : `; missing signature, key, timestamp ${f.missing.join(', ')}`}`,
+    );
+    for (const l of d.learned ?? [])
+      out.push(
+        `  learnt mid-run: valid orders on ${l.route} meet ${l.refusal.slice(0, 100)} (a business refusal: never a rule's rejection)`,
+      );
   }
   const u = r.unanswered;
   if (u !== undefined && u.count > 0) {
-    out.push(`no answer to ${u.count} requests${u.shortenedToMs === undefined ? '' : `; the wait was shortened from ${u.timeoutMs} ms to ${u.shortenedToMs} ms after repeated silence (4x the slowest answer measured)`}:`);
+    out.push(
+      `no answer to ${u.count} requests${u.shortenedToMs === undefined ? '' : `; the wait was shortened from ${u.timeoutMs} ms to ${u.shortenedToMs} ms after repeated silence (4x the slowest answer measured)`}:`,
+    );
     for (const p of u.probes.slice(0, 5)) out.push(`  ${p.slice(0, 160)}`);
     if (u.count > 5) out.push(`  ... (${u.count - 5} more in the JSON report's unanswered.probes, up to 20)`);
   }
   if (r.deviations !== undefined && r.deviations.length > 0) out.push(`target deviations: ${r.deviations.join('; ')}`);
   if (r.exhausted !== undefined) out.push(`account: ${r.exhausted}`);
   const rl = r.rateLimits;
-  if (rl !== undefined && rl.responses > 0) out.push(`rate limited ${rl.responses} times: ${rl.retried} resent after waiting ${rl.waitedMs} ms, ${rl.gaveUp} gave up (inconclusive)`);
+  if (rl !== undefined && rl.responses > 0)
+    out.push(
+      `rate limited ${rl.responses} times: ${rl.retried} resent after waiting ${rl.waitedMs} ms, ${rl.gaveUp} gave up (inconclusive)`,
+    );
   return out;
 }
 
@@ -113,11 +140,22 @@ export function renderConsole(r: RunReport, style: ConsoleStyle): string {
     out.push(paint(style.color, '1', fam));
     for (const x of list) {
       const note =
-        x.status === 'info' ? `: ${x.observed ?? ''}` : x.status === 'skip' ? ` (skipped: ${x.reason ?? ''})` : x.status === 'inconclusive' ? ` (inconclusive: ${x.reason ?? ''})` : '';
-      const listed = x.baseline === undefined ? '' : x.baseline.state === 'stale' ? ' (STALE baseline entry: passes now)' : ' (baselined)';
+        x.status === 'info'
+          ? `: ${x.observed ?? ''}`
+          : x.status === 'skip'
+            ? ` (skipped: ${x.reason ?? ''})`
+            : x.status === 'inconclusive'
+              ? ` (inconclusive: ${x.reason ?? ''})`
+              : '';
+      const listed =
+        x.baseline === undefined
+          ? ''
+          : x.baseline.state === 'stale'
+            ? ' (STALE baseline entry: passes now)'
+            : ' (baselined)';
       out.push(`  ${mark(x, style.color)} ${x.id} [${x.level}, §${x.section}] ${x.title}${note}${listed}`);
       // the routes, when they did not all pass (a pass means every offered route was decided)
-      if (x.cells !== undefined && x.cells.some((c) => c.verdict !== 'pass')) out.push(`      ${cellsLine(x.cells)}`);
+      if (x.cells?.some((c) => c.verdict !== 'pass')) out.push(`      ${cellsLine(x.cells)}`);
     }
   }
   const failures = r.checks.filter((x) => x.status === 'fail');
@@ -129,18 +167,24 @@ export function renderConsole(r: RunReport, style: ConsoleStyle): string {
       out.push(`   Requirement: ${f.requirement}`);
       if (f.expected !== undefined) out.push(`   Expected: ${f.expected}`);
       if (f.actual !== undefined) out.push(`   Actual:   ${f.actual}`);
-      if (f.counterexample !== undefined) out.push(`   Counterexample (after ${f.runs ?? '?'} runs, shrunk): ${f.counterexample.slice(0, 400)}`);
+      if (f.counterexample !== undefined)
+        out.push(`   Counterexample (after ${f.runs ?? '?'} runs, shrunk): ${f.counterexample.slice(0, 400)}`);
       out.push(`   Rule: ${style.ruleLink?.(f.ruleId) ?? `${style.rulesUrl ?? RULES_PAGE}#${f.ruleId}`}`);
       out.push(`   Replay: ${f.replay ?? `spotcheck replay --seed ${r.seed} --only ${f.id}`}`);
       if (f.reproduce !== undefined) {
-        const vars = f.reproduce.includes(`$${NO_TRADE_SECRET_VAR}`) ? `SPOTCHECK_SECRET and ${NO_TRADE_SECRET_VAR}` : 'SPOTCHECK_SECRET';
+        const vars = f.reproduce.includes(`$${NO_TRADE_SECRET_VAR}`)
+          ? `SPOTCHECK_SECRET and ${NO_TRADE_SECRET_VAR}`
+          : 'SPOTCHECK_SECRET';
         out.push(`   Reproduce with (export ${vars} first):`, indent(f.reproduce, 5));
       }
     });
   }
   const stale = r.checks.filter((x) => x.baseline?.state === 'stale');
   if (stale.length > 0) {
-    out.push('', paint(style.color, '1;31', 'Stale baseline entries (these checks pass now: remove them from the baseline file):'));
+    out.push(
+      '',
+      paint(style.color, '1;31', 'Stale baseline entries (these checks pass now: remove them from the baseline file):'),
+    );
     for (const x of stale) out.push(`  ${x.id}  (listed because: ${x.baseline?.reason ?? ''})`);
   }
   out.push('', `${r.requests} requests in ${(r.durationMs / 1000).toFixed(1)} s; seed ${r.seed}`);

@@ -3,7 +3,18 @@
  * event stream written line by line as checks end, so a crash or Ctrl-C keeps
  * what was done.
  */
-import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  openSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { SpotcheckError } from '../../src/core/errors.js';
 import type { CheckReport, RunReport } from '../types.js';
@@ -12,7 +23,10 @@ function cannot(flag: string, path: string, err: unknown): SpotcheckError {
   const e = err as NodeJS.ErrnoException;
   const code = e.code ?? String(err);
   const where = e.path !== undefined && resolve(e.path) !== resolve(path) ? ` (at ${e.path})` : '';
-  return new SpotcheckError('ERR_USAGE', `--${flag}: cannot write ${path}: ${code}${where}; give a path in a folder you can write, e.g. --${flag} reports/${flag === 'junit' ? 'junit.xml' : flag === 'report-ndjson' ? 'events.ndjson' : 'report.json'}`);
+  return new SpotcheckError(
+    'ERR_USAGE',
+    `--${flag}: cannot write ${path}: ${code}${where}; give a path in a folder you can write, e.g. --${flag} reports/${flag === 'junit' ? 'junit.xml' : flag === 'report-ndjson' ? 'events.ndjson' : 'report.json'}`,
+  );
 }
 
 /**
@@ -58,7 +72,11 @@ export function writeReportFile(flag: string, path: string, text: string): void 
 export interface NdjsonSink {
   start(info: { target: string; profile: string; seed: number; runs: number; checks: number }): void;
   check(report: CheckReport): void;
-  end(report: Pick<RunReport, 'summary' | 'durationMs' | 'requests' | 'stopped'> | { stopped: NonNullable<RunReport['stopped']> }): void;
+  end(
+    report:
+      | Pick<RunReport, 'summary' | 'durationMs' | 'requests' | 'stopped'>
+      | { stopped: NonNullable<RunReport['stopped']> },
+  ): void;
   close(): void;
 }
 

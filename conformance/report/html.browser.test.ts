@@ -33,13 +33,28 @@ const requested: string[] = [];
 const refused: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(join(MEDIA, 'matrix.html'))) throw new Error('site/media/matrix.html is missing: build the site with `npm run docs` before `npm run test:browser`');
+  if (!existsSync(join(MEDIA, 'matrix.html')))
+    throw new Error(
+      'site/media/matrix.html is missing: build the site with `npm run docs` before `npm run test:browser`',
+    );
   mkdirSync(ARTIFACTS, { recursive: true });
   // the done-when command itself: `npm start -- --report-html r.html` (its prestart builds when sources are newer)
-  await promisify(execFile)('npm', ['start', '--silent', '--', '--report-html', REPORT, '--report-json', REPORT_JSON, '--no-color'], { cwd: kitPath(), env: { ...process.env, SPOTCHECK_API_KEY: '', SPOTCHECK_SECRET: '' }, timeout: 120_000 });
+  await promisify(execFile)(
+    'npm',
+    ['start', '--silent', '--', '--report-html', REPORT, '--report-json', REPORT_JSON, '--no-color'],
+    { cwd: kitPath(), env: { ...process.env, SPOTCHECK_API_KEY: '', SPOTCHECK_SECRET: '' }, timeout: 120_000 },
+  );
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, offline: true });
   // Count every request; anything but a file:// page or data: is refused (and fails the tests below).
@@ -74,7 +89,9 @@ async function open(file: string): Promise<{ page: Page; errors: string[] }> {
 /** The fragment links of a page whose target id is missing. */
 async function missingAnchors(page: Page): Promise<string[]> {
   return page.evaluate(() =>
-    Array.from(document.querySelectorAll('a[href^="#"]')).map((a) => decodeURIComponent(a.getAttribute('href')?.slice(1) ?? '')).filter((id) => document.getElementById(id) === null),
+    Array.from(document.querySelectorAll('a[href^="#"]'))
+      .map((a) => decodeURIComponent(a.getAttribute('href')?.slice(1) ?? ''))
+      .filter((id) => document.getElementById(id) === null),
   );
 }
 
@@ -84,9 +101,13 @@ describe('the HTML report of `npm start -- --report-html`', () => {
     const { page, errors } = await open(REPORT);
     const before = requested.length;
     await expect(page.locator('#summary .verdict').textContent()).resolves.toContain('PASS');
-    expect(await page.locator('#discovery table').first().locator('tr').count()).toBe(1 + (report.discovery?.controls.length ?? 0));
+    expect(await page.locator('#discovery table').first().locator('tr').count()).toBe(
+      1 + (report.discovery?.controls.length ?? 0),
+    );
     await expect(page.locator('#clock').textContent()).resolves.toMatch(/± \d+ ms/);
-    expect(await page.locator('#coverage .grid td[data-status]').count()).toBe((report.coverage?.routes.length ?? 0) * new Set(report.coverage?.cells.map((c) => c.rule)).size);
+    expect(await page.locator('#coverage .grid td[data-status]').count()).toBe(
+      (report.coverage?.routes.length ?? 0) * new Set(report.coverage?.cells.map((c) => c.rule)).size,
+    );
     expect(await page.locator('#coverage .grid td[data-status="pass"]').count()).toBeGreaterThan(100);
     expect(await page.locator('#checks tr[id^="check-"]').count()).toBe(report.checks.length);
     expect(await page.locator('#latency-plot').isVisible()).toBe(true);
@@ -110,13 +131,26 @@ describe('the HTML report of `npm start -- --report-html`', () => {
     await plot.scrollIntoViewIfNeeded();
     const box = await plot.boundingBox();
     if (box === null) throw new Error('the time plot is not rendered');
-    const marks = await page.locator('#time-plot g.probe').evaluateAll((gs) => gs.map((g) => ({ offset: Number(g.getAttribute('data-offset')), cls: g.getAttribute('class'), r: g.getBoundingClientRect().toJSON() as DOMRect })));
+    const marks = await page.locator('#time-plot g.probe').evaluateAll((gs) =>
+      gs.map((g) => ({
+        offset: Number(g.getAttribute('data-offset')),
+        cls: g.getAttribute('class'),
+        r: g.getBoundingClientRect().toJSON() as DOMRect,
+      })),
+    );
     expect(marks.length).toBe(probes.length);
-    expect(marks.map((m) => m.offset).sort((a, b) => a - b)).toEqual(probes.map((p) => p.offsetMs).sort((a, b) => a - b));
-    expect(marks.filter((m) => m.cls?.includes('accepted')).length).toBe(probes.filter((p) => p.verdict === 'accepted').length);
+    expect(marks.map((m) => m.offset).sort((a, b) => a - b)).toEqual(
+      probes.map((p) => p.offsetMs).sort((a, b) => a - b),
+    );
+    expect(marks.filter((m) => m.cls?.includes('accepted')).length).toBe(
+      probes.filter((p) => p.verdict === 'accepted').length,
+    );
     for (const m of marks) {
       expect(m.r.width, `probe at ${m.offset} ms has no size`).toBeGreaterThan(0);
-      expect(m.r.left >= box.x - 1 && m.r.right <= box.x + box.width + 1, `probe at ${m.offset} ms outside the plot`).toBe(true);
+      expect(
+        m.r.left >= box.x - 1 && m.r.right <= box.x + box.width + 1,
+        `probe at ${m.offset} ms outside the plot`,
+      ).toBe(true);
     }
     // a seed edge per recvWindow row (two each) and the clock band
     const rows = await page.locator('#time-plot g.row').count();
@@ -141,7 +175,9 @@ describe("the docs site's three-target matrix", () => {
     const { page, errors } = await open(join(MEDIA, 'matrix.html'));
     const before = requested.length;
     expect(await page.locator('table.matrix td[data-status]').count()).toBe(m.targets.length * m.rules.length);
-    expect(await page.locator('table.matrix td[data-status="fail"]').count()).toBe(m.cells.filter((c) => c.status === 'fail').length);
+    expect(await page.locator('table.matrix td[data-status="fail"]').count()).toBe(
+      m.cells.filter((c) => c.status === 'fail').length,
+    );
     await page.screenshot({ path: join(ARTIFACTS, 'matrix.png'), fullPage: true });
     const links = await page.locator('a[href]').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
     expect(links.length).toBeGreaterThan(m.cells.length);
@@ -159,7 +195,10 @@ describe("the docs site's three-target matrix", () => {
     for (const [file, ids] of byFile) {
       if (!file.endsWith('.html') || ids.size === 0) continue;
       const target = await open(file);
-      const missing = await target.page.evaluate((list) => list.filter((id) => document.getElementById(id) === null), [...ids]);
+      const missing = await target.page.evaluate(
+        (list) => list.filter((id) => document.getElementById(id) === null),
+        [...ids],
+      );
       expect(missing, file).toEqual([]);
       expect(await missingAnchors(target.page)).toEqual([]);
       await target.page.close();
@@ -182,22 +221,26 @@ describe("the docs site's three-target matrix", () => {
     const at = await page.locator(`[id="${rule}"]`).boundingBox();
     expect(at !== null && at.y >= 0 && at.y < 900).toBe(true);
     const failure = page.locator('[id="failure-TIME-WINDOW-LEAD"]');
-    for (const part of ['Expected', 'Actual', 'Replay', 'curl']) expect(await failure.locator('dt', { hasText: part }).count(), part).toBe(1);
+    for (const part of ['Expected', 'Actual', 'Replay', 'curl'])
+      expect(await failure.locator('dt', { hasText: part }).count(), part).toBe(1);
     expect(await failure.locator('pre').last().textContent()).toContain('$SPOTCHECK_SECRET');
     expect(await failure.locator('blockquote').textContent()).toContain('§5.4');
     await failure.screenshot({ path: join(ARTIFACTS, 'faulty-failure.png') });
     await page.locator('#time-plot').screenshot({ path: join(ARTIFACTS, 'faulty-time-plot.png') });
     // the faulty server's measured lead edge lies past the seed's +1000 ms
-    const lead = await page.locator('#time-plot line.measured-edge[data-side="lead"]').first().locator('title').textContent();
+    const lead = await page
+      .locator('#time-plot line.measured-edge[data-side="lead"]')
+      .first()
+      .locator('title')
+      .textContent();
     expect(Number(/≈ \+?(-?\d+)/.exec(lead ?? '')?.[1])).toBeGreaterThan(3000);
     await page.close();
   });
 
   it('holds no spelling of the secret in any file of the folder', () => {
-    const text = readdirSync(MEDIA).map((f) => readFileSync(join(MEDIA, f), 'utf8')).join('\n');
+    const text = readdirSync(MEDIA)
+      .map((f) => readFileSync(join(MEDIA, f), 'utf8'))
+      .join('\n');
     for (const s of secretSpellings(DEMO_SECRET)) expect(text.includes(s), s).toBe(false);
   });
 });
-
-
-

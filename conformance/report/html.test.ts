@@ -36,7 +36,7 @@ function sampleReport(): RunReport {
       actual: 'accepted: HTTP 200 code 0 <b>',
       counterexample: '[{"symbol":"BTCUSDT"}]',
       replay: 'spotcheck replay --seed 7 --only TIME-WINDOW-LEAD --base-url http://127.0.0.1:1',
-      reproduce: "TS=$(date +%s%3N)\nSIG=$(printf '%s' \"$Q\" | openssl dgst -sha256 -hmac \"$SPOTCHECK_SECRET\")",
+      reproduce: 'TS=$(date +%s%3N)\nSIG=$(printf \'%s\' "$Q" | openssl dgst -sha256 -hmac "$SPOTCHECK_SECRET")',
       routes: ['batch/json', 'v1/query'],
       timeProbes: [
         { offsetMs: -1000, route: 'batch/json', verdict: 'accepted' },
@@ -47,7 +47,13 @@ function sampleReport(): RunReport {
       ],
     }),
     check({ id: 'SIG-REQUIRED', ruleId: 'SIG-REQUIRED', status: 'pass', routes: ['batch/json'] }),
-    check({ id: 'BATCH-ATOMICITY', ruleId: 'BATCH-ATOMICITY', status: 'info', level: 'INFO', observed: 'all-or-nothing' }),
+    check({
+      id: 'BATCH-ATOMICITY',
+      ruleId: 'BATCH-ATOMICITY',
+      status: 'info',
+      level: 'INFO',
+      observed: 'all-or-nothing',
+    }),
   ];
   return {
     tool: { name: 'spotcheck', version: '0.1.0' },
@@ -68,7 +74,19 @@ function sampleReport(): RunReport {
       ],
       fingerprints: { signature: 'HTTP 401 code -1022' },
     },
-    traffic: { timed: 3, p50: 1, p90: 2, p99: 2, max: 2, histogram: [{ upToMs: 1, count: 2 }, { upToMs: 2, count: 1 }, { upToMs: null, count: 0 }], answers: { accepted: 2, rejected: 1 } },
+    traffic: {
+      timed: 3,
+      p50: 1,
+      p90: 2,
+      p99: 2,
+      max: 2,
+      histogram: [
+        { upToMs: 1, count: 2 },
+        { upToMs: 2, count: 1 },
+        { upToMs: null, count: 0 },
+      ],
+      answers: { accepted: 2, rejected: 1 },
+    },
     coverage: {
       routes: ['batch/json', 'v1/query', 'v1/body'],
       cells: [
@@ -87,8 +105,16 @@ function sampleReport(): RunReport {
 
 /** The ids a page defines and the fragment links it holds. */
 function anchors(html: string): { ids: Set<string>; hrefs: string[] } {
-  const unq = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
-  return { ids: new Set([...html.matchAll(/\sid="([^"]+)"/g)].map((m) => unq(m[1] ?? ''))), hrefs: [...html.matchAll(/\shref="([^"]*)"/g)].map((m) => unq(m[1] ?? '')) };
+  const unq = (s: string) =>
+    s
+      .replace(/&amp;/g, '&')
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>');
+  return {
+    ids: new Set([...html.matchAll(/\sid="([^"]+)"/g)].map((m) => unq(m[1] ?? ''))),
+    hrefs: [...html.matchAll(/\shref="([^"]*)"/g)].map((m) => unq(m[1] ?? '')),
+  };
 }
 
 describe('reportCells', () => {
@@ -105,7 +131,9 @@ describe('reportCells', () => {
   });
   it('prefers per-route verdicts a check reports itself', () => {
     const r = sampleReport();
-    (r.checks[1] as CheckReport).cells = [{ route: 'v1/query', verdict: 'fail', reason: 'accepted unsigned', requests: 1 }];
+    (r.checks[1] as CheckReport).cells = [
+      { route: 'v1/query', verdict: 'fail', reason: 'accepted unsigned', requests: 1 },
+    ];
     const c = reportCells(r).cells.find((x) => x.rule === 'SIG-REQUIRED' && x.route === 'v1/query');
     expect(c).toMatchObject({ status: 'fail', note: 'accepted unsigned' });
     // and the check's row shows it, the summary the counts of cells
@@ -135,13 +163,27 @@ describe('renderHtml', () => {
   it('shows the verdict, every part of a failure, and a grid cell per coverage cell linking to its check', () => {
     expect(html).toContain('FAIL: 1 MUST-level failure');
     const failure = html.slice(html.indexOf('id="failure-TIME-WINDOW-LEAD"'));
-    for (const part of ['Expected', 'Actual', 'Counterexample', 'Replay', 'curl', 'timestamp &lt; serverTime + 1000', 'spotcheck replay --seed 7', '$SPOTCHECK_SECRET', 'HTTP 200 code 0 &lt;b&gt;']) expect(failure).toContain(part);
+    for (const part of [
+      'Expected',
+      'Actual',
+      'Counterexample',
+      'Replay',
+      'curl',
+      'timestamp &lt; serverTime + 1000',
+      'spotcheck replay --seed 7',
+      '$SPOTCHECK_SECRET',
+      'HTTP 200 code 0 &lt;b&gt;',
+    ])
+      expect(failure).toContain(part);
     expect(html.match(/<td class="s-[a-z-]+" data-status=/g)?.length).toBe(4 * 3); // 4 rules x 3 routes
     expect(html).toContain(`href="#${checkAnchor('TIME-WINDOW-LEAD')}"`);
     expect(html).toMatch(/data-status="not-offered"/);
   });
   it('plots every time probe, the seed edges of each recvWindow and the clock band', () => {
-    const plot = html.slice(html.indexOf('<svg id="time-plot"'), html.indexOf('</svg>', html.indexOf('<svg id="time-plot"')));
+    const plot = html.slice(
+      html.indexOf('<svg id="time-plot"'),
+      html.indexOf('</svg>', html.indexOf('<svg id="time-plot"')),
+    );
     expect(plot.match(/<g class="probe /g)?.length).toBe(5);
     expect(plot.match(/class="probe refused"/g)?.length).toBe(2);
     expect(plot.match(/class="probe other"/g)?.length).toBe(1);
@@ -169,8 +211,13 @@ describe('spotcheck run --report-html against a faulty server with its own crede
       port: 0,
       credentials: [{ apiKey, secret, permissions: ['TRADE'] }],
       policy: {
-        checkTime: (i) => (i.timestamp >= i.serverTime && i.timestamp < i.serverTime + 3000 ? { accepted: true, age: i.serverTime - i.timestamp, recvWindow: i.recvWindow ?? 5000 } : checkTimeWindow(i)),
-        verifySignature: (s, steps, sig) => defaultPolicy.verifySignature(s, steps, sig) || (steps.body.startsWith('[') && verify(s, steps.queryWithoutSignature, sig)),
+        checkTime: (i) =>
+          i.timestamp >= i.serverTime && i.timestamp < i.serverTime + 3000
+            ? { accepted: true, age: i.serverTime - i.timestamp, recvWindow: i.recvWindow ?? 5000 }
+            : checkTimeWindow(i),
+        verifySignature: (s, steps, sig) =>
+          defaultPolicy.verifySignature(s, steps, sig) ||
+          (steps.body.startsWith('[') && verify(s, steps.queryWithoutSignature, sig)),
       },
     });
   });
@@ -182,12 +229,36 @@ describe('spotcheck run --report-html against a faulty server with its own crede
     const dir = mkdtempSync(join(tmpdir(), 'spotcheck-html-'));
     const file = join(dir, 'r.html');
     let out = '';
-    const io: Io = { out: (s) => void (out += s), err: (s) => void (out += s), env: { SPOTCHECK_API_KEY: apiKey, SPOTCHECK_SECRET: secret } };
-    const code = await main(['run', '--base-url', server.url, '--only', 'TIME-WINDOW-LEAD,SIG-BODY,TIME-WINDOW-PAST', '--runs', '5', '--seed', '11', '--report-html', file, '--report-json', join(dir, 'r.json')], io, conformanceCommands);
+    const io: Io = {
+      out: (s) => void (out += s),
+      err: (s) => void (out += s),
+      env: { SPOTCHECK_API_KEY: apiKey, SPOTCHECK_SECRET: secret },
+    };
+    const code = await main(
+      [
+        'run',
+        '--base-url',
+        server.url,
+        '--only',
+        'TIME-WINDOW-LEAD,SIG-BODY,TIME-WINDOW-PAST',
+        '--runs',
+        '5',
+        '--seed',
+        '11',
+        '--report-html',
+        file,
+        '--report-json',
+        join(dir, 'r.json'),
+      ],
+      io,
+      conformanceCommands,
+    );
     expect(code).toBe(1);
     const html = readFileSync(file, 'utf8');
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as RunReport;
-    expect(report.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toEqual(expect.arrayContaining(['TIME-WINDOW-LEAD', 'SIG-BODY-COVERED']));
+    expect(report.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toEqual(
+      expect.arrayContaining(['TIME-WINDOW-LEAD', 'SIG-BODY-COVERED']),
+    );
     for (const c of report.checks.filter((x) => x.status === 'fail')) {
       expect(html).toContain(`id="failure-${c.id}"`);
       expect(c.reproduce).toBeDefined();

@@ -95,15 +95,34 @@ ${body}
 `;
 }
 
-const STATUS_CLASS: Record<CheckReport['status'], string> = { pass: 's-pass', fail: 's-fail', info: 's-info', skip: 's-skip', inconclusive: 's-inconclusive' };
+const STATUS_CLASS: Record<CheckReport['status'], string> = {
+  pass: 's-pass',
+  fail: 's-fail',
+  info: 's-info',
+  skip: 's-skip',
+  inconclusive: 's-inconclusive',
+};
 
 /** The run's verdict in words: what the exit code says. */
 export function verdictOf(r: RunReport): { cls: 'pass' | 'fail' | 'partial'; text: string } {
-  const gate = r.checks.filter((c) => c.status === 'fail' && c.level === 'MUST' && c.baseline?.state !== 'expected-failure').length + (r.summary.stale ?? 0);
+  const gate =
+    r.checks.filter((c) => c.status === 'fail' && c.level === 'MUST' && c.baseline?.state !== 'expected-failure')
+      .length + (r.summary.stale ?? 0);
   if (gate > 0) return { cls: 'fail', text: `FAIL: ${gate} MUST-level failure${gate === 1 ? '' : 's'}` };
-  if (r.stopped !== undefined) return { cls: 'partial', text: `PARTIAL: ${r.stopped.reason === 'interrupted' ? 'interrupted' : 'stopped at the first failure'}, ${r.stopped.notRun} checks not run` };
-  if (r.deadline?.reached === true) return { cls: 'partial', text: `PARTIAL: --max-time ended the run, ${r.deadline.checksNotRun.length} checks not run` };
-  return { cls: 'pass', text: r.summary.failed > 0 ? 'PASS at MUST level (SHOULD-level failures below)' : 'PASS: no MUST-level failure' };
+  if (r.stopped !== undefined)
+    return {
+      cls: 'partial',
+      text: `PARTIAL: ${r.stopped.reason === 'interrupted' ? 'interrupted' : 'stopped at the first failure'}, ${r.stopped.notRun} checks not run`,
+    };
+  if (r.deadline?.reached === true)
+    return {
+      cls: 'partial',
+      text: `PARTIAL: --max-time ended the run, ${r.deadline.checksNotRun.length} checks not run`,
+    };
+  return {
+    cls: 'pass',
+    text: r.summary.failed > 0 ? 'PASS at MUST level (SHOULD-level failures below)' : 'PASS: no MUST-level failure',
+  };
 }
 
 function summarySection(r: RunReport): string {
@@ -121,10 +140,22 @@ ${s.cells === undefined ? '' : `<p class="meta">Route cells: ${s.cells.pass} pas
 function discoverySection(r: RunReport): string {
   const d = r.discovery;
   const c = r.clock;
-  const rows = (d?.controls ?? []).map((x) => `<tr><td><code>${esc(x.route)}</code></td><td><span class="status ${x.state === 'accepted' ? 's-pass' : x.state === 'not-offered' ? 's-not-offered' : x.state === 'signature-ok' ? 's-skip' : 's-fail'}">${esc(x.state)}</span></td><td><code>${esc(x.observed)}</code></td></tr>`);
+  const rows = (d?.controls ?? []).map(
+    (x) =>
+      `<tr><td><code>${esc(x.route)}</code></td><td><span class="status ${x.state === 'accepted' ? 's-pass' : x.state === 'not-offered' ? 's-not-offered' : x.state === 'signature-ok' ? 's-skip' : 's-fail'}">${esc(x.state)}</span></td><td><code>${esc(x.observed)}</code></td></tr>`,
+  );
   const fp = d?.fingerprints ?? {};
-  const fps = ([['bad signature', fp.signature], ['unknown API key', fp.unknownKey], ['stale timestamp', fp.stale]] as const).map(([k, val]) => `<tr><th>${k}</th><td><code>${esc(val ?? 'not learnt')}</code></td></tr>`);
-  const clock = c.offsetMs === undefined ? `not measured (${esc(c.method)})${c.note === undefined ? '' : `: ${esc(c.note)}`}` : `server clock = local clock ${c.offsetMs >= 0 ? '+' : '−'} ${Math.abs(c.offsetMs)} ms, ± ${c.uncertaintyMs ?? '?'} ms (${esc(c.method)})${c.note === undefined ? '' : `; ${esc(c.note)}`}`;
+  const fps = (
+    [
+      ['bad signature', fp.signature],
+      ['unknown API key', fp.unknownKey],
+      ['stale timestamp', fp.stale],
+    ] as const
+  ).map(([k, val]) => `<tr><th>${k}</th><td><code>${esc(val ?? 'not learnt')}</code></td></tr>`);
+  const clock =
+    c.offsetMs === undefined
+      ? `not measured (${esc(c.method)})${c.note === undefined ? '' : `: ${esc(c.note)}`}`
+      : `server clock = local clock ${c.offsetMs >= 0 ? '+' : '−'} ${Math.abs(c.offsetMs)} ms, ± ${c.uncertaintyMs ?? '?'} ms (${esc(c.method)})${c.note === undefined ? '' : `; ${esc(c.note)}`}`;
   const rl = r.rateLimits;
   return `<section id="discovery"><h2>What discovery found</h2>
 <h3>Routes: a valid order per endpoint and placement (positive controls)</h3>
@@ -137,7 +168,10 @@ ${rl !== undefined && rl.responses > 0 ? `<p>Rate limiting: ${rl.responses} answ
 }
 
 /** The rule x route grid; `href` gives a cell's link (default: its check's anchor in this page). */
-export function cellGrid(cells: ReportCells, href: (checkId: string) => string = (id) => `#${checkAnchor(id)}`): string {
+export function cellGrid(
+  cells: ReportCells,
+  href: (checkId: string) => string = (id) => `#${checkAnchor(id)}`,
+): string {
   const at = new Map(cells.cells.map((c) => [`${c.rule} ${c.route}`, c]));
   const head = `<tr><th></th>${cells.routes.map((r) => `<th class="route">${esc(r)}</th>`).join('')}</tr>`;
   const rows = cells.rules.map((rule) => {
@@ -147,7 +181,8 @@ export function cellGrid(cells: ReportCells, href: (checkId: string) => string =
       const look = CELL_LOOK[status];
       const title = `${rule} on ${route}: ${look.words}${c?.note === undefined ? '' : ` (${c.note})`}${c !== undefined && c.checks.length > 0 ? `; checks: ${c.checks.join(', ')}` : ''}`;
       const first = c?.checks[0];
-      const inner = first === undefined ? `<span>${look.mark}</span>` : `<a href="${esc(href(first))}">${look.mark}</a>`;
+      const inner =
+        first === undefined ? `<span>${look.mark}</span>` : `<a href="${esc(href(first))}">${look.mark}</a>`;
       return `<td class="s-${status}" data-status="${status}" title="${esc(title)}">${inner}</td>`;
     });
     return `<tr><th class="rule">${esc(rule)}</th>${tds.join('')}</tr>`;
@@ -171,7 +206,8 @@ ${cellGrid(cells)}
 }
 
 function failureBlock(c: CheckReport): string {
-  const row = (k: string, v: string | undefined, pre = false) => (v === undefined ? '' : `<dt>${k}</dt><dd>${pre ? `<pre>${esc(v)}</pre>` : esc(v)}</dd>`);
+  const row = (k: string, v: string | undefined, pre = false) =>
+    v === undefined ? '' : `<dt>${k}</dt><dd>${pre ? `<pre>${esc(v)}</pre>` : esc(v)}</dd>`;
   return `<div class="failure" id="failure-${esc(c.id)}">
 <h3><a href="#${esc(checkAnchor(c.id))}">${esc(c.id)}</a> <span class="status s-fail">${esc(c.level)} fail</span>${c.baseline === undefined ? '' : ` <span class="status s-skip">baseline: ${esc(c.baseline.state)}</span>`}</h3>
 <p>${esc(c.title)}</p>
@@ -204,9 +240,12 @@ function timeSection(r: RunReport): string {
 
 function trafficSection(r: RunReport): string {
   const t = r.traffic;
-  if (t === undefined) return `<section id="latency"><h2>Requests</h2><p>${r.requests} requests; no latency data in this report.</p></section>`;
+  if (t === undefined)
+    return `<section id="latency"><h2>Requests</h2><p>${r.requests} requests; no latency data in this report.</p></section>`;
   const ms = (v: number | undefined) => (v === undefined ? '–' : `${v} ms`);
-  const answers = Object.entries(t.answers).sort((a, b) => b[1] - a[1]).map(([k, n]) => `<tr><td>${esc(k)}</td><td class="num">${n}</td></tr>`);
+  const answers = Object.entries(t.answers)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `<tr><td>${esc(k)}</td><td class="num">${n}</td></tr>`);
   return `<section id="latency"><h2>Requests and latency</h2>
 <table><tr><th>requests</th><th>timed</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr>
 <tr><td class="num">${r.requests}</td><td class="num">${t.timed}</td><td class="num">${ms(t.p50)}</td><td class="num">${ms(t.p90)}</td><td class="num">${ms(t.p99)}</td><td class="num">${ms(t.max)}</td></tr></table>
@@ -219,7 +258,10 @@ function trafficSection(r: RunReport): string {
 function routeLine(c: CheckReport): string {
   const own = ownCells(c);
   if (own.length > 0) {
-    const chips = own.map((x) => `<span class="status s-${x.status}" title="${esc(`${x.route}: ${CELL_LOOK[x.status].words}${x.reason === undefined ? '' : ` (${x.reason})`}`)}">${esc(x.route)} ${CELL_LOOK[x.status].mark}</span>`);
+    const chips = own.map(
+      (x) =>
+        `<span class="status s-${x.status}" title="${esc(`${x.route}: ${CELL_LOOK[x.status].words}${x.reason === undefined ? '' : ` (${x.reason})`}`)}">${esc(x.route)} ${CELL_LOOK[x.status].mark}</span>`,
+    );
     return `<br><span class="routes">${chips.join(' ')}</span>`;
   }
   return c.routes === undefined ? '' : `<br><span class="muted">routes: ${esc(c.routes.join(', '))}</span>`;

@@ -41,8 +41,10 @@ export function renderJunit(r: RunReport): string {
     return `${lines.join('\n')}\n`;
   }
   // A baselined failure is a skipped testcase (accepted for now); a stale baseline entry a failed one.
-  const failing = (c: CheckReport) => (c.status === 'fail' && c.baseline === undefined) || c.baseline?.state === 'stale';
-  const skipping = (c: CheckReport) => c.status === 'skip' || c.status === 'inconclusive' || c.baseline?.state === 'expected-failure';
+  const failing = (c: CheckReport) =>
+    (c.status === 'fail' && c.baseline === undefined) || c.baseline?.state === 'stale';
+  const skipping = (c: CheckReport) =>
+    c.status === 'skip' || c.status === 'inconclusive' || c.baseline?.state === 'expected-failure';
   lines.push(
     `<testsuites name="spotcheck" tests="${r.checks.length}" failures="${r.checks.filter(failing).length}" skipped="${r.checks.filter(skipping).length}" time="${(r.durationMs / 1000).toFixed(3)}">`,
   );
@@ -51,23 +53,53 @@ export function renderJunit(r: RunReport): string {
     const failures = list.filter(failing).length;
     const skipped = list.filter(skipping).length;
     const time = list.reduce((t, c) => t + c.durationMs, 0) / 1000;
-    lines.push(`  <testsuite name="${fam}" tests="${list.length}" failures="${failures}" skipped="${skipped}" time="${time.toFixed(3)}">`);
+    lines.push(
+      `  <testsuite name="${fam}" tests="${list.length}" failures="${failures}" skipped="${skipped}" time="${time.toFixed(3)}">`,
+    );
     for (const c of list) {
       const open = `    <testcase classname="spotcheck.${fam}" name="${xmlEscape(`${c.id} [${c.level}] ${c.title}`)}" time="${(c.durationMs / 1000).toFixed(3)}"`;
       if (c.baseline?.state === 'stale') {
         const msg = `stale baseline entry: ${c.id} passes now; remove it from the baseline file (listed because: ${c.baseline.reason})`;
-        lines.push(`${open}>`, `      <failure message="${xmlEscape(msg)}" type="STALE-BASELINE">${xmlEscape(msg)}</failure>`, '    </testcase>');
+        lines.push(
+          `${open}>`,
+          `      <failure message="${xmlEscape(msg)}" type="STALE-BASELINE">${xmlEscape(msg)}</failure>`,
+          '    </testcase>',
+        );
       } else if (c.baseline?.state === 'expected-failure') {
-        lines.push(`${open}>`, `      <skipped message="${xmlEscape(`BASELINED (known failure): ${c.baseline.reason}`)}"/>`, `      <system-out>${xmlEscape(`Actual: ${c.actual ?? ''}`)}</system-out>`, '    </testcase>');
+        lines.push(
+          `${open}>`,
+          `      <skipped message="${xmlEscape(`BASELINED (known failure): ${c.baseline.reason}`)}"/>`,
+          `      <system-out>${xmlEscape(`Actual: ${c.actual ?? ''}`)}</system-out>`,
+          '    </testcase>',
+        );
       } else if (c.status === 'pass') {
-        lines.push(c.cells === undefined ? `${open}/>` : `${open}>`, ...(c.cells === undefined ? [] : [cellsOut(c), '    </testcase>']));
+        lines.push(
+          c.cells === undefined ? `${open}/>` : `${open}>`,
+          ...(c.cells === undefined ? [] : [cellsOut(c), '    </testcase>']),
+        );
       } else if (c.status === 'skip' || c.status === 'inconclusive') {
         const why = c.status === 'inconclusive' ? `INCONCLUSIVE: ${c.reason ?? ''}` : (c.reason ?? '');
-        lines.push(`${open}>`, `      <skipped message="${xmlEscape(why)}"/>`, ...(c.cells === undefined ? [] : [cellsOut(c)]), '    </testcase>');
+        lines.push(
+          `${open}>`,
+          `      <skipped message="${xmlEscape(why)}"/>`,
+          ...(c.cells === undefined ? [] : [cellsOut(c)]),
+          '    </testcase>',
+        );
       } else if (c.status === 'info') {
-        lines.push(`${open}>`, `      <system-out>${xmlEscape(`INFO: ${c.observed ?? ''}`)}</system-out>`, '    </testcase>');
+        lines.push(
+          `${open}>`,
+          `      <system-out>${xmlEscape(`INFO: ${c.observed ?? ''}`)}</system-out>`,
+          '    </testcase>',
+        );
       } else {
-        const body = [`Requirement (§${c.section}): ${c.requirement}`, `Expected: ${c.expected ?? ''}`, `Actual: ${c.actual ?? ''}`, ...(c.cells === undefined ? [] : [`Routes: ${cellsLine(c.cells)}`]), ...(c.replay === undefined ? [] : [`Replay: ${c.replay}`]), c.reproduce ?? ''].join('\n');
+        const body = [
+          `Requirement (§${c.section}): ${c.requirement}`,
+          `Expected: ${c.expected ?? ''}`,
+          `Actual: ${c.actual ?? ''}`,
+          ...(c.cells === undefined ? [] : [`Routes: ${cellsLine(c.cells)}`]),
+          ...(c.replay === undefined ? [] : [`Replay: ${c.replay}`]),
+          c.reproduce ?? '',
+        ].join('\n');
         lines.push(
           `${open}>`,
           `      <failure message="${xmlEscape(`${c.level}: expected ${c.expected ?? ''}`)}" type="${c.level}">${xmlEscape(body)}</failure>`,

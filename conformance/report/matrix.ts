@@ -68,7 +68,9 @@ export function buildMatrix(entries: readonly MatrixEntry[], version: string, no
     targets: entries.map((e) => ({
       name: e.name,
       exitCode: e.exitCode,
-      ...(e.report === undefined ? {} : { target: e.report.target, verdict: verdictOf(e.report).text, summary: e.report.summary }),
+      ...(e.report === undefined
+        ? {}
+        : { target: e.report.target, verdict: verdictOf(e.report).text, summary: e.report.summary }),
       ...(e.error === undefined ? {} : { error: e.error }),
       ...(e.html === undefined ? {} : { html: e.html }),
       ...(e.json === undefined ? {} : { json: e.json }),
@@ -84,23 +86,38 @@ export function buildMatrix(entries: readonly MatrixEntry[], version: string, no
 /** Render the matrix page: a summary row per target, then rules x targets. */
 export function renderMatrixHtml(m: MatrixData): string {
   const at = new Map(m.cells.map((c) => [`${c.target}\n${c.rule}`, c]));
-  const targetHead = m.targets.map((t) => `<th class="target">${t.html === undefined ? esc(t.name) : `<a href="${esc(t.html)}">${esc(t.name)}</a>`}</th>`).join('');
+  const targetHead = m.targets
+    .map(
+      (t) =>
+        `<th class="target">${t.html === undefined ? esc(t.name) : `<a href="${esc(t.html)}">${esc(t.name)}</a>`}</th>`,
+    )
+    .join('');
   const summaryRows = m.targets.map((t) => {
     const s = t.summary;
     const cls = t.exitCode === 0 ? 's-pass' : t.exitCode === 1 ? 's-fail' : 's-skip';
-    const links = [t.html === undefined ? '' : `<a href="${esc(t.html)}">HTML report</a>`, t.json === undefined ? '' : `<a href="${esc(t.json)}">JSON</a>`].filter((x) => x !== '').join(' · ');
+    const links = [
+      t.html === undefined ? '' : `<a href="${esc(t.html)}">HTML report</a>`,
+      t.json === undefined ? '' : `<a href="${esc(t.json)}">JSON</a>`,
+    ]
+      .filter((x) => x !== '')
+      .join(' · ');
     return `<tr id="target-${esc(t.name)}"><th>${esc(t.name)}</th><td><code>${esc(t.target ?? '')}</code></td><td><span class="status ${cls}">exit ${t.exitCode}</span> ${esc(t.verdict ?? t.error ?? '')}</td><td class="num">${s?.passed ?? '–'}</td><td class="num">${s?.failed ?? '–'}</td><td class="num">${s?.inconclusive ?? '–'}</td><td class="num">${s?.info ?? '–'}</td><td>${links}</td></tr>`;
   });
   let family = '';
   const rows = m.rules.map((r) => {
-    const head = r.family !== family ? `<tr class="family"><th colspan="${m.targets.length + 2}">${esc(r.family)}</th></tr>` : '';
+    const head =
+      r.family !== family ? `<tr class="family"><th colspan="${m.targets.length + 2}">${esc(r.family)}</th></tr>` : '';
     family = r.family;
     const tds = m.targets.map((t) => {
       const c = at.get(`${t.name}\n${r.id}`);
-      if (c === undefined) return `<td class="s-not-run" data-status="not-run" title="${esc(`${t.name}: no report`)}"><span>${CELL_LOOK['not-run'].mark}</span></td>`;
+      if (c === undefined)
+        return `<td class="s-not-run" data-status="not-run" title="${esc(`${t.name}: no report`)}"><span>${CELL_LOOK['not-run'].mark}</span></td>`;
       const look = CELL_LOOK[c.status];
       const title = `${r.id} on ${t.name}: ${look.words}`;
-      const inner = c.check !== undefined && t.html !== undefined ? `<a href="${esc(`${t.html}#${ruleAnchor(r.id)}`)}">${look.mark}</a>` : `<span>${look.mark}</span>`;
+      const inner =
+        c.check !== undefined && t.html !== undefined
+          ? `<a href="${esc(`${t.html}#${ruleAnchor(r.id)}`)}">${look.mark}</a>`
+          : `<span>${look.mark}</span>`;
       return `<td class="s-${c.status}" data-status="${c.status}" title="${esc(title)}">${inner}</td>`;
     });
     return `${head}<tr><th class="rule">${esc(r.id)}</th><td class="level">${esc(r.level)}</td>${tds.join('')}</tr>`;

@@ -25,8 +25,18 @@ describe('measuredEdges', () => {
     expect(measuredEdges(probes)).toEqual({ lead: 1000, past: -5000 });
   });
   it('claims no edge from a wide bracket, from answers that are not refusals, or without an acceptance', () => {
-    expect(measuredEdges([{ offsetMs: 0, verdict: 'accepted' }, { offsetMs: 2000, verdict: 'rejected' }])).toEqual({});
-    expect(measuredEdges([{ offsetMs: 0, verdict: 'accepted' }, { offsetMs: 100, verdict: 'no-answer' }])).toEqual({});
+    expect(
+      measuredEdges([
+        { offsetMs: 0, verdict: 'accepted' },
+        { offsetMs: 2000, verdict: 'rejected' },
+      ]),
+    ).toEqual({});
+    expect(
+      measuredEdges([
+        { offsetMs: 0, verdict: 'accepted' },
+        { offsetMs: 100, verdict: 'no-answer' },
+      ]),
+    ).toEqual({});
     expect(measuredEdges([{ offsetMs: 100, verdict: 'rejected' }])).toEqual({});
   });
 });
@@ -47,7 +57,15 @@ describe('timePlot and latencyHistogram', () => {
     expect(svg).toContain('measured lead edge ≈ +1000 ms');
   });
   it('labels every bucket and escapes text', () => {
-    const svg = latencyHistogram({ timed: 2, histogram: [{ upToMs: 5, count: 1 }, { upToMs: 2000, count: 0 }, { upToMs: null, count: 1 }], answers: {} });
+    const svg = latencyHistogram({
+      timed: 2,
+      histogram: [
+        { upToMs: 5, count: 1 },
+        { upToMs: 2000, count: 0 },
+        { upToMs: null, count: 1 },
+      ],
+      answers: {},
+    });
     expect(svg).toContain('≤ 5 ms');
     expect(svg).toContain('≤ 2 s');
     expect(svg).toContain('&gt; 2 s');

@@ -7,7 +7,12 @@ import type { TimeProbe, TrafficReport } from '../traffic.js';
 
 /** Escape text for HTML (and SVG) content and attribute values. */
 export function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 /** A probe and the check that sent it. */
@@ -63,7 +68,10 @@ const TICKS = [0, 500, 1000, 5000, 30_000, 600_000, 3_600_000];
  * each edge and around the estimated server time, the edges the probes show dashed, and
  * every probe (accepted: green dot, refused: red cross, anything else: orange square).
  */
-export function timePlot(probes: readonly PlottedProbe[], clock: { offsetMs?: number; uncertaintyMs?: number; method: string }): string {
+export function timePlot(
+  probes: readonly PlottedProbe[],
+  clock: { offsetMs?: number; uncertaintyMs?: number; method: string },
+): string {
   const windows = [...new Set(probes.map((p) => p.recvWindow ?? DEFAULT_WINDOW))].sort((a, b) => a - b);
   const u = clock.uncertaintyMs ?? 0;
   const lowMs = Math.min(-Math.max(...windows, DEFAULT_WINDOW) * 1.3, ...probes.map((p) => p.offsetMs));
@@ -79,8 +87,12 @@ export function timePlot(probes: readonly PlottedProbe[], clock: { offsetMs?: nu
   const x = (ms: number) => left + ((symlog(ms) - lo) / (hi - lo)) * (W - left - right);
   const f = (n: number) => n.toFixed(1);
   const parts: string[] = [];
-  parts.push(`<svg id="time-plot" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-labelledby="time-plot-title">`);
-  parts.push(`<title id="time-plot-title">Time-window probes: ${probes.length} probes, timestamp minus the server clock estimate (offset ${clock.offsetMs ?? '?'} ms ± ${clock.uncertaintyMs ?? '?'} ms, ${esc(clock.method)})</title>`);
+  parts.push(
+    `<svg id="time-plot" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-labelledby="time-plot-title">`,
+  );
+  parts.push(
+    `<title id="time-plot-title">Time-window probes: ${probes.length} probes, timestamp minus the server clock estimate (offset ${clock.offsetMs ?? '?'} ms ± ${clock.uncertaintyMs ?? '?'} ms, ${esc(clock.method)})</title>`,
+  );
   const bottom = top + rowH * windows.length;
   // grid and axis
   for (const t of TICKS.flatMap((t) => (t === 0 ? [0] : [-t, t]))) {
@@ -88,25 +100,42 @@ export function timePlot(probes: readonly PlottedProbe[], clock: { offsetMs?: nu
     parts.push(`<line class="grid" x1="${f(x(t))}" y1="${top}" x2="${f(x(t))}" y2="${bottom}"/>`);
     parts.push(`<text class="tick" x="${f(x(t))}" y="${bottom + 16}" text-anchor="middle">${esc(tickLabel(t))}</text>`);
   }
-  parts.push(`<text class="axis" x="${f(left + (W - left - right) / 2)}" y="${bottom + 36}" text-anchor="middle">timestamp − estimated server time (older ← → ahead; linear within ±1 s, logarithmic beyond)</text>`);
+  parts.push(
+    `<text class="axis" x="${f(left + (W - left - right) / 2)}" y="${bottom + 36}" text-anchor="middle">timestamp − estimated server time (older ← → ahead; linear within ±1 s, logarithmic beyond)</text>`,
+  );
   // the uncertainty band around the estimated server time
-  parts.push(`<rect class="band" x="${f(x(-u))}" y="${top - 6}" width="${f(Math.max(1, x(u) - x(-u)))}" height="${bottom - top + 6}"><title>clock uncertainty ± ${u} ms around the estimated server time</title></rect>`);
+  parts.push(
+    `<rect class="band" x="${f(x(-u))}" y="${top - 6}" width="${f(Math.max(1, x(u) - x(-u)))}" height="${bottom - top + 6}"><title>clock uncertainty ± ${u} ms around the estimated server time</title></rect>`,
+  );
   parts.push(`<text class="tick" x="${f(x(0))}" y="${top - 10}" text-anchor="middle">server now (± ${u} ms)</text>`);
   windows.forEach((w, i) => {
     const y0 = top + i * rowH;
     const mid = y0 + rowH / 2;
     const row = probes.filter((p) => (p.recvWindow ?? DEFAULT_WINDOW) === w);
     parts.push(`<g class="row" data-recv-window="${w}">`);
-    parts.push(`<text class="label" x="${left - 10}" y="${f(mid + 4)}" text-anchor="end">recvWindow ${w}${row.every((p) => p.recvWindow === undefined) ? ' (default)' : ''}</text>`);
-    parts.push(`<rect class="window" x="${f(x(-w))}" y="${y0 + 8}" width="${f(x(LEAD) - x(-w))}" height="${rowH - 16}"><title>the seed's window: from −${w} ms to +${LEAD} ms (§5.4)</title></rect>`);
+    parts.push(
+      `<text class="label" x="${left - 10}" y="${f(mid + 4)}" text-anchor="end">recvWindow ${w}${row.every((p) => p.recvWindow === undefined) ? ' (default)' : ''}</text>`,
+    );
+    parts.push(
+      `<rect class="window" x="${f(x(-w))}" y="${y0 + 8}" width="${f(x(LEAD) - x(-w))}" height="${rowH - 16}"><title>the seed's window: from −${w} ms to +${LEAD} ms (§5.4)</title></rect>`,
+    );
     for (const edge of [-w, LEAD]) {
-      parts.push(`<rect class="band" x="${f(x(edge - u))}" y="${y0 + 4}" width="${f(Math.max(1, x(edge + u) - x(edge - u)))}" height="${rowH - 8}"/>`);
-      parts.push(`<line class="seed-edge" x1="${f(x(edge))}" y1="${y0 + 4}" x2="${f(x(edge))}" y2="${y0 + rowH - 4}"><title>seed edge ${edge > 0 ? '+' : '−'}${Math.abs(edge)} ms</title></line>`);
+      parts.push(
+        `<rect class="band" x="${f(x(edge - u))}" y="${y0 + 4}" width="${f(Math.max(1, x(edge + u) - x(edge - u)))}" height="${rowH - 8}"/>`,
+      );
+      parts.push(
+        `<line class="seed-edge" x1="${f(x(edge))}" y1="${y0 + 4}" x2="${f(x(edge))}" y2="${y0 + rowH - 4}"><title>seed edge ${edge > 0 ? '+' : '−'}${Math.abs(edge)} ms</title></line>`,
+      );
     }
     const m = measuredEdges(row);
-    for (const [side, at] of [['lead', m.lead], ['past', m.past]] as const) {
+    for (const [side, at] of [
+      ['lead', m.lead],
+      ['past', m.past],
+    ] as const) {
       if (at === undefined) continue;
-      parts.push(`<line class="measured-edge" data-side="${side}" x1="${f(x(at))}" y1="${y0 + 2}" x2="${f(x(at))}" y2="${y0 + rowH - 2}"><title>measured ${side} edge ≈ ${at > 0 ? '+' : ''}${at} ms</title></line>`);
+      parts.push(
+        `<line class="measured-edge" data-side="${side}" x1="${f(x(at))}" y1="${y0 + 2}" x2="${f(x(at))}" y2="${y0 + rowH - 2}"><title>measured ${side} edge ≈ ${at > 0 ? '+' : ''}${at} ms</title></line>`,
+      );
     }
     row.forEach((p, j) => {
       const px = x(p.offsetMs);
@@ -118,7 +147,9 @@ export function timePlot(probes: readonly PlottedProbe[], clock: { offsetMs?: nu
           : p.verdict === 'rejected'
             ? `<path d="M${f(px - 4)} ${f(py - 4)}L${f(px + 4)} ${f(py + 4)}M${f(px - 4)} ${f(py + 4)}L${f(px + 4)} ${f(py - 4)}"/>`
             : `<rect x="${f(px - 4)}" y="${f(py - 4)}" width="8" height="8"/>`;
-      parts.push(`<g class="probe ${p.verdict === 'accepted' ? 'accepted' : p.verdict === 'rejected' ? 'refused' : 'other'}" data-offset="${p.offsetMs}"><title>${esc(what)}</title>${mark}</g>`);
+      parts.push(
+        `<g class="probe ${p.verdict === 'accepted' ? 'accepted' : p.verdict === 'rejected' ? 'refused' : 'other'}" data-offset="${p.offsetMs}"><title>${esc(what)}</title>${mark}</g>`,
+      );
     });
     parts.push('</g>');
   });
@@ -150,15 +181,25 @@ export function latencyHistogram(t: TrafficReport): string {
   const left = 40;
   const barW = (W - left - 10) / buckets.length;
   const base = H - 30;
-  const parts = [`<svg id="latency-plot" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-labelledby="latency-plot-title">`, `<title id="latency-plot-title">Round trips of ${t.timed} requests by duration</title>`];
+  const parts = [
+    `<svg id="latency-plot" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-labelledby="latency-plot-title">`,
+    `<title id="latency-plot-title">Round trips of ${t.timed} requests by duration</title>`,
+  ];
   buckets.forEach((b, i) => {
     const h = (b.count / max) * (base - 20);
     const bx = left + i * barW;
-    const prev = i > 0 ? buckets[i - 1]?.upToMs ?? undefined : undefined;
+    const prev = i > 0 ? (buckets[i - 1]?.upToMs ?? undefined) : undefined;
     const label = bucketLabel(b.upToMs, prev);
-    parts.push(`<g class="bar"><rect x="${(bx + 3).toFixed(1)}" y="${(base - h).toFixed(1)}" width="${(barW - 6).toFixed(1)}" height="${h.toFixed(1)}"><title>${esc(`${label}: ${b.count} requests`)}</title></rect>`);
-    parts.push(`<text class="tick" x="${(bx + barW / 2).toFixed(1)}" y="${base + 16}" text-anchor="middle">${esc(label)}</text>`);
-    if (b.count > 0) parts.push(`<text class="count" x="${(bx + barW / 2).toFixed(1)}" y="${(base - h - 4).toFixed(1)}" text-anchor="middle">${b.count}</text>`);
+    parts.push(
+      `<g class="bar"><rect x="${(bx + 3).toFixed(1)}" y="${(base - h).toFixed(1)}" width="${(barW - 6).toFixed(1)}" height="${h.toFixed(1)}"><title>${esc(`${label}: ${b.count} requests`)}</title></rect>`,
+    );
+    parts.push(
+      `<text class="tick" x="${(bx + barW / 2).toFixed(1)}" y="${base + 16}" text-anchor="middle">${esc(label)}</text>`,
+    );
+    if (b.count > 0)
+      parts.push(
+        `<text class="count" x="${(bx + barW / 2).toFixed(1)}" y="${(base - h - 4).toFixed(1)}" text-anchor="middle">${b.count}</text>`,
+      );
     parts.push('</g>');
   });
   parts.push(`<line class="axis-line" x1="${left}" y1="${base}" x2="${W - 10}" y2="${base}"/>`, '</svg>');

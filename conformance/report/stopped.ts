@@ -54,7 +54,9 @@ export function earlyReport(i: EarlyStopInfo): RunReport {
 }
 
 /** The one case a CI viewer shows for a run stopped before its checks: failed, unless the user interrupted it. */
-export function stopCase(stopped: NonNullable<RunReport['stopped']>): { name: string; failed: boolean; message: string } | undefined {
+export function stopCase(
+  stopped: NonNullable<RunReport['stopped']>,
+): { name: string; failed: boolean; message: string } | undefined {
   switch (stopped.reason) {
     case 'discovery':
       return { name: 'discovery', failed: true, message: stopped.message ?? 'no valid request was accepted anywhere' };

@@ -38,7 +38,8 @@ export interface Grid {
 /** The grid of a spec, or the reason it is not one (for the target file's error message). */
 export function toGrid(spec: DecimalSpec): Grid | { error: string } {
   const parts = typeof spec === 'string' ? { min: spec, max: spec, step: spec } : spec;
-  for (const [k, v] of Object.entries(parts)) if (!DECIMAL.test(v)) return { error: `${k} '${v}' is not a plain decimal` };
+  for (const [k, v] of Object.entries(parts))
+    if (!DECIMAL.test(v)) return { error: `${k} '${v}' is not a plain decimal` };
   const scale = Math.max(scaleOf(parts.min), scaleOf(parts.max), scaleOf(parts.step));
   const min = toScaled(parts.min, scale);
   const max = toScaled(parts.max, scale);

@@ -45,7 +45,9 @@ describe('target description', () => {
   it('the schema refuses unknown fields, bad placements and non-decimal values, naming where', () => {
     expect(descriptionIssues({})).toEqual([]);
     expect(descriptionIssues({ apiKeyHeadr: 'x' }).join()).toMatch(/additional/);
-    expect(descriptionIssues({ endpoints: { v1: { placements: ['header'] } } }).join()).toMatch(/\/endpoints\/v1\/placements\/0/);
+    expect(descriptionIssues({ endpoints: { v1: { placements: ['header'] } } }).join()).toMatch(
+      /\/endpoints\/v1\/placements\/0/,
+    );
     expect(descriptionIssues({ order: { price: '1e3' } }).join()).toMatch(/\/order\/price/);
   });
 
@@ -68,7 +70,10 @@ describe('target description', () => {
   });
 
   it('comment stripping keeps strings that look like comments', () => {
-    expect(JSON.parse(stripJsonComments('{"u":"http://x/*y*/", // c\n"v":"a\\"//b"}'))).toEqual({ u: 'http://x/*y*/', v: 'a"//b' });
+    expect(JSON.parse(stripJsonComments('{"u":"http://x/*y*/", // c\n"v":"a\\"//b"}'))).toEqual({
+      u: 'http://x/*y*/',
+      v: 'a"//b',
+    });
   });
 
   it('init writes a template that loads, validates and resolves to the seed defaults; it will not overwrite', () => {
@@ -112,13 +117,18 @@ describe('decimal grids', () => {
     expect(toGrid({ min: '1', max: '2', step: '0' })).toEqual({ error: expect.stringMatching(/step/) });
     expect(toGrid({ min: '2', max: '1', step: '1' })).toEqual({ error: expect.stringMatching(/below min/) });
     expect(toGrid({ min: '1e2', max: '2', step: '1' })).toEqual({ error: expect.stringMatching(/plain decimal/) });
-    expect(() => resolveDescription({ order: { quantity: { min: '1', max: '0.5', step: '0.1' } } })).toThrow(/order\.quantity/);
+    expect(() => resolveDescription({ order: { quantity: { min: '1', max: '0.5', step: '0.1' } } })).toThrow(
+      /order\.quantity/,
+    );
   });
 });
 
 describe('account budget and order lookup (target description)', () => {
   it('an account holds every grid at its minimum and caps the orders at what the smaller side pays for', () => {
-    const p = resolveDescription({ order: { price: { min: '100', max: '150', step: '0.5' }, quantity: { min: '0.001', max: '0.01', step: '0.001' } }, account: { quote: '10000', base: '0.5' } });
+    const p = resolveDescription({
+      order: { price: { min: '100', max: '150', step: '0.5' }, quantity: { min: '0.001', max: '0.01', step: '0.001' } },
+      account: { quote: '10000', base: '0.5' },
+    });
     expect(p.price && gridValue(p.price, 7n)).toBe('100');
     expect(p.quantity && gridValue(p.quantity, 3n)).toBe('0.001');
     // 10000 / (100 x 0.001) = 100000 buys, 0.5 / 0.001 = 500 sells: 500 orders of any mix
@@ -128,7 +138,11 @@ describe('account budget and order lookup (target description)', () => {
   });
 
   it('names an order-lookup path under the prefix, GET and origClientOrderId by default; the schema refuses a relative path', () => {
-    expect(resolveDescription({ pathPrefix: '/gw', orderLookup: { path: '/api/v1/spot/order' } }).orderLookup).toEqual({ path: '/gw/api/v1/spot/order', method: 'GET', param: 'origClientOrderId' });
+    expect(resolveDescription({ pathPrefix: '/gw', orderLookup: { path: '/api/v1/spot/order' } }).orderLookup).toEqual({
+      path: '/gw/api/v1/spot/order',
+      method: 'GET',
+      param: 'origClientOrderId',
+    });
     expect(descriptionIssues({ orderLookup: { path: 'order' } }).join()).toMatch(/orderLookup\/path/);
     expect(descriptionIssues({ account: { quote: '10k', base: '1' } }).join()).toMatch(/account\/quote/);
   });

@@ -79,7 +79,9 @@ let validator: ReturnType<Ajv2020['compile']> | undefined;
 
 /** Issues of a parsed description against conformance/target/target.schema.json, as lines. */
 export function descriptionIssues(value: unknown): string[] {
-  validator ??= new Ajv2020({ allErrors: true, strict: true }).compile(JSON.parse(readFileSync(kitPath('conformance', 'target', 'target.schema.json'), 'utf8')) as object);
+  validator ??= new Ajv2020({ allErrors: true, strict: true }).compile(
+    JSON.parse(readFileSync(kitPath('conformance', 'target', 'target.schema.json'), 'utf8')) as object,
+  );
   if (validator(value)) return [];
   return (validator.errors ?? []).map((e) => `${e.instancePath || '(top level)'} ${e.message ?? 'is invalid'}`);
 }
@@ -90,19 +92,28 @@ export function loadDescription(file: string): TargetDescription {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new SpotcheckError('ERR_USAGE', `--config: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `--config: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+    );
   }
   let value: unknown;
   try {
     value = JSON.parse(stripJsonComments(text));
   } catch (err) {
-    throw new SpotcheckError('ERR_USAGE', `--config: ${file} is not JSON (comments allowed): ${err instanceof Error ? err.message : String(err)}`);
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `--config: ${file} is not JSON (comments allowed): ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   const issues = descriptionIssues(value);
-  if (issues.length > 0) throw new SpotcheckError('ERR_USAGE', `--config: ${file} does not match the target schema:\n  ${issues.join('\n  ')}`);
+  if (issues.length > 0)
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `--config: ${file} does not match the target schema:\n  ${issues.join('\n  ')}`,
+    );
   return value as TargetDescription;
 }
-
 
 /** Fill in the seed's defaults; a decimal spec that is no grid is a usage error. */
 export function resolveDescription(d: TargetDescription): TargetProfile {
@@ -117,12 +128,14 @@ export function resolveDescription(d: TargetDescription): TargetProfile {
     endpoints[name] = { name, path, offered, placements };
     if (path !== ENDPOINTS[name].path) deviations.push(`${name} endpoint at ${path}`);
     if (!offered) deviations.push(`${name} endpoint not offered`);
-    if (name !== 'batch' && placements.length < SINGLE_PLACEMENTS.length) deviations.push(`${name} accepts only the ${placements.join(', ')} placement(s)`);
+    if (name !== 'batch' && placements.length < SINGLE_PLACEMENTS.length)
+      deviations.push(`${name} accepts only the ${placements.join(', ')} placement(s)`);
   }
   const apiKeyHeader = d.apiKeyHeader ?? API_KEY_HEADER;
   if (apiKeyHeader.toLowerCase() !== API_KEY_HEADER.toLowerCase()) deviations.push(`API-key header ${apiKeyHeader}`);
   const batchSignature = d.batchSignature ?? 'query+body';
-  if (batchSignature === 'query-only') deviations.push('batch signature covers the query string only (declared deviation from §5.3 item 4)');
+  if (batchSignature === 'query-only')
+    deviations.push('batch signature covers the query string only (declared deviation from §5.3 item 4)');
   const grid = (field: 'price' | 'quantity' | 'amount'): Grid | undefined => {
     const spec = d.order?.[field];
     if (spec === undefined) return undefined;
@@ -143,11 +156,14 @@ export function resolveDescription(d: TargetDescription): TargetProfile {
     const g = grid(f);
     if (g !== undefined) out[f] = g;
   }
-  if (d.maxRecvWindow !== undefined && d.maxRecvWindow !== MAX_RECV_WINDOW) deviations.push(`largest recvWindow ${d.maxRecvWindow} ms`);
+  if (d.maxRecvWindow !== undefined && d.maxRecvWindow !== MAX_RECV_WINDOW)
+    deviations.push(`largest recvWindow ${d.maxRecvWindow} ms`);
   if (d.timePath !== undefined) out.timePath = d.timePath;
   if (d.testOrderPath !== undefined) {
     out.testOrderPath = prefix + d.testOrderPath;
-    deviations.push(`v1 requests go to the test-order path ${out.testOrderPath} (places nothing), except ORDER-V1-ENDPOINT's`);
+    deviations.push(
+      `v1 requests go to the test-order path ${out.testOrderPath} (places nothing), except ORDER-V1-ENDPOINT's`,
+    );
   }
   if (d.account !== undefined) {
     // The cheapest valid orders: each grid held at its minimum; the kit's own values where none is declared.
@@ -159,10 +175,16 @@ export function resolveDescription(d: TargetDescription): TargetProfile {
     const quantity = out.quantity === undefined ? '1' : gridValue(out.quantity, 0n);
     const orders = ordersAffordable(d.account, price, quantity);
     out.account = { ...d.account, orders };
-    deviations.push(`account budget ${d.account.quote} quote and ${d.account.base} base: the cheapest orders (price ${price}, quantity ${quantity}), at most ${orders} of them`);
+    deviations.push(
+      `account budget ${d.account.quote} quote and ${d.account.base} base: the cheapest orders (price ${price}, quantity ${quantity}), at most ${orders} of them`,
+    );
   }
   if (d.orderLookup !== undefined) {
-    out.orderLookup = { path: prefix + d.orderLookup.path, method: d.orderLookup.method ?? 'GET', param: d.orderLookup.param ?? 'origClientOrderId' };
+    out.orderLookup = {
+      path: prefix + d.orderLookup.path,
+      method: d.orderLookup.method ?? 'GET',
+      param: d.orderLookup.param ?? 'origClientOrderId',
+    };
   }
   return out;
 }

@@ -28,7 +28,9 @@ const INSTALLED_SCHEMA = './node_modules/spotcheck/conformance/target/target.sch
  * (`./conformance/target/...`) and in a project that installed it (`./node_modules/spotcheck/...`).
  */
 export function schemaRef(file: string): string {
-  const rel = relative(dirname(resolve(file)), kitPath('conformance', 'target', 'target.schema.json')).split(sep).join('/');
+  const rel = relative(dirname(resolve(file)), kitPath('conformance', 'target', 'target.schema.json'))
+    .split(sep)
+    .join('/');
   return rel.startsWith('.') ? rel : `./${rel}`;
 }
 
@@ -102,20 +104,30 @@ export function targetTemplate(schema = INSTALLED_SCHEMA): string {
 /** Write the template; refuses to overwrite without --force. */
 export function initCommand(argv: string[], io: Io): number {
   const { values, positionals } = parse(
-    { args: argv, strict: true, allowPositionals: true, options: { force: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } },
+    {
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: { force: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+    },
     'init',
   );
   if (values.help) {
     io.out(INIT_HELP);
     return 0;
   }
-  if (positionals.length > 1) throw new SpotcheckError('ERR_USAGE', `init: one file name at most, got ${positionals.length}`);
+  if (positionals.length > 1)
+    throw new SpotcheckError('ERR_USAGE', `init: one file name at most, got ${positionals.length}`);
   const file = positionals[0] ?? 'spotcheck.target.jsonc';
-  if (existsSync(file) && !values.force) throw new SpotcheckError('ERR_USAGE', `init: ${file} exists; pass --force to overwrite it`);
+  if (existsSync(file) && !values.force)
+    throw new SpotcheckError('ERR_USAGE', `init: ${file} exists; pass --force to overwrite it`);
   try {
     writeFileSync(file, targetTemplate(schemaRef(file)));
   } catch (err) {
-    throw new SpotcheckError('ERR_USAGE', `init: cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `init: cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+    );
   }
   io.out(`wrote ${file}: edit what differs on your server, then run\n  spotcheck run --config ${file}\n`);
   return 0;

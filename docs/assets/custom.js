@@ -7,7 +7,7 @@ if (playground !== null && location.protocol === 'file:') {
   const out = document.getElementById('sc-error') ?? document.getElementById('sc-golden-result');
   if (out !== null) {
     out.textContent =
-      'This page was opened from a file, and browsers do not load the playground\'s modules from files. ' +
+      "This page was opened from a file, and browsers do not load the playground's modules from files. " +
       'Run `npm run docs:serve` in the kit and open the address it prints (http://127.0.0.1:8090/ by default).';
   }
 } else if (playground !== null) {
@@ -15,7 +15,8 @@ if (playground !== null && location.protocol === 'file:') {
     .then(([page, golden]) => page.start(playground, golden.default))
     .catch((err) => {
       const out = document.getElementById('sc-error');
-      if (out !== null) out.textContent = `The playground could not start: ${err instanceof Error ? err.message : String(err)}`;
+      if (out !== null)
+        out.textContent = `The playground could not start: ${err instanceof Error ? err.message : String(err)}`;
       throw err;
     });
 }

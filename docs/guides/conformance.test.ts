@@ -12,7 +12,9 @@ import { packageRoot } from '../../src/paths.js';
 import { conformanceCommands } from '../../conformance/cli/commands.js';
 
 const root = packageRoot();
-const sources = ['docs/guides/conformance.md', 'README.md'].map((f) => [f, readFileSync(join(root, f), 'utf8')] as const);
+const sources = ['docs/guides/conformance.md', 'README.md'].map(
+  (f) => [f, readFileSync(join(root, f), 'utf8')] as const,
+);
 
 /** Each `spotcheck replay ...` command in a code span or block, with its placeholders filled in. */
 function replayLines(text: string): string[] {

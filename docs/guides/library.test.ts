@@ -44,7 +44,13 @@ describe('docs/guides/library.md examples', () => {
   const built = existsSync(join(ROOT, 'dist', 'src', 'index.js'));
 
   it('has the five examples, each checking its result', () => {
-    expect(blocks.map((b) => b.heading)).toEqual(['Sign a request', 'Verify a signature', 'Place orders with the client, against the reference server', 'Start the server in a test', 'In a browser: the pure core']);
+    expect(blocks.map((b) => b.heading)).toEqual([
+      'Sign a request',
+      'Verify a signature',
+      'Place orders with the client, against the reference server',
+      'Start the server in a test',
+      'In a browser: the pure core',
+    ]);
     for (const b of blocks) expect(b.code, b.heading).toMatch(/assert\./);
   });
 
@@ -58,7 +64,7 @@ describe('docs/guides/library.md examples', () => {
 
   it('would notice a wrong example: the signing example with a wrong expectation exits non-zero', async () => {
     if (!built) throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the tests');
-    const broken = (blocks[0]?.code ?? '').replace("update(query + body)", "update(query + '&' + body)");
+    const broken = (blocks[0]?.code ?? '').replace('update(query + body)', "update(query + '&' + body)");
     expect(broken).not.toBe(blocks[0]?.code);
     expect((await runModule('example-broken', broken)).code).not.toBe(0);
   }, 90_000);

@@ -30,9 +30,16 @@ describe('the signed curl of the quickstart, run against the reference server', 
 
   /** Run the snippet with bash (asynchronously: the server answers from this process). */
   const run = async (text: string) => {
-    const r = await promisify(execFile)('bash', ['-c', text], { encoding: 'utf8', env: { ...process.env, BASE_URL: server.url }, timeout: 20_000 });
+    const r = await promisify(execFile)('bash', ['-c', text], {
+      encoding: 'utf8',
+      env: { ...process.env, BASE_URL: server.url },
+      timeout: 20_000,
+    });
     expect(r.stderr).toBe('');
-    return JSON.parse(r.stdout) as { code: number; result?: Array<{ code: number; order?: { clientOrderId?: string } }> };
+    return JSON.parse(r.stdout) as {
+      code: number;
+      result?: Array<{ code: number; order?: { clientOrderId?: string } }>;
+    };
   };
 
   it('places the order exactly as the page says', async () => {

@@ -5,7 +5,17 @@ import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checks } from '../../conformance/checks/index.js';
 import { packageRoot } from '../../src/paths.js';
-import { copyPlayground, GUIDES, importsOf, loadDocsData, REFERENCE_PAGES, renderPages, runTypedoc, titleOf, verifySite } from './build.js';
+import {
+  copyPlayground,
+  GUIDES,
+  importsOf,
+  loadDocsData,
+  REFERENCE_PAGES,
+  renderPages,
+  runTypedoc,
+  titleOf,
+  verifySite,
+} from './build.js';
 import type { GeneratedPage } from './openapi-pages.js';
 
 const root = packageRoot();
@@ -78,14 +88,22 @@ describe('copyPlayground', () => {
       'src/unused.js': 'export {}',
     });
     const out = join(dir, 'site-ok');
-    expect(copyPlayground(compiled, out, { tests: [1] })).toEqual(['docs/playground/page.js', 'docs/playground/signer.js', 'src/signing/total-params.js']);
-    expect(readFileSync(join(out, 'assets/playground/golden-vectors.js'), 'utf8')).toContain('export default {"tests":[1]};');
+    expect(copyPlayground(compiled, out, { tests: [1] })).toEqual([
+      'docs/playground/page.js',
+      'docs/playground/signer.js',
+      'src/signing/total-params.js',
+    ]);
+    expect(readFileSync(join(out, 'assets/playground/golden-vectors.js'), 'utf8')).toContain(
+      'export default {"tests":[1]};',
+    );
   });
 
   it('refuses a module a browser cannot load', () => {
     const compiled = join(dir, 'bad');
     write(compiled, { 'docs/playground/page.js': "import { createHmac } from 'node:crypto';" });
-    expect(() => copyPlayground(compiled, join(dir, 'site-bad'), {})).toThrow(/imports node:crypto, which a browser cannot load/);
+    expect(() => copyPlayground(compiled, join(dir, 'site-bad'), {})).toThrow(
+      /imports node:crypto, which a browser cannot load/,
+    );
   });
 });
 
@@ -95,21 +113,53 @@ describe('runTypedoc fails the build', () => {
     dir = mkdtempSync(join(tmpdir(), 'typedoc-fixture-'));
     writeFileSync(
       join(dir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', types: [], noEmit: true }, include: ['*.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          types: [],
+          noEmit: true,
+        },
+        include: ['*.ts'],
+      }),
     );
-    writeFileSync(join(dir, 'documented.ts'), '/** Adds one. */\nexport function inc(n: number): number {\n  return n + 1;\n}\n');
-    writeFileSync(join(dir, 'undocumented.ts'), '/** Adds one. */\nexport function inc(n: number): number {\n  return n + 1;\n}\nexport const LIMIT = 20;\n');
+    writeFileSync(
+      join(dir, 'documented.ts'),
+      '/** Adds one. */\nexport function inc(n: number): number {\n  return n + 1;\n}\n',
+    );
+    writeFileSync(
+      join(dir, 'undocumented.ts'),
+      '/** Adds one. */\nexport function inc(n: number): number {\n  return n + 1;\n}\nexport const LIMIT = 20;\n',
+    );
     writeFileSync(join(dir, 'index.md'), '# Home\n\nSee [the guide](./guide.md).\n');
     writeFileSync(join(dir, 'guide.md'), '---\ntitle: Guide\n---\n# Guide\n\nBack [home](./index.md).\n');
-    writeFileSync(join(dir, 'broken.md'), '---\ntitle: Broken\n---\n# Broken\n\nSee [a page that is not there](./missing.md).\n');
+    writeFileSync(
+      join(dir, 'broken.md'),
+      '---\ntitle: Broken\n---\n# Broken\n\nSee [a page that is not there](./missing.md).\n',
+    );
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   /** TypeDoc with the site's own configuration, extended to document the fixture entry point. */
   const run = (entry: string, documents: string[]) => {
     const config = join(dir, `typedoc-${entry}.json`);
-    writeFileSync(config, JSON.stringify({ extends: [join(root, 'docs', 'typedoc.json')], entryPoints: [`./${entry}`], tsconfig: './tsconfig.json' }));
-    return runTypedoc(root, dir, join(dir, `out-${entry}-${documents.length}`), { projectDocuments: documents.map((d) => join(dir, d)) }, config);
+    writeFileSync(
+      config,
+      JSON.stringify({
+        extends: [join(root, 'docs', 'typedoc.json')],
+        entryPoints: [`./${entry}`],
+        tsconfig: './tsconfig.json',
+      }),
+    );
+    return runTypedoc(
+      root,
+      dir,
+      join(dir, `out-${entry}-${documents.length}`),
+      { projectDocuments: documents.map((d) => join(dir, d)) },
+      config,
+    );
   };
 
   it('passes a documented entry point with pages whose links resolve', async () => {
@@ -118,18 +168,23 @@ describe('runTypedoc fails the build', () => {
   });
 
   it('fails on an undocumented export', async () => {
-    await expect(run('undocumented.ts', ['guide.md'])).rejects.toThrow(/typedoc validation: .*warnings fail the docs build/);
+    await expect(run('undocumented.ts', ['guide.md'])).rejects.toThrow(
+      /typedoc validation: .*warnings fail the docs build/,
+    );
   });
 
   it('fails on a link to a missing page', async () => {
-    await expect(run('documented.ts', ['guide.md', 'broken.md'])).rejects.toThrow(/typedoc (conversion|rendering): .*warnings fail the docs build/);
+    await expect(run('documented.ts', ['guide.md', 'broken.md'])).rejects.toThrow(
+      /typedoc (conversion|rendering): .*warnings fail the docs build/,
+    );
   });
 });
 
 describe('verifySite', () => {
   it('reports external links to other hosts, pages missing from the navigation and rule anchors missing', () => {
     const site = mkdtempSync(join(tmpdir(), 'verify-'));
-    const data = (name: string, v: unknown) => `window.${name} = "${deflateSync(JSON.stringify(v)).toString('base64')}"`;
+    const data = (name: string, v: unknown) =>
+      `window.${name} = "${deflateSync(JSON.stringify(v)).toString('base64')}"`;
     const files: Record<string, string> = {
       'assets/navigation.js': data('navigationData', [{ text: 'Rule catalog', path: 'documents/Rule_catalog.html' }]),
       'assets/search.js': data('searchData', { rows: [], index: {} }),

@@ -5,7 +5,16 @@
  * then check the result. Any warning, broken link or missing page fails the build.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
@@ -33,7 +42,18 @@ import { checkMatrix } from './clients-page.js';
 import { EXAMPLE_DIR, EXAMPLE_MATRIX, EXAMPLE_REFERENCE, writeExampleReports } from './example-reports.js';
 
 /** The guide templates of `docs/guides/`, in navigation order; `index.md` is the home page. */
-export const GUIDES = ['quickstart.md', 'signing.md', 'playground.md', 'signature-doctor.md', 'client-libraries.md', 'time-window.md', 'batch-orders.md', 'conformance.md', 'reports.md', 'library.md'] as const;
+export const GUIDES = [
+  'quickstart.md',
+  'signing.md',
+  'playground.md',
+  'signature-doctor.md',
+  'client-libraries.md',
+  'time-window.md',
+  'batch-orders.md',
+  'conformance.md',
+  'reports.md',
+  'library.md',
+] as const;
 
 /** Generated pages after the guides, in navigation order (`http-api.md` holds its own children). */
 export const REFERENCE_PAGES = ['http-api.md', 'rules.md', 'decisions.md'] as const;
@@ -41,11 +61,16 @@ export const REFERENCE_PAGES = ['http-api.md', 'rules.md', 'decisions.md'] as co
 /** The `--help` text of every command the CLI's top-level help lists, by command (`''`: the top-level help). */
 export function cliHelpTexts(root: string): Map<string, string> {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin?: Record<string, string> };
-  const binRel = pkg.bin?.['spotcheck'];
+  const binRel = pkg.bin?.spotcheck;
   if (binRel === undefined) throw new Error('package.json has no bin.spotcheck');
   const bin = join(root, binRel);
   if (!existsSync(bin)) throw new Error(`${binRel} does not exist: run \`npm run build\` first (npm run docs does)`);
-  const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 });
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, [bin, ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+      timeout: 30_000,
+    });
   const top = run(['--help']);
   if (top.status !== 0) throw new Error(`spotcheck --help exited with ${String(top.status)}: ${top.stderr}`);
   const out = new Map<string, string>([['', top.stdout]]);
@@ -134,12 +159,16 @@ export async function runTypedoc(
     ...overrides,
   };
   for (const [name, value] of Object.entries(settings)) app.options.setValue(name as never, value as never, root);
-  const fail = (stage: string) => new Error(`typedoc ${stage}: ${app.logger.errorCount} errors, ${app.logger.warningCount} warnings (see above); warnings fail the docs build`);
+  const fail = (stage: string) =>
+    new Error(
+      `typedoc ${stage}: ${app.logger.errorCount} errors, ${app.logger.warningCount} warnings (see above); warnings fail the docs build`,
+    );
   if (app.logger.hasErrors() || app.logger.hasWarnings()) throw fail('options');
   const project = await app.convert();
   if (project === undefined || app.logger.hasErrors() || app.logger.hasWarnings()) throw fail('conversion');
   app.validate(project);
-  if (app.logger.hasErrors() || app.logger.hasWarnings() || app.logger.validationWarningCount > 0) throw fail('validation');
+  if (app.logger.hasErrors() || app.logger.hasWarnings() || app.logger.validationWarningCount > 0)
+    throw fail('validation');
   await app.generateOutputs(project);
   if (app.logger.hasErrors() || app.logger.hasWarnings()) throw fail('rendering');
 }
@@ -147,7 +176,9 @@ export async function runTypedoc(
 /** Relative module specifiers a compiled ES module imports (static, re-export and dynamic). */
 export function importsOf(js: string): string[] {
   const out: string[] = [];
-  for (const m of js.matchAll(/(?:^|[;\s])(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|(?:^|[;\s])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+  for (const m of js.matchAll(
+    /(?:^|[;\s])(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|(?:^|[;\s])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+  )) {
     out.push(m[1] ?? m[2] ?? m[3] ?? '');
   }
   return out;
@@ -168,17 +199,22 @@ export function copyPlayground(compiledRoot: string, outDir: string, golden: unk
     const file = queue.pop() ?? '';
     if (seen.has(file)) continue;
     seen.add(file);
-    if (!existsSync(file)) throw new Error(`playground module ${relative(compiledRoot, file)} is missing from ${compiledRoot}`);
+    if (!existsSync(file))
+      throw new Error(`playground module ${relative(compiledRoot, file)} is missing from ${compiledRoot}`);
     const rel = relative(compiledRoot, file);
     for (const spec of importsOf(readFileSync(file, 'utf8'))) {
-      if (!spec.startsWith('./') && !spec.startsWith('../')) throw new Error(`playground module ${rel} imports ${spec}, which a browser cannot load`);
+      if (!spec.startsWith('./') && !spec.startsWith('../'))
+        throw new Error(`playground module ${rel} imports ${spec}, which a browser cannot load`);
       queue.push(resolve(dirname(file), spec));
     }
     mkdirSync(dirname(join(dest, rel)), { recursive: true });
     copyFileSync(file, join(dest, rel));
     copied.push(rel);
   }
-  writeFileSync(join(dest, 'golden-vectors.js'), `// The golden signing vectors (vectors/signing.json), embedded when the site was built.\nexport default ${JSON.stringify(golden)};\n`);
+  writeFileSync(
+    join(dest, 'golden-vectors.js'),
+    `// The golden signing vectors (vectors/signing.json), embedded when the site was built.\nexport default ${JSON.stringify(golden)};\n`,
+  );
   return copied.sort();
 }
 
@@ -190,11 +226,13 @@ export function verifySite(outDir: string, ruleIds: Iterable<string>, documentTi
   const problems = checkLinks(outDir).map((b) => `${b.page}: ${b.problem}: ${b.link}`);
   for (const { page, link } of externalLinks(outDir)) {
     const host = URL.canParse(link, 'https://x/') ? new URL(link, 'https://x/').hostname : link;
-    if (!EXTERNAL_HOSTS.includes(host)) problems.push(`${page}: external link to ${link} (allowed hosts: ${EXTERNAL_HOSTS.join(', ')})`);
+    if (!EXTERNAL_HOSTS.includes(host))
+      problems.push(`${page}: external link to ${link} (allowed hosts: ${EXTERNAL_HOSTS.join(', ')})`);
   }
   const nav = navigationEntries(outDir);
   const pageOf = (title: string) => nav.find((e) => e.text === title)?.path;
-  for (const title of documentTitles) if (pageOf(title) === undefined) problems.push(`page "${title}" is missing from the navigation`);
+  for (const title of documentTitles)
+    if (pageOf(title) === undefined) problems.push(`page "${title}" is missing from the navigation`);
   const rulesPage = pageOf(RULES_TITLE);
   if (rulesPage !== undefined) {
     const html = readFileSync(join(outDir, rulesPage), 'utf8');
@@ -220,8 +258,14 @@ export async function buildSite(root: string, outDir: string, compiledRoot: stri
     // the worked example: the harness's clean and faulty servers in a matrix (exit 1: the faulty ones fail, as they must),
     // written beside the pages so the guide's links to it resolve and TypeDoc publishes it under media/
     const example = await writeExampleReports(genDir);
-    if (example.exitCode !== 1 || !existsSync(join(genDir, EXAMPLE_MATRIX)) || !existsSync(join(genDir, EXAMPLE_REFERENCE))) {
-      throw new Error(`the example matrix did not come out as expected (exit ${example.exitCode}, expected 1):\n${example.log}`);
+    if (
+      example.exitCode !== 1 ||
+      !existsSync(join(genDir, EXAMPLE_MATRIX)) ||
+      !existsSync(join(genDir, EXAMPLE_REFERENCE))
+    ) {
+      throw new Error(
+        `the example matrix did not come out as expected (exit ${example.exitCode}, expected 1):\n${example.log}`,
+      );
     }
     await runTypedoc(root, genDir, outDir);
     const copied = copyPlayground(compiledRoot, outDir, data.signing);
@@ -230,7 +274,8 @@ export async function buildSite(root: string, outDir: string, compiledRoot: stri
     for (const f of readdirSync(join(genDir, EXAMPLE_DIR))) copyFileSync(join(genDir, EXAMPLE_DIR, f), join(media, f));
     const titles = pages.map((p) => titleOf(p.markdown)).filter((t): t is string => t !== undefined);
     const problems = verifySite(outDir, data.rules.keys(), titles);
-    if (problems.length > 0) throw new Error(`the built site has ${problems.length} problems:\n  ${problems.join('\n  ')}`);
+    if (problems.length > 0)
+      throw new Error(`the built site has ${problems.length} problems:\n  ${problems.join('\n  ')}`);
     ok = true;
     const html = readdirSync(outDir, { recursive: true }).filter((f) => String(f).endsWith('.html')).length;
     return `docs: ${html} pages (${pages.length} generated from docs/ and spec/, ${copied.length} playground modules, the example matrix in media/) in ${relative(root, outDir)}/, links checked, ${((Date.now() - started) / 1000).toFixed(1)} s`;

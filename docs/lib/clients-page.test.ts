@@ -18,10 +18,14 @@ describe('the "Client libraries" page over the committed interop matrix', () => 
     expect(Number.isNaN(Date.parse(matrix.generated))).toBe(false);
     for (const c of matrix.clients) {
       expect(c.version).toMatch(/^\d+\.\d+\.\d+/);
-      expect(Object.keys(c.scenarios)).toHaveLength(Object.keys(PLACEMENT_TITLES).length * Object.keys(ID_TITLES).length);
+      expect(Object.keys(c.scenarios)).toHaveLength(
+        Object.keys(PLACEMENT_TITLES).length * Object.keys(ID_TITLES).length,
+      );
     }
     // the @binance/connector case: a client id holding ' is re-encoded after signing (ENCODING_MISMATCH, not SIGNED_BEFORE_ENCODING)
-    expect(matrix.clients.find((c) => c.package === '@binance/connector')?.scenarios['query/quote']).toBe('ENCODING_MISMATCH');
+    expect(matrix.clients.find((c) => c.package === '@binance/connector')?.scenarios['query/quote']).toBe(
+      'ENCODING_MISMATCH',
+    );
   });
 
   it('renders the run, the summary, one table per placement and every mistake found with its note', () => {
@@ -32,7 +36,8 @@ describe('the "Client libraries" page over the committed interop matrix', () => 
     for (const t of Object.values(PLACEMENT_TITLES)) expect(tables).toContain(`### ${t}`);
     const mistakes = call('client-mistakes');
     for (const c of matrix.clients) {
-      for (const o of Object.values(c.scenarios)) if (/^[A-Z]/.test(o)) expect(mistakes).toContain(`### ${c.name}: \`${o}\``);
+      for (const o of Object.values(c.scenarios))
+        if (/^[A-Z]/.test(o)) expect(mistakes).toContain(`### ${c.name}: \`${o}\``);
     }
   });
 
@@ -49,9 +54,15 @@ describe('the "Client libraries" page over the committed interop matrix', () => 
   it('refuses a matrix with a missing scenario or an unknown outcome', () => {
     const first = matrix.clients[0];
     expect(first).toBeDefined();
-    const without = { ...matrix, clients: [{ ...first, scenarios: { ...first?.scenarios, 'query/plain': undefined } }] };
+    const without = {
+      ...matrix,
+      clients: [{ ...first, scenarios: { ...first?.scenarios, 'query/plain': undefined } }],
+    };
     expect(() => checkMatrix(without)).toThrow(/query\/plain/);
-    const unknown = { ...matrix, clients: [{ ...first, scenarios: { ...first?.scenarios, 'query/plain': 'NOT_A_CODE' } }] };
+    const unknown = {
+      ...matrix,
+      clients: [{ ...first, scenarios: { ...first?.scenarios, 'query/plain': 'NOT_A_CODE' } }],
+    };
     expect(() => checkMatrix(unknown)).toThrow(/unknown doctor code/);
     expect(() => checkMatrix({})).toThrow(/npm run interop/);
   });

@@ -10,8 +10,19 @@ import { code, escapeMd, table } from './markdown.js';
 import type { Helpers } from './template.js';
 
 /** The placements and client-id kinds of the harness (harness/interop/scenarios.ts), in column order. */
-export const PLACEMENT_TITLES = { 'batch-json': 'Batch, JSON body', query: 'Single order, query string', form: 'Single order, form body' } as const;
-export const ID_TITLES = { plain: 'plain id', space: 'id with spaces', quote: "id with '", tilde: 'id with ~', star: 'id with *', 'non-ascii': 'non-ASCII id' } as const;
+export const PLACEMENT_TITLES = {
+  'batch-json': 'Batch, JSON body',
+  query: 'Single order, query string',
+  form: 'Single order, form body',
+} as const;
+export const ID_TITLES = {
+  plain: 'plain id',
+  space: 'id with spaces',
+  quote: "id with '",
+  tilde: 'id with ~',
+  star: 'id with *',
+  'non-ascii': 'non-ASCII id',
+} as const;
 type Placement = keyof typeof PLACEMENT_TITLES;
 type IdKind = keyof typeof ID_TITLES;
 
@@ -37,7 +48,9 @@ export interface ClientMatrix {
   clients: ClientRow[];
 }
 
-const SCENARIOS = (Object.keys(PLACEMENT_TITLES) as Placement[]).flatMap((p) => (Object.keys(ID_TITLES) as IdKind[]).map((k) => `${p}/${k}`));
+const SCENARIOS = (Object.keys(PLACEMENT_TITLES) as Placement[]).flatMap((p) =>
+  (Object.keys(ID_TITLES) as IdKind[]).map((k) => `${p}/${k}`),
+);
 
 /** A cell's doctor codes (`A+B` for two mistakes), or [] when it is not a diagnosis. */
 function codesOf(outcome: string): DoctorCode[] {
@@ -50,14 +63,24 @@ const OUTCOME = /^(accepted|unsupported|not sent|refused -?\d+|[A-Z_]+(\+[A-Z_]+
 /** The matrix, checked: every client has every scenario, every outcome is one the harness writes. */
 export function checkMatrix(value: unknown): ClientMatrix {
   const m = value as Partial<ClientMatrix>;
-  if (typeof m !== 'object' || m === null || typeof m.generated !== 'string' || !Array.isArray(m.clients) || m.clients.length === 0) {
-    throw new Error('docs/data/client-libraries.json: expected { generated, node, server, clients: [...] } from npm run interop');
+  if (
+    typeof m !== 'object' ||
+    m === null ||
+    typeof m.generated !== 'string' ||
+    !Array.isArray(m.clients) ||
+    m.clients.length === 0
+  ) {
+    throw new Error(
+      'docs/data/client-libraries.json: expected { generated, node, server, clients: [...] } from npm run interop',
+    );
   }
   for (const c of m.clients) {
     for (const s of SCENARIOS) {
       const o = c.scenarios?.[s];
-      if (typeof o !== 'string' || !OUTCOME.test(o)) throw new Error(`docs/data/client-libraries.json: ${c.name} has no valid outcome for ${s}`);
-      if (/^[A-Z_]/.test(o) && codesOf(o).length === 0) throw new Error(`docs/data/client-libraries.json: ${c.name} ${s}: unknown doctor code ${o}`);
+      if (typeof o !== 'string' || !OUTCOME.test(o))
+        throw new Error(`docs/data/client-libraries.json: ${c.name} has no valid outcome for ${s}`);
+      if (/^[A-Z_]/.test(o) && codesOf(o).length === 0)
+        throw new Error(`docs/data/client-libraries.json: ${c.name} ${s}: unknown doctor code ${o}`);
     }
   }
   return m as ClientMatrix;
@@ -76,7 +99,7 @@ export const CLIENT_NOTES: Readonly<Record<string, string>> = {
   'binance-api-node|ENCODING_MISMATCH':
     "binance-api-node signs the query string with `'` left as it is, and `%27` goes on the wire: a client id holding `'` is refused. Avoid `'` in client ids.",
   'node-binance-api|ENCODING_MISMATCH':
-    'node-binance-api signs one percent-encoding of the form body and sends another (spaces signed `%20` and sent `+`, `~` signed as is and sent `%7E`, `\'` signed as is and sent `%27`): a client id holding a space, `~` or `\'` is refused. Keep client ids to letters, digits, `-`, `_` and `.`.',
+    "node-binance-api signs one percent-encoding of the form body and sends another (spaces signed `%20` and sent `+`, `~` signed as is and sent `%7E`, `'` signed as is and sent `%27`): a client id holding a space, `~` or `'` is refused. Keep client ids to letters, digits, `-`, `_` and `.`.",
 };
 
 function summary(outcomes: readonly string[]): string {
@@ -84,7 +107,8 @@ function summary(outcomes: readonly string[]): string {
   return distinct.length === 1 ? (distinct[0] ?? '') : 'mixed';
 }
 
-const cell = (o: string): string => (o === 'accepted' ? 'accepted' : o === 'unsupported' ? '–' : codesOf(o).length > 0 ? code(o) : escapeMd(o));
+const cell = (o: string): string =>
+  o === 'accepted' ? 'accepted' : o === 'unsupported' ? '–' : codesOf(o).length > 0 ? code(o) : escapeMd(o);
 
 /** The helpers over the interop matrix. */
 export function clientHelpers(matrix: ClientMatrix): Helpers {
@@ -115,7 +139,13 @@ export function clientHelpers(matrix: ClientMatrix): Helpers {
       (Object.entries(PLACEMENT_TITLES) as Array<[Placement, string]>)
         .map(([p, title]) => {
           const rows = matrix.clients.filter((c) => ids.some((k) => c.scenarios[`${p}/${k}`] !== 'unsupported'));
-          const offered = rows.length === 0 ? 'No client offers this placement.' : table(['Client', ...ids.map((k) => ID_TITLES[k])], rows.map((c) => [escapeMd(c.name), ...ids.map((k) => cell(c.scenarios[`${p}/${k}`] ?? ''))]));
+          const offered =
+            rows.length === 0
+              ? 'No client offers this placement.'
+              : table(
+                  ['Client', ...ids.map((k) => ID_TITLES[k])],
+                  rows.map((c) => [escapeMd(c.name), ...ids.map((k) => cell(c.scenarios[`${p}/${k}`] ?? ''))]),
+                );
           const not = matrix.clients.filter((c) => !rows.includes(c)).map((c) => escapeMd(c.name));
           return `### ${title}\n\n${offered}${not.length > 0 ? `\n\nNot offered by: ${not.join(', ')}.` : ''}`;
         })
@@ -142,7 +172,10 @@ export function clientHelpers(matrix: ClientMatrix): Helpers {
             `Scenarios: ${scenarios.map((s) => code(s)).join(', ')}${c.scenarios[first] !== key ? ` (answered ${cell(c.scenarios[first] ?? '')}: ${escapeMd(ev?.msg ?? '')})` : ''}.`,
             escapeMd(note ?? generic),
           ];
-          if (ev !== undefined) lines.push(`As sent (${code(first)}): query string ${code(ev.query)}, body ${ev.body === '' ? '(none)' : code(ev.body.length > 160 ? `${ev.body.slice(0, 160)}…` : ev.body)}.`);
+          if (ev !== undefined)
+            lines.push(
+              `As sent (${code(first)}): query string ${code(ev.query)}, body ${ev.body === '' ? '(none)' : code(ev.body.length > 160 ? `${ev.body.slice(0, 160)}…` : ev.body)}.`,
+            );
           found.push(lines.join('\n\n'));
         }
       }

@@ -31,6 +31,8 @@ describe('the signature doctor page helpers', () => {
     expect(() => render('{{doctor-examples}}', without)).toThrow(/no vector with code JSON_RESERIALISED/);
     const swap: Record<string, string> = { BODY_NOT_SIGNED: 'QUERY_NOT_SIGNED', QUERY_NOT_SIGNED: 'BODY_NOT_SIGNED' };
     const wrong = { ...file, tests: file.tests.map((t) => ({ ...t, code: swap[t.code] ?? t.code })) };
-    expect(() => render('{{doctor-examples}}', wrong)).toThrow(/is diagnosed (BODY|QUERY)_NOT_SIGNED, not (QUERY|BODY)_NOT_SIGNED/);
+    expect(() => render('{{doctor-examples}}', wrong)).toThrow(
+      /is diagnosed (BODY|QUERY)_NOT_SIGNED, not (QUERY|BODY)_NOT_SIGNED/,
+    );
   });
 });

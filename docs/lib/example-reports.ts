@@ -21,7 +21,6 @@ export const EXAMPLE_REFERENCE = `${EXAMPLE_DIR}/reference.html`;
 /** The faulty server of the example: a mutant of the harness, by name, and its name in the matrix. */
 export const EXAMPLE_MUTANTS = [{ mutant: '5 s lead allowed', name: 'faulty-time-lead' }] as const;
 
-
 /** Run the example matrix into `dir/reports/`; returns the matrix's exit code (1: a faulty target failed, as it must). */
 export async function writeExampleReports(dir: string, seed = 20261124): Promise<{ exitCode: number; log: string }> {
   const servers: Array<{ close(): Promise<void> }> = [];
@@ -48,11 +47,14 @@ export async function writeExampleReports(dir: string, seed = 20261124): Promise
     writeFileSync(file, `${JSON.stringify(targets, null, 2)}\n`);
     // the harness servers hold the documented demo credentials (not secrets)
     const env = { ...process.env, SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET };
-    const exitCode = await matrixCommand([file, '--out', join(dir, EXAMPLE_DIR), '--jobs', '2', '--seed', String(seed)], {
-      out: (s) => void (log += s),
-      err: (s) => void (log += s),
-      env,
-    });
+    const exitCode = await matrixCommand(
+      [file, '--out', join(dir, EXAMPLE_DIR), '--jobs', '2', '--seed', String(seed)],
+      {
+        out: (s) => void (log += s),
+        err: (s) => void (log += s),
+        env,
+      },
+    );
     return { exitCode, log };
   } finally {
     for (const s of servers) await s.close();

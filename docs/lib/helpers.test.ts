@@ -55,14 +55,18 @@ describe('guide helpers over the real data', () => {
     const upper = pickVector(data.signing.tests, { flags: ['WrongSecret'], about: 'upper case' }, 'signing');
     expect(upper.comment).toMatch(/upper case/);
     expect(render('{{tc flags=WrongSecret about=UPPER_case}}')).toBe(`#${upper.tcId}`);
-    const reserialised = data.signing.tests.filter((t) => t.flags.includes('JsonReserialised')).map((t) => `#${t.tcId}`);
+    const reserialised = data.signing.tests
+      .filter((t) => t.flags.includes('JsonReserialised'))
+      .map((t) => `#${t.tcId}`);
     expect(reserialised.length).toBeGreaterThan(1);
     expect(render('{{tcs flags=JsonReserialised}}')).toBe(reserialised.join(', '));
     expect(() => render('{{tcs flags=NoSuchFlag}}')).toThrow(/no vector/);
     expect(render('{{count signing}}')).toBe(String(data.signing.tests.length));
     expect(render('{{const MAX_BATCH_ORDERS}}')).toBe('20');
     expect(render('{{rule-count}}')).toBe(String(data.rules.size));
-    expect(Number(render('{{rule-count MUST}}'))).toBe([...data.rules.values()].filter((r) => r.level === 'MUST').length);
+    expect(Number(render('{{rule-count MUST}}'))).toBe(
+      [...data.rules.values()].filter((r) => r.level === 'MUST').length,
+    );
     expect(render('{{rule SIG-REQUIRED}}')).toBe('[`SIG-REQUIRED`](./rules.md#sig-required)');
     expect(render('{{decision D-EMPTY-BATCH}}')).toBe('[D-EMPTY-BATCH](./decisions.md)');
     expect(render('{{cli-help sign}}')).toBe('```text\nUsage: spotcheck sign\n```');
@@ -73,7 +77,9 @@ describe('guide helpers over the real data', () => {
     const boundary = data.timeWindow.tests.filter((t) => t.flags.includes('Boundary'));
     expect(out.split('\n')).toHaveLength(boundary.length + 2);
     for (const t of boundary) {
-      expect(out).toContain(`| #${t.tcId} | ${t.recvWindow ?? 'absent (5000)'} | \`${t.serverTime - t.timestamp}\` (${ageText(t)}) | **${t.result === 'valid' ? 'processed' : 'rejected'}** |`);
+      expect(out).toContain(
+        `| #${t.tcId} | ${t.recvWindow ?? 'absent (5000)'} | \`${t.serverTime - t.timestamp}\` (${ageText(t)}) | **${t.result === 'valid' ? 'processed' : 'rejected'}** |`,
+      );
     }
     expect(out).toContain('[`TIME-WINDOW-LEAD`](./rules.md#time-window-lead)');
   });
@@ -85,7 +91,9 @@ describe('guide helpers over the real data', () => {
   });
 
   it('fails on anything it cannot resolve', () => {
-    expect(() => render('{{example flags=NoSuchFlag}}')).toThrow(/no vector in vectors\/signing.json with flags \[NoSuchFlag\]/);
+    expect(() => render('{{example flags=NoSuchFlag}}')).toThrow(
+      /no vector in vectors\/signing.json with flags \[NoSuchFlag\]/,
+    );
     expect(() => render('{{example flags=Published tc=9999}}')).toThrow(/tcId 9999/);
     expect(() => render('{{value field=nope flags=Published}}')).toThrow(/unknown signing field nope/);
     expect(() => render('{{rule SIG-NOPE}}')).toThrow(/unknown rule ID SIG-NOPE/);
@@ -106,7 +114,9 @@ describe('moduleName and the api helper', () => {
 
 describe('decisionRows', () => {
   it('reads the cells of the table rows whose first cell is a decision ID', () => {
-    const rows = decisionRows('| ID | x | y |\n|---|---|---|\n| D-ONE | a `x\\|y` | b |\n| D-TWO-2 | c | d |\ntext D-THREE\n');
+    const rows = decisionRows(
+      '| ID | x | y |\n|---|---|---|\n| D-ONE | a `x\\|y` | b |\n| D-TWO-2 | c | d |\ntext D-THREE\n',
+    );
     expect([...rows.entries()]).toEqual([
       ['D-ONE', ['D-ONE', 'a `x\\|y`', 'b']],
       ['D-TWO-2', ['D-TWO-2', 'c', 'd']],
@@ -118,12 +128,14 @@ describe('decision rows and OpenAPI examples', () => {
   it('copies the rows of the real decisions record and fails for an unknown ID', () => {
     const out = render('{{decision-rows D-EMPTY-BATCH,D-BATCH-ATOMICITY}}');
     expect(out.split('\n')).toHaveLength(4);
-    expect(out).toContain(`| [D-EMPTY-BATCH](./decisions.md) | ${(data.decisions.get('D-EMPTY-BATCH') ?? []).slice(1).join(' | ')} |`);
+    expect(out).toContain(
+      `| [D-EMPTY-BATCH](./decisions.md) | ${(data.decisions.get('D-EMPTY-BATCH') ?? []).slice(1).join(' | ')} |`,
+    );
     expect(() => render('{{decision-rows D-EMPTY-BATCH,D-NOPE}}')).toThrow(/no decision D-NOPE/);
   });
 
   it('quotes an example of the OpenAPI document as JSON, failing for a missing one', () => {
-    expect(render('{{openapi-example createBatchOrders 200 partialFailure}}')).toMatch(/^```json\n\{\n  "code": 0,/);
+    expect(render('{{openapi-example createBatchOrders 200 partialFailure}}')).toMatch(/^```json\n\{\n {2}"code": 0,/);
     expect(() => render('{{openapi-example createBatchOrders 200 nope}}')).toThrow(/no example nope/);
   });
 });

@@ -3,14 +3,28 @@
  * vectors, rule catalog, decisions record, code constants and CLI help texts.
  */
 import type { Rule } from '../../src/rules.js';
-import type { DoctorVectorFile, OrderVectorFile, SigningVectorFile, TimeWindowVectorFile } from '../../vectors/types.js';
+import type {
+  DoctorVectorFile,
+  OrderVectorFile,
+  SigningVectorFile,
+  TimeWindowVectorFile,
+} from '../../vectors/types.js';
 import { clientHelpers, type ClientMatrix } from './clients-page.js';
 import { doctorHelpers } from './doctor-page.js';
 import { code, codeBlock, table } from './markdown.js';
 import { operations, type OpenApiDocument } from './openapi-pages.js';
 import { ruleLink } from './rules-page.js';
 import type { Helpers } from './template.js';
-import { isSigningField, orderCaseTable, pickVector, pickVectors, queryFromOptions, signingExample, timeTable, type SigningField } from './vector-views.js';
+import {
+  isSigningField,
+  orderCaseTable,
+  pickVector,
+  pickVectors,
+  queryFromOptions,
+  signingExample,
+  timeTable,
+  type SigningField,
+} from './vector-views.js';
 
 /** Everything the helpers read. */
 export interface DocsData {
@@ -65,7 +79,8 @@ export function makeHelpers(data: DocsData): Helpers {
     if (!data.rules.has(id)) throw new Error(`unknown rule ID ${id}`);
     return ruleLink(id);
   };
-  const signingVector = (opts: Readonly<Record<string, string>>) => pickVector(data.signing.tests, queryFromOptions(opts), 'vectors/signing.json');
+  const signingVector = (opts: Readonly<Record<string, string>>) =>
+    pickVector(data.signing.tests, queryFromOptions(opts), 'vectors/signing.json');
   return {
     ...doctorHelpers(data.doctor),
     ...clientHelpers(data.clients),
@@ -92,9 +107,13 @@ export function makeHelpers(data: DocsData): Helpers {
       const [opId, status, name] = args;
       const found = operations(data.openapi).find(({ op }) => op.operationId === opId);
       if (found === undefined) throw new Error(`no operation ${String(opId)} in spec/openapi.yaml`);
-      const content = status === 'request' ? found.op.requestBody?.content : found.op.responses?.[status ?? '']?.content;
-      const ex = Object.values(content ?? {}).find((m) => m.examples?.[name ?? ''] !== undefined)?.examples?.[name ?? ''];
-      if (ex?.value === undefined) throw new Error(`operation ${String(opId)} has no example ${String(name)} for ${String(status)}`);
+      const content =
+        status === 'request' ? found.op.requestBody?.content : found.op.responses?.[status ?? '']?.content;
+      const ex = Object.values(content ?? {}).find((m) => m.examples?.[name ?? ''] !== undefined)?.examples?.[
+        name ?? ''
+      ];
+      if (ex?.value === undefined)
+        throw new Error(`operation ${String(opId)} has no example ${String(name)} for ${String(status)}`);
       return codeBlock(JSON.stringify(ex.value, null, 2), 'json');
     },
     /** `{{const MAX_BATCH_ORDERS}}`: a constant of the code, as plain text. */
@@ -108,8 +127,8 @@ export function makeHelpers(data: DocsData): Helpers {
     example: (_args, opts) => {
       const v = signingVector(opts);
       let fields: SigningField[] | undefined;
-      if (opts['fields'] !== undefined) {
-        fields = opts['fields'].split(',').map((f) => {
+      if (opts.fields !== undefined) {
+        fields = opts.fields.split(',').map((f) => {
           if (!isSigningField(f)) throw new Error(`unknown signing field ${f}`);
           return f;
         });
@@ -118,7 +137,7 @@ export function makeHelpers(data: DocsData): Helpers {
     },
     /** `{{value field=totalParams flags=...}}`: one value of a signing vector, as a code span. */
     value: (_args, opts) => {
-      const field = opts['field'] ?? '';
+      const field = opts.field ?? '';
       if (!isSigningField(field)) throw new Error(`unknown signing field ${field}`);
       return code(signingVector(opts)[field]);
     },
@@ -132,7 +151,14 @@ export function makeHelpers(data: DocsData): Helpers {
     /** `{{count signing|time-window|orders}}`: number of vectors in a file. */
     count: (args) => {
       const file = one(args, 'vector file');
-      const n = file === 'signing' ? data.signing.tests.length : file === 'time-window' ? data.timeWindow.tests.length : file === 'orders' ? data.orders.tests.length : undefined;
+      const n =
+        file === 'signing'
+          ? data.signing.tests.length
+          : file === 'time-window'
+            ? data.timeWindow.tests.length
+            : file === 'orders'
+              ? data.orders.tests.length
+              : undefined;
       if (n === undefined) throw new Error(`unknown vector file ${file}`);
       return String(n);
     },
@@ -147,12 +173,12 @@ export function makeHelpers(data: DocsData): Helpers {
       return `{@link ${data.apiModule}.${name} | ${name}}`;
     },
     /** `{{time-table [flag=Boundary]}}`: the time-window table. */
-    'time-table': (_args, opts) => timeTable(data.timeWindow.tests, linkRule, opts['flag']),
+    'time-table': (_args, opts) => timeTable(data.timeWindow.tests, linkRule, opts.flag),
     /** `{{order-cases kind=batch [flag=...]}}`: validation cases as a table. */
     'order-cases': (_args, opts) => {
-      const kind = opts['kind'];
+      const kind = opts.kind;
       if (kind !== 'batch' && kind !== 'order') throw new Error('kind must be batch or order');
-      return orderCaseTable(data.orders.tests, kind, linkRule, opts['flag']);
+      return orderCaseTable(data.orders.tests, kind, linkRule, opts.flag);
     },
     /** `{{cli-help [command]}}`: the real `--help` text of the CLI, as a code block. */
     'cli-help': (args) => {

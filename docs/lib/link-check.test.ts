@@ -30,8 +30,10 @@ describe('checkLinks', () => {
   it('accepts a site whose links, anchors and navigation paths all resolve', () => {
     const root = site(
       {
-        'index.html': '<a href="documents/a.html#SIG-X">x</a> <a href="https://example.org/">ext</a> <a href="#">top</a> <img src="assets/i.svg#ic">',
-        'documents/a.html': '<h3 id="sig-x"><a id="SIG-X"></a></h3><a href="../index.html">home</a><a href="#sig-x">self</a>',
+        'index.html':
+          '<a href="documents/a.html#SIG-X">x</a> <a href="https://example.org/">ext</a> <a href="#">top</a> <img src="assets/i.svg#ic">',
+        'documents/a.html':
+          '<h3 id="sig-x"><a id="SIG-X"></a></h3><a href="../index.html">home</a><a href="#sig-x">self</a>',
         'assets/i.svg': '<svg><g id="ic"></g></svg>',
       },
       [{ text: 'A', path: 'documents/a.html', children: [] }],
@@ -44,7 +46,8 @@ describe('checkLinks', () => {
   it('reports a missing page, a missing anchor, a link leaving the site and a dangling navigation path', () => {
     const root = site(
       {
-        'index.html': '<a href="documents/gone.html">a</a><a href="documents/a.html#NOPE">b</a><a href="../../etc/passwd">c</a>',
+        'index.html':
+          '<a href="documents/gone.html">a</a><a href="documents/a.html#NOPE">b</a><a href="../../etc/passwd">c</a>',
         'documents/a.html': '<p id="here">x</p><a href="#there">self</a>',
       },
       [{ text: 'B', path: 'documents/b.html' }],
@@ -64,7 +67,10 @@ describe('checkLinks', () => {
 
 describe('linksOf / anchorsOf', () => {
   it('reads href and src in both quote styles and decodes entities', () => {
-    expect(linksOf(`<a href="a.html?x=1&amp;y=2">x</a><script src='s.js'></script>`)).toEqual(['a.html?x=1&y=2', 's.js']);
+    expect(linksOf(`<a href="a.html?x=1&amp;y=2">x</a><script src='s.js'></script>`)).toEqual([
+      'a.html?x=1&y=2',
+      's.js',
+    ]);
     expect([...anchorsOf('<h2 id="a"></h2><a name="b"></a>')]).toEqual(['a', 'b']);
   });
 });

@@ -46,7 +46,8 @@ export function linksOf(html: string): string[] {
 /** The fragment targets of an HTML (or SVG) text: every `id` and every `name` attribute. */
 export function anchorsOf(html: string): Set<string> {
   const out = new Set<string>();
-  for (const m of html.matchAll(/\s(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi)) out.add(unescapeHtml(m[1] ?? m[2] ?? ''));
+  for (const m of html.matchAll(/\s(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi))
+    out.add(unescapeHtml(m[1] ?? m[2] ?? ''));
   return out;
 }
 
@@ -89,7 +90,9 @@ export function navigationEntries(siteDir: string): NavEntry[] {
 export function typedocDataPaths(siteDir: string): Array<{ file: string; path: string }> {
   const nav = navigationEntries(siteDir).map((e) => ({ file: 'assets/navigation.js', path: e.path }));
   const rows = (decodeTypedocData(siteDir, 'assets/search.js') as { rows?: Array<{ url?: unknown }> }).rows ?? [];
-  const search = rows.filter((r) => typeof r.url === 'string').map((r) => ({ file: 'assets/search.js', path: String(r.url) }));
+  const search = rows
+    .filter((r) => typeof r.url === 'string')
+    .map((r) => ({ file: 'assets/search.js', path: String(r.url) }));
   return [...nav, ...search];
 }
 

@@ -13,7 +13,16 @@ const tiny: OpenApiDocument = {
       post: {
         operationId: 'makeThing',
         summary: 'Make a thing',
-        parameters: [{ name: 'timestamp', in: 'query', required: true, description: 'ms\nsince epoch', schema: { type: 'integer' }, example: 5 }],
+        parameters: [
+          {
+            name: 'timestamp',
+            in: 'query',
+            required: true,
+            description: 'ms\nsince epoch',
+            schema: { type: 'integer' },
+            example: 5,
+          },
+        ],
         requestBody: {
           required: true,
           content: {
@@ -22,7 +31,14 @@ const tiny: OpenApiDocument = {
                 title: 'ThingList',
                 type: 'array',
                 maxItems: 20,
-                items: { type: 'object', required: ['side'], properties: { side: { enum: ['BUY', 'SELL'], description: 'a | b' }, tags: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' } } } } } },
+                items: {
+                  type: 'object',
+                  required: ['side'],
+                  properties: {
+                    side: { enum: ['BUY', 'SELL'], description: 'a | b' },
+                    tags: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' } } } },
+                  },
+                },
               },
               examples: { one: { summary: 'One thing', value: [{ side: 'BUY' }] } },
             },
@@ -43,7 +59,9 @@ describe('renderOpenApi', () => {
 
   it('writes an overview, one page per operation and a schemas page, the overview naming them as children', () => {
     expect([...byFile.keys()]).toEqual(['http-api.md', 'http-api-makeThing.md', 'http-api-schemas.md']);
-    expect(byFile.get('http-api.md')).toContain('children:\n  - ./http-api-makeThing.md\n  - ./http-api-schemas.md\n---');
+    expect(byFile.get('http-api.md')).toContain(
+      'children:\n  - ./http-api-makeThing.md\n  - ./http-api-schemas.md\n---',
+    );
     expect(byFile.get('http-api.md')).toContain('| POST | [`/api/things`](./http-api-makeThing.md) | Make a thing |');
   });
 
@@ -65,14 +83,22 @@ describe('renderOpenApi', () => {
 
 describe('typeSummary and fieldRows', () => {
   it('summarises alternatives, patterns, bounds and defaults', () => {
-    expect(typeSummary({ anyOf: [{ type: 'number' }, { type: 'string', pattern: '^[0-9]+$' }] })).toBe('number, or string (pattern `^[0-9]+$`)');
-    expect(typeSummary({ type: 'string', minLength: 1, maxLength: 255, default: 'x' })).toBe('string (1 to 255 characters, default `"x"`)');
-    expect(typeSummary({ type: 'array', items: { title: 'Order' }, maxItems: 20 })).toBe('array of Order (at most 20 items)');
+    expect(typeSummary({ anyOf: [{ type: 'number' }, { type: 'string', pattern: '^[0-9]+$' }] })).toBe(
+      'number, or string (pattern `^[0-9]+$`)',
+    );
+    expect(typeSummary({ type: 'string', minLength: 1, maxLength: 255, default: 'x' })).toBe(
+      'string (1 to 255 characters, default `"x"`)',
+    );
+    expect(typeSummary({ type: 'array', items: { title: 'Order' }, maxItems: 20 })).toBe(
+      'array of Order (at most 20 items)',
+    );
     expect(typeSummary({ type: 'string', minLength: 1 })).toBe('string (at least 1 character)');
   });
 
   it('merges allOf parts and their required lists', () => {
-    const rows = fieldRows({ allOf: [{ properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'integer' } } }] });
+    const rows = fieldRows({
+      allOf: [{ properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'integer' } } }],
+    });
     expect(rows.map((r) => [r[0], r[2]])).toEqual([
       ['`a`', 'yes'],
       ['`b`', 'no'],

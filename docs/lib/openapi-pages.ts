@@ -79,7 +79,11 @@ export interface OperationObject {
 export interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string; summary?: string; description?: string };
-  servers?: Array<{ url: string; description?: string; variables?: Record<string, { default: string; description?: string }> }>;
+  servers?: Array<{
+    url: string;
+    description?: string;
+    variables?: Record<string, { default: string; description?: string }>;
+  }>;
   paths?: Record<string, Record<string, OperationObject | unknown>>;
   components?: {
     securitySchemes?: Record<string, { type: string; in?: string; name?: string; description?: string }>;
@@ -101,11 +105,15 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as 
 export function typeSummary(s: SchemaObject | undefined): string {
   if (s === undefined) return 'any';
   if (s.const !== undefined) return `${code(JSON.stringify(s.const))} (constant)`;
-  if (s.enum !== undefined) return `one of ${s.enum.map((v) => code(typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}`;
+  if (s.enum !== undefined)
+    return `one of ${s.enum.map((v) => code(typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}`;
   const alts = s.anyOf ?? s.oneOf;
   if (alts !== undefined) return alts.map(typeSummary).join(', or ');
-  if (s.allOf !== undefined) return s.allOf.some((p) => p.properties !== undefined) ? 'object' : s.allOf.map(typeSummary).join(' and ');
-  const type = Array.isArray(s.type) ? s.type.join(' or ') : (s.type ?? (s.properties !== undefined ? 'object' : 'any'));
+  if (s.allOf !== undefined)
+    return s.allOf.some((p) => p.properties !== undefined) ? 'object' : s.allOf.map(typeSummary).join(' and ');
+  const type = Array.isArray(s.type)
+    ? s.type.join(' or ')
+    : (s.type ?? (s.properties !== undefined ? 'object' : 'any'));
   const facts: string[] = [];
   if (s.pattern !== undefined) facts.push(`pattern ${code(s.pattern)}`);
   if (s.format !== undefined) facts.push(`format ${s.format}`);
@@ -126,7 +134,10 @@ export function typeSummary(s: SchemaObject | undefined): string {
 
 /** Text for a table cell: one line, pipes escaped; Markdown inside is kept. */
 function cell(s: string | undefined): string {
-  return (s ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').trim();
+  return (s ?? '')
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\|/g, '\\|')
+    .trim();
 }
 
 /** The properties and required names of a schema, with `allOf` parts merged. */
@@ -174,7 +185,8 @@ function renderExamples(examples: Record<string, ExampleObject> | undefined, sin
   for (const [name, ex] of Object.entries(examples ?? {})) {
     out.push(`Example ${code(name)}${ex.summary === undefined ? '' : `: ${escapeMd(ex.summary)}`}`, '');
     if (ex.description !== undefined) out.push(ex.description.trim(), '');
-    if (ex.value !== undefined) out.push(codeBlock(typeof ex.value === 'string' ? ex.value : JSON.stringify(ex.value, null, 2), lang), '');
+    if (ex.value !== undefined)
+      out.push(codeBlock(typeof ex.value === 'string' ? ex.value : JSON.stringify(ex.value, null, 2), lang), '');
   }
   return out.join('\n');
 }
@@ -184,7 +196,8 @@ function renderContent(content: Record<string, MediaTypeObject> | undefined, lev
   for (const [mediaType, media] of Object.entries(content ?? {})) {
     out.push(`${level} ${mediaType}`, '');
     if (media.schema !== undefined) {
-      if (media.schema.title !== undefined) out.push(`Schema: ${code(media.schema.title)} (see [Schemas](./http-api-schemas.md))`, '');
+      if (media.schema.title !== undefined)
+        out.push(`Schema: ${code(media.schema.title)} (see [Schemas](./http-api-schemas.md))`, '');
       out.push(renderSchema(media.schema));
     }
     out.push(renderExamples(media.examples, media.example, 'json'));
@@ -216,7 +229,8 @@ function renderOperation(method: string, path: string, op: OperationObject, rule
   const facts: string[][] = [];
   if (op.operationId !== undefined) facts.push(['Operation ID', code(op.operationId)]);
   if (op['x-security-type'] !== undefined) facts.push(['Security type (§5.1)', code(op['x-security-type'])]);
-  if (op.security !== undefined) facts.push(['Authentication', op.security.map((s) => Object.keys(s).map(code).join(' + ')).join(' or ')]);
+  if (op.security !== undefined)
+    facts.push(['Authentication', op.security.map((s) => Object.keys(s).map(code).join(' + ')).join(' or ')]);
   if (op['x-weight'] !== undefined) facts.push(['Weight', String(op['x-weight'])]);
   if (facts.length > 0) out.push(table(['', ''], facts), '');
   if (op.description !== undefined) out.push(op.description.trim(), '');
@@ -250,7 +264,10 @@ function renderOperation(method: string, path: string, op: OperationObject, rule
   out.push('## Request body', '');
   if (op.requestBody === undefined) out.push('None.', '');
   else {
-    out.push(`${op.requestBody.required === true ? 'Required' : 'Optional'}.${op.requestBody.description === undefined ? '' : ` ${op.requestBody.description.trim()}`}`, '');
+    out.push(
+      `${op.requestBody.required === true ? 'Required' : 'Optional'}.${op.requestBody.description === undefined ? '' : ` ${op.requestBody.description.trim()}`}`,
+      '',
+    );
     out.push(renderContent(op.requestBody.content, '###'));
   }
 
@@ -263,7 +280,12 @@ function renderOperation(method: string, path: string, op: OperationObject, rule
 
   const rules = op['x-rules'] ?? [];
   if (rules.length > 0) {
-    out.push('## Rules', '', `The rules of the [rule catalog](./rules.md) that apply to this operation (${rules.length}):`, '');
+    out.push(
+      '## Rules',
+      '',
+      `The rules of the [rule catalog](./rules.md) that apply to this operation (${rules.length}):`,
+      '',
+    );
     out.push(rules.map((r) => `- ${ruleLink(r)}`).join('\n'), '');
   }
   return out.join('\n');
@@ -281,7 +303,8 @@ export function namedSchemas(doc: OpenApiDocument): Map<string, SchemaObject> {
   };
   for (const { op } of operations(doc)) {
     for (const m of Object.values(op.requestBody?.content ?? {})) visit(m.schema, 0);
-    for (const r of Object.values(op.responses ?? {})) for (const m of Object.values(r.content ?? {})) visit(m.schema, 0);
+    for (const r of Object.values(op.responses ?? {}))
+      for (const m of Object.values(r.content ?? {})) visit(m.schema, 0);
   }
   for (const [name, s] of Object.entries(doc.components?.schemas ?? {})) if (!out.has(name)) out.set(name, s);
   return new Map([...out.entries()].sort(([a], [b]) => a.localeCompare(b)));
@@ -297,14 +320,29 @@ export function renderOpenApi(doc: OpenApiDocument, ruleLink: (id: string) => st
   const schemas = namedSchemas(doc);
   const children = [...ops.map(({ method, path, op }) => operationFile(op, method, path)), 'http-api-schemas.md'];
 
-  const index: string[] = ['---', 'title: HTTP API reference', 'children:', ...children.map((c) => `  - ./${c}`), '---'];
-  index.push(`# ${escapeMd(doc.info.title)}`, '', `OpenAPI ${doc.openapi} document \`spec/openapi.yaml\`, version ${doc.info.version}. This reference is rendered from it at build time.`, '');
+  const index: string[] = [
+    '---',
+    'title: HTTP API reference',
+    'children:',
+    ...children.map((c) => `  - ./${c}`),
+    '---',
+  ];
+  index.push(
+    `# ${escapeMd(doc.info.title)}`,
+    '',
+    `OpenAPI ${doc.openapi} document \`spec/openapi.yaml\`, version ${doc.info.version}. This reference is rendered from it at build time.`,
+    '',
+  );
   if (doc.info.summary !== undefined) index.push(`*${escapeMd(doc.info.summary)}*`, '');
   index.push('## Operations', '');
   index.push(
     table(
       ['Method', 'Path', 'Summary'],
-      ops.map(({ method, path, op }) => [method, `[${code(path)}](./${operationFile(op, method, path)})`, cell(op.summary)]),
+      ops.map(({ method, path, op }) => [
+        method,
+        `[${code(path)}](./${operationFile(op, method, path)})`,
+        cell(op.summary),
+      ]),
     ),
     '',
   );
@@ -313,7 +351,9 @@ export function renderOpenApi(doc: OpenApiDocument, ruleLink: (id: string) => st
     index.push('## Servers', '');
     for (const s of doc.servers) {
       const vars = Object.entries(s.variables ?? {}).map(([k, v]) => `${code(k)} default ${code(v.default)}`);
-      index.push(`- ${code(s.url)}${s.description === undefined ? '' : `: ${s.description.trim()}`}${vars.length > 0 ? ` (${vars.join(', ')})` : ''}`);
+      index.push(
+        `- ${code(s.url)}${s.description === undefined ? '' : `: ${s.description.trim()}`}${vars.length > 0 ? ` (${vars.join(', ')})` : ''}`,
+      );
     }
     index.push('');
   }
@@ -321,19 +361,35 @@ export function renderOpenApi(doc: OpenApiDocument, ruleLink: (id: string) => st
   if (schemes.length > 0) {
     index.push('## Security schemes', '');
     for (const [name, s] of schemes) {
-      index.push(`### ${name}`, '', `${s.type}${s.in === undefined ? '' : ` in ${s.in}`}${s.name === undefined ? '' : ` ${code(s.name)}`}`, '');
+      index.push(
+        `### ${name}`,
+        '',
+        `${s.type}${s.in === undefined ? '' : ` in ${s.in}`}${s.name === undefined ? '' : ` ${code(s.name)}`}`,
+        '',
+      );
       if (s.description !== undefined) index.push(s.description.trim(), '');
     }
   }
-  index.push(`## Schemas`, '', `The [schemas page](./http-api-schemas.md) describes the ${schemas.size} named schemas field by field.`, '');
+  index.push(
+    `## Schemas`,
+    '',
+    `The [schemas page](./http-api-schemas.md) describes the ${schemas.size} named schemas field by field.`,
+    '',
+  );
 
   const schemaPage: string[] = ['---', 'title: Schemas', '---', '# Schemas', ''];
-  schemaPage.push('Every named schema of the request and response bodies. The JSON Schema files in `spec/schemas/` are generated from the TypeScript types of `src/core/types.ts`.', '');
+  schemaPage.push(
+    'Every named schema of the request and response bodies. The JSON Schema files in `spec/schemas/` are generated from the TypeScript types of `src/core/types.ts`.',
+    '',
+  );
   for (const [name, s] of schemas) schemaPage.push(`## ${name}`, '', renderSchema(s));
 
   return [
     { file: 'http-api.md', markdown: index.join('\n') },
-    ...ops.map(({ method, path, op }) => ({ file: operationFile(op, method, path), markdown: renderOperation(method, path, op, ruleLink) })),
+    ...ops.map(({ method, path, op }) => ({
+      file: operationFile(op, method, path),
+      markdown: renderOperation(method, path, op, ruleLink),
+    })),
     { file: 'http-api-schemas.md', markdown: schemaPage.join('\n') },
   ];
 }

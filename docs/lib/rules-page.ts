@@ -53,10 +53,15 @@ function linkDecisions(text: string): string {
  * The Markdown of the rule catalog page. Throws when a check names a rule the catalog
  * does not have, so a renamed rule cannot leave a check pointing nowhere.
  */
-export function renderRulesPage(rules: ReadonlyMap<string, Rule>, checks: readonly CheckSummary[], coverage?: CoverageMatrix): string {
+export function renderRulesPage(
+  rules: ReadonlyMap<string, Rule>,
+  checks: readonly CheckSummary[],
+  coverage?: CoverageMatrix,
+): string {
   const byRule = new Map<string, CheckSummary[]>();
   for (const c of checks) {
-    if (!rules.has(c.ruleId)) throw new Error(`check ${c.id} names rule ${c.ruleId}, which spec/rules.json does not have`);
+    if (!rules.has(c.ruleId))
+      throw new Error(`check ${c.id} names rule ${c.ruleId}, which spec/rules.json does not have`);
     const list = byRule.get(c.ruleId) ?? [];
     list.push(c);
     byRule.set(c.ruleId, list);
@@ -115,7 +120,12 @@ export function renderRulesPage(rules: ReadonlyMap<string, Rule>, checks: readon
       if (cells.length > 0) {
         out.push('| Route | Covered by, or why not observed |', '|---|---|');
         for (const c of cells) {
-          const by = c.checks.length > 0 ? c.checks.map((id) => code(id)).join(', ') : c.explained !== undefined ? `not observed: ${escapeMd(c.explained)}` : '**missing**';
+          const by =
+            c.checks.length > 0
+              ? c.checks.map((id) => code(id)).join(', ')
+              : c.explained !== undefined
+                ? `not observed: ${escapeMd(c.explained)}`
+                : '**missing**';
           out.push(`| ${code(c.route)} | ${by} |`);
         }
         out.push('');

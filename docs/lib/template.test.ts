@@ -4,7 +4,7 @@ import { parsePlaceholder, renderTemplate, TemplateError } from './template.js';
 describe('renderTemplate', () => {
   const helpers = {
     upper: (args: string[]) => args.join(' ').toUpperCase(),
-    pick: (_a: string[], opts: Readonly<Record<string, string>>) => `${opts['k'] ?? '?'}`,
+    pick: (_a: string[], opts: Readonly<Record<string, string>>) => `${opts.k ?? '?'}`,
     boom: () => {
       throw new Error('no such vector');
     },
@@ -15,7 +15,9 @@ describe('renderTemplate', () => {
   });
 
   it('fails on an unknown helper, naming file and line', () => {
-    expect(() => renderTemplate('g.md', 'one\ntwo {{nope 1}}', helpers)).toThrow(/^g\.md:2: unknown placeholder \{\{nope 1\}\}/);
+    expect(() => renderTemplate('g.md', 'one\ntwo {{nope 1}}', helpers)).toThrow(
+      /^g\.md:2: unknown placeholder \{\{nope 1\}\}/,
+    );
   });
 
   it('fails when a helper throws, keeping its message', () => {
@@ -41,8 +43,8 @@ describe('parsePlaceholder', () => {
 
 describe('escaped braces', () => {
   it('writes \\{{...}} as literal braces without calling a helper', () => {
-    expect(renderTemplate('t.md', 'key: $\\{{ secrets.KEY }} and {{upper a}}', { upper: (a) => a.join('').toUpperCase() })).toBe(
-      'key: ${{ secrets.KEY }} and A',
-    );
+    expect(
+      renderTemplate('t.md', 'key: $\\{{ secrets.KEY }} and {{upper a}}', { upper: (a) => a.join('').toUpperCase() }),
+    ).toBe('key: ${{ secrets.KEY }} and A');
   });
 });

@@ -27,7 +27,10 @@ const PLACEHOLDER = /\\?\{\{([^{}]*)\}\}/g;
 
 /** Split a placeholder's inside into its helper name, positional arguments and `key=value` options. */
 export function parsePlaceholder(inside: string): { name: string; args: string[]; opts: Record<string, string> } {
-  const words = inside.trim().split(/\s+/).filter((w) => w !== '');
+  const words = inside
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   const [name = '', ...rest] = words;
   const args: string[] = [];
   const opts: Record<string, string> = {};

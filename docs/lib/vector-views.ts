@@ -49,12 +49,12 @@ export function pickVector<T extends VectorBase>(tests: readonly T[], q: VectorQ
 /** Read a `VectorQuery` from template options `flags=A,B result=valid tc=3 about=word` (in `about`, `_` stands for a space). */
 export function queryFromOptions(opts: Readonly<Record<string, string>>): VectorQuery {
   const q: VectorQuery = {};
-  if (opts['flags'] !== undefined) q.flags = opts['flags'].split(',').filter((f) => f !== '');
-  if (opts['result'] !== undefined) q.result = opts['result'];
-  if (opts['about'] !== undefined) q.about = opts['about'].replace(/_/g, ' ');
-  if (opts['tc'] !== undefined) {
-    const n = Number(opts['tc']);
-    if (!Number.isInteger(n)) throw new Error(`tc=${opts['tc']} is not a tcId`);
+  if (opts.flags !== undefined) q.flags = opts.flags.split(',').filter((f) => f !== '');
+  if (opts.result !== undefined) q.result = opts.result;
+  if (opts.about !== undefined) q.about = opts.about.replace(/_/g, ' ');
+  if (opts.tc !== undefined) {
+    const n = Number(opts.tc);
+    if (!Number.isInteger(n)) throw new Error(`tc=${opts.tc} is not a tcId`);
     q.tcId = n;
   }
   return q;
@@ -93,7 +93,9 @@ export function vectorCaption(v: SigningVector): string {
  * differs from the correct one).
  */
 export function signingExample(v: SigningVector, fields?: readonly SigningField[]): string {
-  const chosen = fields ?? SIGNING_FIELDS.map(([f]) => f).filter((f) => f !== 'presentedSignature' || v.presentedSignature !== v.signature);
+  const chosen =
+    fields ??
+    SIGNING_FIELDS.map(([f]) => f).filter((f) => f !== 'presentedSignature' || v.presentedSignature !== v.signature);
   const differs = chosen.includes('presentedSignature') && v.presentedSignature !== v.signature;
   const labelOf = (f: SigningField, label: string): string => {
     if (f === 'body') return `${label} (${v.bodyKind})`;
@@ -119,7 +121,11 @@ export function ageText(v: TimeWindowVector): string {
  * The time-window table of the vectors flagged as given (default `Boundary`): recvWindow,
  * age, verdict and the rule that rejects.
  */
-export function timeTable(vectors: readonly TimeWindowVector[], ruleLink: (id: string) => string, flag = 'Boundary'): string {
+export function timeTable(
+  vectors: readonly TimeWindowVector[],
+  ruleLink: (id: string) => string,
+  flag = 'Boundary',
+): string {
   const rows = vectors
     .filter((v) => v.flags.includes(flag))
     .map((v) => [
@@ -134,10 +140,20 @@ export function timeTable(vectors: readonly TimeWindowVector[], ruleLink: (id: s
 }
 
 /** The validation cases of a kind (`batch` or `order`) with a flag, as a table: what, verdict, rules reported. */
-export function orderCaseTable(vectors: readonly OrderVector[], kind: OrderVector['kind'], ruleLink: (id: string) => string, flag?: string): string {
+export function orderCaseTable(
+  vectors: readonly OrderVector[],
+  kind: OrderVector['kind'],
+  ruleLink: (id: string) => string,
+  flag?: string,
+): string {
   const rows = vectors
     .filter((v) => v.kind === kind && (flag === undefined || v.flags.includes(flag)))
-    .map((v) => [`#${v.tcId}`, escapeMd(v.comment), v.result, v.expectedRuleIds.length === 0 ? '' : v.expectedRuleIds.map(ruleLink).join(', ')]);
+    .map((v) => [
+      `#${v.tcId}`,
+      escapeMd(v.comment),
+      v.result,
+      v.expectedRuleIds.length === 0 ? '' : v.expectedRuleIds.map(ruleLink).join(', '),
+    ]);
   if (rows.length === 0) throw new Error(`no ${kind} vector${flag ? ` with the flag ${flag}` : ''}`);
   return table(['Vector', 'Case', 'Result', 'Rules reported'], rows);
 }

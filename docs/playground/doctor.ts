@@ -8,7 +8,10 @@ import { webCryptoHmac } from '../../src/core/signing/webcrypto.js';
 import { resolveBodyKind, type PlaygroundInput } from './signer.js';
 
 /** What the pasted request gets: a diagnosis, `correct`, or `no-signature` when it carries none to judge. */
-export type PastedVerdict = { kind: 'diagnosis'; diagnosis: Diagnosis } | { kind: 'correct' } | { kind: 'no-signature' };
+export type PastedVerdict =
+  | { kind: 'diagnosis'; diagnosis: Diagnosis }
+  | { kind: 'correct' }
+  | { kind: 'no-signature' };
 
 /** What the doctor may also be told: the signature when not inside the query or form body, the API key, the method. */
 export interface PastedExtras {
@@ -22,14 +25,25 @@ export interface PastedExtras {
  * Diagnose a pasted request. The query field may hold the request target (`/path?query`):
  * the path then lets the doctor see a client that signed it (PATH_SIGNED).
  */
-export async function diagnosePasted(input: PlaygroundInput & PastedExtras, subtle?: SubtleCrypto): Promise<PastedVerdict> {
+export async function diagnosePasted(
+  input: PlaygroundInput & PastedExtras,
+  subtle?: SubtleCrypto,
+): Promise<PastedVerdict> {
   const target = input.query.startsWith('/') ? input.query : undefined;
   const q = target?.indexOf('?') ?? -1;
   const path = target === undefined ? undefined : q === -1 ? target : target.slice(0, q);
-  const query = target !== undefined ? (q === -1 ? '' : target.slice(q + 1)) : input.query.startsWith('?') ? input.query.slice(1) : input.query;
+  const query =
+    target !== undefined
+      ? q === -1
+        ? ''
+        : target.slice(q + 1)
+      : input.query.startsWith('?')
+        ? input.query.slice(1)
+        : input.query;
   const bodyKind = resolveBodyKind(input.body, input.bodyKind);
   const hasPair = (s: string): boolean => s.split('&').some((p) => p.startsWith('signature='));
-  if (input.signature === undefined && !hasPair(query) && !(bodyKind === 'form' && hasPair(input.body))) return { kind: 'no-signature' };
+  if (input.signature === undefined && !hasPair(query) && !(bodyKind === 'form' && hasPair(input.body)))
+    return { kind: 'no-signature' };
   const d = await diagnoseAsync(
     {
       query,
@@ -51,10 +65,17 @@ export function verdictLines(v: PastedVerdict): string[] {
   if (v.kind === 'no-signature') return ['The pasted request carries no signature parameter: nothing to diagnose.'];
   if (v.kind === 'correct') return ['The signature is correct for this request: nothing to diagnose.'];
   const d = v.diagnosis;
-  const lines = [`${d.code}${d.also === undefined ? '' : ` + ${d.also.join(' + ')}`}: ${d.sentence}`, `server signed: ${d.serverSigned}`];
+  const lines = [
+    `${d.code}${d.also === undefined ? '' : ` + ${d.also.join(' + ')}`}: ${d.sentence}`,
+    `server signed: ${d.serverSigned}`,
+  ];
   if (d.clientSigned !== undefined) lines.push(`client signed: ${d.clientSigned}`);
   if (d.firstDifference !== undefined) {
-    lines.push(`first difference at index ${d.firstDifference.index}:`, `  server ${d.firstDifference.server}`, `  client ${d.firstDifference.client}`);
+    lines.push(
+      `first difference at index ${d.firstDifference.index}:`,
+      `  server ${d.firstDifference.server}`,
+      `  client ${d.firstDifference.client}`,
+    );
   }
   return lines;
 }
@@ -71,18 +92,18 @@ export function startDoctor(root: HTMLElement, read: () => PlaygroundInput): voi
   let seq = 0;
   button.addEventListener('click', () => {
     const mine = ++seq;
-    out.dataset['seq'] = String(mine);
+    out.dataset.seq = String(mine);
     diagnosePasted(read())
       .then((v) => {
         if (mine !== seq) return;
         out.textContent = verdictLines(v).join('\n');
-        out.dataset['code'] = v.kind === 'diagnosis' ? v.diagnosis.code : v.kind === 'correct' ? 'OK' : 'NONE';
+        out.dataset.code = v.kind === 'diagnosis' ? v.diagnosis.code : v.kind === 'correct' ? 'OK' : 'NONE';
       })
       .catch((err: unknown) => {
         if (mine === seq) out.textContent = `Could not diagnose: ${err instanceof Error ? err.message : String(err)}`;
       })
       .finally(() => {
-        if (mine === seq) out.dataset['done'] = String(mine);
+        if (mine === seq) out.dataset.done = String(mine);
       });
   });
 }

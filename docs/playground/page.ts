@@ -64,16 +64,22 @@ export async function start(root: HTMLElement, golden: SigningVectorFile): Promi
   const checkAll = el(root, 'sc-check-golden', HTMLButtonElement);
 
   if (globalThis.crypto?.subtle === undefined) {
-    error.textContent = 'Web Crypto is not available here: open this page over https or from http://127.0.0.1 / localhost.';
+    error.textContent =
+      'Web Crypto is not available here: open this page over https or from http://127.0.0.1 / localhost.';
     return;
   }
 
   let seq = 0;
   const run = async (): Promise<void> => {
     const mine = ++seq;
-    root.dataset['seq'] = String(mine);
+    root.dataset.seq = String(mine);
     try {
-      const r = await computeSignature({ query: query.value, body: body.value, secret: secret.value, bodyKind: kind.value as BodyKindChoice });
+      const r = await computeSignature({
+        query: query.value,
+        body: body.value,
+        secret: secret.value,
+        bodyKind: kind.value as BodyKindChoice,
+      });
       if (mine !== seq) return;
       error.textContent = '';
       show(outs.kind, r.bodyKind);
@@ -89,11 +95,11 @@ export async function start(root: HTMLElement, golden: SigningVectorFile): Promi
             ? 'the signature in the pasted request matches (case ignored)'
             : `the signature in the pasted request (${r.presented.join(', ')}) does not match`,
       );
-      outs.presented.dataset['match'] = String(r.presentedMatches ?? 'none');
+      outs.presented.dataset.match = String(r.presentedMatches ?? 'none');
     } catch (err) {
       if (mine === seq) error.textContent = `Could not compute: ${err instanceof Error ? err.message : String(err)}`;
     } finally {
-      if (mine === seq) root.dataset['done'] = String(mine);
+      if (mine === seq) root.dataset.done = String(mine);
     }
   };
 
@@ -117,13 +123,18 @@ export async function start(root: HTMLElement, golden: SigningVectorFile): Promi
   for (const input of [query, body, secret]) input.addEventListener('input', () => void run());
   kind.addEventListener('change', () => void run());
   compute.addEventListener('click', () => void run());
-  startDoctor(root, () => ({ query: query.value, body: body.value, secret: secret.value, bodyKind: kind.value as BodyKindChoice }));
+  startDoctor(root, () => ({
+    query: query.value,
+    body: body.value,
+    secret: secret.value,
+    bodyKind: kind.value as BodyKindChoice,
+  }));
 
   const verify = async (): Promise<void> => {
     goldenResult.textContent = 'Checking the golden vectors…';
     const check = await checkGoldenVectors(golden.tests);
-    goldenResult.dataset['passed'] = String(check.passed);
-    goldenResult.dataset['total'] = String(check.total);
+    goldenResult.dataset.passed = String(check.passed);
+    goldenResult.dataset.total = String(check.total);
     goldenResult.textContent = `${check.passed}/${check.total} golden signing vectors reproduced in this browser${check.passed === check.total ? '.' : ': see below.'}`;
     goldenResult.classList.toggle('sc-bad', check.passed !== check.total);
     goldenList.replaceChildren(

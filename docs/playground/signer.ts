@@ -106,11 +106,16 @@ export async function checkVector(v: SigningVector, subtle?: SubtleCrypto): Prom
   }
   const verdict = signatureMatches(r.signature, v.presentedSignature) ? 'valid' : 'invalid';
   const expected = v.result === 'invalid' ? 'invalid' : 'valid';
-  return verdict === expected ? undefined : { tcId: v.tcId, comment: v.comment, step: 'result', expected: v.result, actual: verdict };
+  return verdict === expected
+    ? undefined
+    : { tcId: v.tcId, comment: v.comment, step: 'result', expected: v.result, actual: verdict };
 }
 
 /** Run every golden vector through the page's signer. */
-export async function checkGoldenVectors(vectors: readonly SigningVector[], subtle?: SubtleCrypto): Promise<GoldenCheck> {
+export async function checkGoldenVectors(
+  vectors: readonly SigningVector[],
+  subtle?: SubtleCrypto,
+): Promise<GoldenCheck> {
   const mismatches: VectorMismatch[] = [];
   for (const v of vectors) {
     const m = await checkVector(v, subtle);

@@ -52,27 +52,68 @@ const ORDER_B = 'quantity=0.0105&price=43250.5&recvWindow=5000&newClientOrderId=
 const BATCH_Q = 'recvWindow=5000&timestamp=1700000000000';
 /** 20 orders (the most a batch holds, §4.1), non-ASCII client ids: every JSON candidate applies, on the longest text. */
 const BATCH_B = JSON.stringify(
-  Array.from({ length: 20 }, (_, i) => ({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.0105', price: '43250.5', timeInForce: 'GTC', newClientOrderId: `ordre-${i}-café` })),
+  Array.from({ length: 20 }, (_, i) => ({
+    symbol: 'BTCUSDT',
+    side: 'BUY',
+    type: 'LIMIT',
+    quantity: '0.0105',
+    price: '43250.5',
+    timeInForce: 'GTC',
+    newClientOrderId: `ordre-${i}-café`,
+  })),
 );
 
 /** A body at the server's size limit (64 KiB, D-BODY-LIMIT): the search budget, not the candidate list, bounds it. */
-const LARGE_B = JSON.stringify(Array.from({ length: 560 }, (_, i) => ({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.0105', price: '43250.5', newClientOrderId: `ordre-${i}-café` })));
+const LARGE_B = JSON.stringify(
+  Array.from({ length: 560 }, (_, i) => ({
+    symbol: 'BTCUSDT',
+    side: 'BUY',
+    type: 'LIMIT',
+    quantity: '0.0105',
+    price: '43250.5',
+    newClientOrderId: `ordre-${i}-café`,
+  })),
+);
 
 /** The worst cases: signed with another secret, so nothing matches and the whole search runs. */
 export const DOCTOR_CASES: ReadonlyArray<{ name: string; req: DoctorRequest; signed: string }> = [
   {
     name: 'split form (query + body), path and API key given',
-    req: { query: ORDER_Q, body: ORDER_B, bodyKind: 'form', method: 'POST', path: '/api/v1/spot/order', apiKey: 'bench-api-key', signature: sign('another-secret', ORDER_Q + ORDER_B) },
+    req: {
+      query: ORDER_Q,
+      body: ORDER_B,
+      bodyKind: 'form',
+      method: 'POST',
+      path: '/api/v1/spot/order',
+      apiKey: 'bench-api-key',
+      signature: sign('another-secret', ORDER_Q + ORDER_B),
+    },
     signed: ORDER_Q + ORDER_B,
   },
   {
     name: 'batch of 20 orders (JSON body), path and API key given',
-    req: { query: BATCH_Q, body: BATCH_B, bodyKind: 'json', method: 'POST', path: '/api/v1/spot/batchOrders', apiKey: 'bench-api-key', signature: sign('another-secret', BATCH_Q + BATCH_B) },
+    req: {
+      query: BATCH_Q,
+      body: BATCH_B,
+      bodyKind: 'json',
+      method: 'POST',
+      path: '/api/v1/spot/batchOrders',
+      apiKey: 'bench-api-key',
+      signature: sign('another-secret', BATCH_Q + BATCH_B),
+    },
     signed: BATCH_Q + BATCH_B,
   },
   {
     name: `JSON body of ${Math.round(LARGE_B.length / 1024)} KiB (the body limit), path and API key given`,
-    req: { query: BATCH_Q, body: LARGE_B, bodyKind: 'json', method: 'POST', path: '/api/v1/spot/batchOrders', apiKey: 'bench-api-key', signature: sign('another-secret', BATCH_Q + LARGE_B) },
+    req: {
+      query: BATCH_Q,
+      body: LARGE_B,
+      bodyKind: 'json',
+      method: 'POST',
+      path: '/api/v1/spot/batchOrders',
+      apiKey: 'bench-api-key',
+      signature: sign('another-secret', BATCH_Q + LARGE_B),
+    },
     signed: BATCH_Q + LARGE_B,
   },
 ];
@@ -98,7 +139,8 @@ export type DoctorFigures = DoctorCaseFigures[];
 
 export function measureDoctor(opts: CompareOptions): DoctorFigures {
   return DOCTOR_CASES.map(({ name, req, signed }) => {
-    if (diagnose(req, SECRET, sign)?.code !== 'UNKNOWN') throw new Error(`the benchmark request "${name}" should be diagnosed UNKNOWN`);
+    if (diagnose(req, SECRET, sign)?.code !== 'UNKNOWN')
+      throw new Error(`the benchmark request "${name}" should be diagnosed UNKNOWN`);
     const bad = req.signature ?? '';
     const [d, v] = compare(
       [

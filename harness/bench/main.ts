@@ -20,7 +20,11 @@ export interface BenchSection {
 export const SECTIONS: readonly BenchSection[] = [
   { name: 'signing', description: 'sign vs naive createHmac; batch validation vs JSON.parse', run: runSigning },
   { name: 'doctor', description: 'signature doctor candidate search vs one plain verify', run: runDoctor },
-  { name: 'server', description: 'reference server vs bare node:http under child-process load; RSS over 60 s', run: (out) => benchServer(out) },
+  {
+    name: 'server',
+    description: 'reference server vs bare node:http under child-process load; RSS over 60 s',
+    run: (out) => benchServer(out),
+  },
 ];
 
 const USAGE = `Usage: node dist/harness/bench/main.js [section...] [--rounds N] [--sample-ms M]
@@ -37,7 +41,11 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: { rounds: { type: 'string', default: '21' }, 'sample-ms': { type: 'string', default: '60' }, help: { type: 'boolean', short: 'h', default: false } },
+      options: {
+        rounds: { type: 'string', default: '21' },
+        'sample-ms': { type: 'string', default: '60' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
     });
   } catch (err) {
     process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n\n${USAGE}`);

@@ -37,6 +37,11 @@ describe('formatting', () => {
   });
 
   it('aligns the first column left and the others right', () => {
-    expect(table([['name', 'n'], ['x', '100']])).toBe('name    n\nx     100');
+    expect(
+      table([
+        ['name', 'n'],
+        ['x', '100'],
+      ]),
+    ).toBe('name    n\nx     100');
   });
 });

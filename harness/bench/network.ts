@@ -22,10 +22,15 @@ const median = (xs: number[]): number => {
 };
 
 /** Run the full default verdict against a fresh reference server, directly or through a latency proxy. */
-export async function verdict(o: { rtt?: [number, number] } & Partial<RunOptions>): Promise<{ ms: number; report: RunReport }> {
+export async function verdict(
+  o: { rtt?: [number, number] } & Partial<RunOptions>,
+): Promise<{ ms: number; report: RunReport }> {
   const { rtt, ...run } = o;
   const server = await startServer({ port: 0 });
-  const proxy = rtt === undefined ? undefined : await startLatencyProxy({ targetPort: server.port, minRttMs: rtt[0], maxRttMs: rtt[1] });
+  const proxy =
+    rtt === undefined
+      ? undefined
+      : await startLatencyProxy({ targetPort: server.port, minRttMs: rtt[0], maxRttMs: rtt[1] });
   try {
     const t0 = performance.now();
     const report = await runAgainstUrl(proxy?.url ?? server.url, { runs: DEFAULT_RUNS, timeoutMs: 10_000, ...run });
@@ -51,28 +56,43 @@ export async function benchNetwork(rounds = 3, rtt: [number, number] = [50, 150]
     remote.push(b.ms);
     reqs.push(b.report.requests);
     failures += a.report.summary.failed + b.report.summary.failed + b.report.summary.inconclusive;
-    console.log(`round ${i + 1}: loopback ${s(a.ms)} (${a.report.requests} requests), through the proxy ${s(b.ms)} (${b.report.requests} requests, ${b.report.summary.passed} passed, ${b.report.summary.failed} failed)`);
+    console.log(
+      `round ${i + 1}: loopback ${s(a.ms)} (${a.report.requests} requests), through the proxy ${s(b.ms)} (${b.report.requests} requests, ${b.report.summary.passed} passed, ${b.report.summary.failed} failed)`,
+    );
   }
   // The old defaults (one request at a time, 20 per second) cut at a deadline, then projected to the same request count.
   const cutAt = 20_000;
   const old = await verdict({ seed: 2000, rtt, concurrency: 1, rate: 20, maxTimeMs: cutAt });
   const perReq = cutAt / Math.max(1, old.report.requests);
   const n = median(reqs);
-  console.log(`\n== full default verdict (${DEFAULT_RUNS} cases per property) through a ${rtt[0]}-${rtt[1]} ms round-trip proxy`);
+  console.log(
+    `\n== full default verdict (${DEFAULT_RUNS} cases per property) through a ${rtt[0]}-${rtt[1]} ms round-trip proxy`,
+  );
   console.log(`rounds ${rounds}; failures or inconclusive checks in the runs: ${failures}`);
   console.log(`requests        median ${n}`);
   console.log(`loopback        median ${s(median(local))}  (concurrency ${LOOPBACK_CONCURRENCY}, no rate limit)`);
-  console.log(`through proxy   median ${s(median(remote))}  (concurrency ${REMOTE_CONCURRENCY}, at most ${REMOTE_RATE}/s; target < 60 s)`);
+  console.log(
+    `through proxy   median ${s(median(remote))}  (concurrency ${REMOTE_CONCURRENCY}, at most ${REMOTE_RATE}/s; target < 60 s)`,
+  );
   console.log(`ratio           proxy / loopback ${(median(remote) / median(local)).toFixed(1)}x`);
-  console.log(`old defaults    ${old.report.requests} requests in ${s(cutAt)} (one at a time, 20/s): ${perReq.toFixed(0)} ms each, ~${s(perReq * n)} projected for ${n} requests; new defaults ${(perReq * n / median(remote)).toFixed(1)}x faster`);
+  console.log(
+    `old defaults    ${old.report.requests} requests in ${s(cutAt)} (one at a time, 20/s): ${perReq.toFixed(0)} ms each, ~${s(perReq * n)} projected for ${n} requests; new defaults ${((perReq * n) / median(remote)).toFixed(1)}x faster`,
+  );
 }
 
 /** The mutant self-test at a case count: mutants caught by a MUST check of their family, and requests sent. */
-export async function detection(runs: number, concurrency: number, seed = 7): Promise<{ caught: number; total: number; requests: number; missed: string[] }> {
+export async function detection(
+  runs: number,
+  concurrency: number,
+  seed = 7,
+): Promise<{ caught: number; total: number; requests: number; missed: string[] }> {
   let caught = 0;
   let requests = 0;
   const missed: string[] = [];
-  const all = [...mutants.map((m) => ({ name: m.name, family: m.family, options: m.options, start: undefined })), ...routeMutants.map((m) => ({ name: m.name, family: m.family, options: undefined, start: m.options }))];
+  const all = [
+    ...mutants.map((m) => ({ name: m.name, family: m.family, options: m.options, start: undefined })),
+    ...routeMutants.map((m) => ({ name: m.name, family: m.family, options: undefined, start: m.options })),
+  ];
   for (const m of all) {
     const run = { seed, runs, concurrency, timeoutMs: 10_000 };
     let report: RunReport;
@@ -100,8 +120,12 @@ export async function benchDetection(oldRuns = 100, newRuns = DEFAULT_RUNS): Pro
   const b = await detection(newRuns, LOOPBACK_CONCURRENCY);
   const t2 = performance.now();
   console.log(`\n== mutant self-test (${a.total} mutant servers, full runs, seed 7)`);
-  console.log(`old defaults    ${oldRuns} cases, one at a time: caught ${a.caught}/${a.total}, ${a.requests} requests, ${s(t1 - t0)}${a.missed.length ? `; missed: ${a.missed.join('; ')}` : ''}`);
-  console.log(`new defaults    ${newRuns} cases, concurrency ${LOOPBACK_CONCURRENCY}: caught ${b.caught}/${b.total}, ${b.requests} requests, ${s(t2 - t1)}${b.missed.length ? `; missed: ${b.missed.join('; ')}` : ''}`);
+  console.log(
+    `old defaults    ${oldRuns} cases, one at a time: caught ${a.caught}/${a.total}, ${a.requests} requests, ${s(t1 - t0)}${a.missed.length ? `; missed: ${a.missed.join('; ')}` : ''}`,
+  );
+  console.log(
+    `new defaults    ${newRuns} cases, concurrency ${LOOPBACK_CONCURRENCY}: caught ${b.caught}/${b.total}, ${b.requests} requests, ${s(t2 - t1)}${b.missed.length ? `; missed: ${b.missed.join('; ')}` : ''}`,
+  );
   console.log(`ratio           requests new / old ${(b.requests / a.requests).toFixed(2)}`);
 }
 

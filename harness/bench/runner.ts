@@ -26,7 +26,9 @@ async function baseline(n: number): Promise<number> {
     const f = createRequestFactory({ apiKey: DEMO_API_KEY, secret: DEMO_SECRET, serverNow: Date.now });
     const t0 = performance.now();
     for (let i = 0; i < n; i++) {
-      const b = f.batch([{ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '1', newClientOrderId: `bench-${i}` }]);
+      const b = f.batch([
+        { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '1', newClientOrderId: `bench-${i}` },
+      ]);
       await t.send(b.request, b.facts);
     }
     return performance.now() - t0;
@@ -52,11 +54,17 @@ export async function benchRunner(rounds = 3): Promise<void> {
   const run = median(runMs);
   const n = median(reqs);
   const base = median(baseMs);
-  console.log(`== conformance runner: full default run (${DEFAULT_RUNS} cases per property, concurrency ${LOOPBACK_CONCURRENCY}) against the embedded server`);
+  console.log(
+    `== conformance runner: full default run (${DEFAULT_RUNS} cases per property, concurrency ${LOOPBACK_CONCURRENCY}) against the embedded server`,
+  );
   console.log(`rounds ${rounds}; failures in the runs: ${failed}`);
-  console.log(`run time        median ${(run / 1000).toFixed(2)} s  (all: ${runMs.map((x) => (x / 1000).toFixed(2)).join(', ')} s; target < 20 s)`);
+  console.log(
+    `run time        median ${(run / 1000).toFixed(2)} s  (all: ${runMs.map((x) => (x / 1000).toFixed(2)).join(', ')} s; target < 20 s)`,
+  );
   console.log(`requests        median ${n}`);
-  console.log(`requests/s      runner ${(n / (run / 1000)).toFixed(0)}  vs  baseline (same count of pre-built signed batches, same transport) ${(n / (base / 1000)).toFixed(0)}`);
+  console.log(
+    `requests/s      runner ${(n / (run / 1000)).toFixed(0)}  vs  baseline (same count of pre-built signed batches, same transport) ${(n / (base / 1000)).toFixed(0)}`,
+  );
   console.log(`ratio           runner / baseline throughput ${(base / run).toFixed(2)}x`);
 }
 

@@ -6,7 +6,9 @@ import { loadBatch, quantile, runLoad } from './server.js';
 describe('server benchmark helpers', () => {
   it('quantile takes the nearest rank of an ascending list', () => {
     const xs = Array.from({ length: 100 }, (_, i) => i + 1);
-    expect([quantile(xs, 0.5), quantile(xs, 0.99), quantile(xs, 1), quantile(xs, 0), quantile([7], 0.99)]).toEqual([50, 99, 100, 1, 7]);
+    expect([quantile(xs, 0.5), quantile(xs, 0.99), quantile(xs, 1), quantile(xs, 0), quantile([7], 0.99)]).toEqual([
+      50, 99, 100, 1, 7,
+    ]);
     expect(quantile([], 0.5)).toBeNaN();
   });
 

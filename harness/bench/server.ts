@@ -73,7 +73,14 @@ export function quantile(sorted: readonly number[], q: number): number {
 
 /** A batch of `n` valid LIMIT orders of one symbol, without client ids (the server generates them: no duplicates). */
 export function loadBatch(n: number): BatchOrderItem[] {
-  return Array.from({ length: n }, (_, i) => ({ symbol: 'BTCUSDT', side: i % 2 === 0 ? 'BUY' : 'SELL', type: 'LIMIT', quantity: '0.01', price: (42000 + i).toFixed(2), timeInForce: 'GTC' }));
+  return Array.from({ length: n }, (_, i) => ({
+    symbol: 'BTCUSDT',
+    side: i % 2 === 0 ? 'BUY' : 'SELL',
+    type: 'LIMIT',
+    quantity: '0.01',
+    price: (42000 + i).toFixed(2),
+    timeInForce: 'GTC',
+  }));
 }
 
 function accepted(status: number, text: string): boolean {
@@ -100,10 +107,19 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const end = measureFrom + spec.durationMs;
   const worker = async (): Promise<void> => {
     for (let t0 = performance.now(); t0 < end; t0 = performance.now()) {
-      const { request } = batchOrdersRequest(orders, { apiKey: DEMO_API_KEY, secret: DEMO_SECRET, timestamp: Date.now() });
+      const { request } = batchOrdersRequest(orders, {
+        apiKey: DEMO_API_KEY,
+        secret: DEMO_SECRET,
+        timestamp: Date.now(),
+      });
       let ok = false;
       try {
-        const res = await pool.request({ method: 'POST', path: `${request.path}?${request.query}`, headers: request.headers, body: request.body });
+        const res = await pool.request({
+          method: 'POST',
+          path: `${request.path}?${request.query}`,
+          headers: request.headers,
+          body: request.body,
+        });
         ok = accepted(res.statusCode, await res.body.text());
       } catch {
         ok = false;
@@ -118,7 +134,13 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   await Promise.all(Array.from({ length: spec.connections }, worker));
   await pool.close();
   latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, failures, rate: latencies.length / (spec.durationMs / 1000), p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
+  return {
+    requests: latencies.length,
+    failures,
+    rate: latencies.length / (spec.durationMs / 1000),
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+  };
 }
 
 /** A load result with the CPU time this (the server's) process spent per request meanwhile, µs. */
@@ -138,13 +160,20 @@ async function measuredLoad(spec: LoadSpec): Promise<MeasuredLoad> {
 /** Run `runLoad` in a child process (this module forked) and resolve with its result. */
 function loadInChild(spec: LoadSpec): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, [CHILD_ENV]: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(fileURLToPath(import.meta.url), [], {
+      env: { ...process.env, [CHILD_ENV]: '1' },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     let result: LoadResult | undefined;
     child.once('message', (m) => {
       result = m as LoadResult;
     });
     child.once('error', reject);
-    child.once('exit', (code) => (result !== undefined ? resolve(result) : reject(new Error(`load child exited with ${String(code)} and no result`))));
+    child.once('exit', (code) =>
+      result !== undefined
+        ? resolve(result)
+        : reject(new Error(`load child exited with ${String(code)} and no result`)),
+    );
     child.send(spec);
   });
 }
@@ -179,7 +208,10 @@ const ms = (x: number): string => x.toFixed(2);
 const int = (x: number): string => Math.round(x).toLocaleString('en-US');
 
 /** Run the server benchmark and print its figures. */
-export async function benchServer(out: (s: string) => void = (s) => process.stdout.write(s), options: Partial<ServerBenchOptions> = {}): Promise<void> {
+export async function benchServer(
+  out: (s: string) => void = (s) => process.stdout.write(s),
+  options: Partial<ServerBenchOptions> = {},
+): Promise<void> {
   const opts: ServerBenchOptions = {
     rounds: options.rounds ?? envNumber('SPOTCHECK_BENCH_SERVER_ROUNDS', 3),
     roundSeconds: options.roundSeconds ?? 4,
@@ -189,16 +221,31 @@ export async function benchServer(out: (s: string) => void = (s) => process.stdo
   const batchSize = 20;
   const reference = await startServer({});
   // The bare server answers what the reference answers to the same batch, so both move the same bytes.
-  const sample = batchOrdersRequest(loadBatch(batchSize), { apiKey: DEMO_API_KEY, secret: DEMO_SECRET, timestamp: Date.now() }).request;
-  const sampleAnswer = await fetch(`${reference.url}${sample.path}?${sample.query}`, { method: 'POST', headers: sample.headers, body: sample.body });
+  const sample = batchOrdersRequest(loadBatch(batchSize), {
+    apiKey: DEMO_API_KEY,
+    secret: DEMO_SECRET,
+    timestamp: Date.now(),
+  }).request;
+  const sampleAnswer = await fetch(`${reference.url}${sample.path}?${sample.query}`, {
+    method: 'POST',
+    headers: sample.headers,
+    body: sample.body,
+  });
   const fixedBody = await sampleAnswer.text();
   const bare = await startBare(fixedBody);
   try {
-    const spec = (url: string, seconds: number): LoadSpec => ({ url, connections: opts.connections, warmupMs: 1000, durationMs: seconds * 1000, batchSize });
+    const spec = (url: string, seconds: number): LoadSpec => ({
+      url,
+      connections: opts.connections,
+      warmupMs: 1000,
+      durationMs: seconds * 1000,
+      batchSize,
+    });
     const runs = { bare: [] as MeasuredLoad[], reference: [] as MeasuredLoad[] };
     for (let round = 0; round < opts.rounds; round++) {
       const order = round % 2 === 0 ? (['bare', 'reference'] as const) : (['reference', 'bare'] as const);
-      for (const target of order) runs[target].push(await measuredLoad(spec(target === 'bare' ? bare.url : reference.url, opts.roundSeconds)));
+      for (const target of order)
+        runs[target].push(await measuredLoad(spec(target === 'bare' ? bare.url : reference.url, opts.roundSeconds)));
     }
     const summary = (rs: MeasuredLoad[]) => ({
       rate: median(rs.map((r) => r.rate)),
@@ -217,11 +264,23 @@ export async function benchServer(out: (s: string) => void = (s) => process.stdo
       `${table([
         ['target', 'req/s', 'orders/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'failed'],
         ['bare http.createServer (fixed body)', int(b.rate), '-', ms(b.p50), ms(b.p99), int(b.cpu), String(b.failures)],
-        ['reference server', int(r.rate), int(r.rate * batchSize), ms(r.p50), ms(r.p99), int(r.cpu), String(r.failures)],
+        [
+          'reference server',
+          int(r.rate),
+          int(r.rate * batchSize),
+          ms(r.p50),
+          ms(r.p99),
+          int(r.cpu),
+          String(r.failures),
+        ],
       ])}\n`,
     );
-    out(`ratio reference/bare: ${(r.rate / b.rate).toFixed(2)}x requests per second (target >= 0.5x); server CPU per request ${(r.cpu / b.cpu).toFixed(2)}x\n`);
-    out(`machine load average during the run: ${loadavg()[0]?.toFixed(2) ?? '?'} on ${availableParallelism()} cores (others' work skews the rates; CPU per request much less)\n`);
+    out(
+      `ratio reference/bare: ${(r.rate / b.rate).toFixed(2)}x requests per second (target >= 0.5x); server CPU per request ${(r.cpu / b.cpu).toFixed(2)}x\n`,
+    );
+    out(
+      `machine load average during the run: ${loadavg()[0]?.toFixed(2) ?? '?'} on ${availableParallelism()} cores (others' work skews the rates; CPU per request much less)\n`,
+    );
 
     if (opts.soakSeconds > 0) {
       const rss: number[] = [];

@@ -58,7 +58,10 @@ export function measureSigning(opts: CompareOptions): { signing: SigningFigures[
   const cases: Array<{ payload: string; inputs: string[] }> = [
     {
       payload: 'single order (query)',
-      inputs: payloads((ts) => `symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&quantity=0.0105&price=43250.5&recvWindow=5000&timestamp=${ts}`),
+      inputs: payloads(
+        (ts) =>
+          `symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&quantity=0.0105&price=43250.5&recvWindow=5000&timestamp=${ts}`,
+      ),
     },
     { payload: '20-order batch (query + JSON)', inputs: payloads((ts) => `timestamp=${ts}&recvWindow=5000${body}`) },
   ];
@@ -93,12 +96,22 @@ export function formatSigning(r: ReturnType<typeof measureSigning>, opts: Compar
   const head = `medians of ${opts.rounds} alternating rounds of >= ${opts.sampleMs} ms each`;
   const sig = table([
     ['payload', 'bytes', 'sign (ops/s)', 'naive (ops/s)', 'ratio'],
-    ...r.signing.map((f) => [f.payload, String(f.bytes), formatRate(f.signer.median), formatRate(f.baseline.median), `${f.ratio.toFixed(2)}x`]),
+    ...r.signing.map((f) => [
+      f.payload,
+      String(f.bytes),
+      formatRate(f.signer.median),
+      formatRate(f.baseline.median),
+      `${f.ratio.toFixed(2)}x`,
+    ]),
   ]);
   const v = r.validation;
   const val = table([
     ['operation', 'batches/s', 'vs JSON.parse'],
-    ...[v.parse, v.validate, v.parseAndValidate].map((t) => [t.name, formatRate(t.median), `${(t.median / v.parse.median).toFixed(2)}x`]),
+    ...[v.parse, v.validate, v.parseAndValidate].map((t) => [
+      t.name,
+      formatRate(t.median),
+      `${(t.median / v.parse.median).toFixed(2)}x`,
+    ]),
   ]);
   return [
     `HMAC-SHA256 signing: sign (padded keys prepared once per secret, two one-shot SHA-256 calls) vs createHmac('sha256', secretString) — ${head}`,

@@ -33,6 +33,7 @@ export interface Driver {
 
 const SEED = { order: '/api/v1/spot/order', batch: '/api/v1/spot/batchOrders' } as const;
 
+// biome-ignore lint/suspicious/noExplicitAny: third-party client classes are driven dynamically, without their types
 type Any = Record<string, any>;
 
 /** A ccxt exchange class with every API base URL pointed at the wrapper. */
@@ -40,7 +41,12 @@ function ccxtExchange(ctx: DriverContext, id: string): Any {
   const ccxt = (ctx.mod.default ?? ctx.mod) as Any;
   const ex = new ccxt[id]({ apiKey: ctx.apiKey, secret: ctx.secret, enableRateLimit: false, timeout: 10_000 }) as Any;
   // Only the origin is replaced: the library's own path prefix (e.g. `/api/v3`) stays.
-  const point = (v: unknown): unknown => (typeof v === 'string' ? v.replace(/^https?:\/\/[^/]+/, ctx.baseUrl) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, point(x)])) : v);
+  const point = (v: unknown): unknown =>
+    typeof v === 'string'
+      ? v.replace(/^https?:\/\/[^/]+/, ctx.baseUrl)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, point(x)]))
+        : v;
   ex.urls = { ...ex.urls, api: point(ex.urls.api) };
   return ex;
 }
@@ -48,7 +54,8 @@ function ccxtExchange(ctx: DriverContext, id: string): Any {
 /** The function a package exports as its default (a CommonJS `exports.default` arrives as `default.default`). */
 function unwrapDefault(mod: unknown): unknown {
   let m = mod;
-  while (typeof m !== 'function' && m !== null && typeof m === 'object' && 'default' in m) m = (m as { default: unknown }).default;
+  while (typeof m !== 'function' && m !== null && typeof m === 'object' && 'default' in m)
+    m = (m as { default: unknown }).default;
   return m;
 }
 
@@ -94,7 +101,10 @@ export const DRIVERS: readonly Driver[] = [
     name: 'ccxt (toobit)',
     pkg: 'ccxt',
     version: '4.5.84',
-    wire: { apiKeyHeader: 'X-BB-APIKEY', paths: { '/api/v1/spot/order': SEED.order, '/api/v1/spot/batchOrders': SEED.batch } },
+    wire: {
+      apiKeyHeader: 'X-BB-APIKEY',
+      paths: { '/api/v1/spot/order': SEED.order, '/api/v1/spot/batchOrders': SEED.batch },
+    },
     create: (ctx) => ccxtExchange(ctx, 'toobit'),
     send: {
       form: (c, orders) => (c as Any).privatePostApiV1SpotOrder({ ...one(orders) }),
@@ -107,7 +117,11 @@ export const DRIVERS: readonly Driver[] = [
     pkg: '@binance/connector',
     version: '3.6.1',
     wire: { apiKeyHeader: 'X-MBX-APIKEY', paths: { '/api/v3/order': SEED.order } },
-    create: (ctx) => new (ctx.mod.Spot as new (k: string, s: string, o: object) => unknown)(ctx.apiKey, ctx.secret, { baseURL: ctx.baseUrl, timeout: 10_000 }),
+    create: (ctx) =>
+      new (ctx.mod.Spot as new (k: string, s: string, o: object) => unknown)(ctx.apiKey, ctx.secret, {
+        baseURL: ctx.baseUrl,
+        timeout: 10_000,
+      }),
     send: {
       query: (c, orders) => {
         const { symbol, side, type, ...rest } = one(orders);
@@ -121,7 +135,14 @@ export const DRIVERS: readonly Driver[] = [
     pkg: 'binance',
     version: '3.6.5',
     wire: { apiKeyHeader: 'X-MBX-APIKEY', paths: { '/api/v3/order': SEED.order } },
-    create: (ctx) => new (ctx.mod.MainClient as new (o: object) => unknown)({ api_key: ctx.apiKey, api_secret: ctx.secret, baseUrl: ctx.baseUrl, disableTimeSync: true, beautifyResponses: false }),
+    create: (ctx) =>
+      new (ctx.mod.MainClient as new (o: object) => unknown)({
+        api_key: ctx.apiKey,
+        api_secret: ctx.secret,
+        baseUrl: ctx.baseUrl,
+        disableTimeSync: true,
+        beautifyResponses: false,
+      }),
     send: { query: (c, orders) => (c as Any).submitNewOrder({ ...one(orders) }) },
   },
   {
@@ -132,7 +153,12 @@ export const DRIVERS: readonly Driver[] = [
     wire: { apiKeyHeader: 'X-MBX-APIKEY', paths: { '/api/v3/order': SEED.order } },
     create: (ctx) => {
       const B = unwrapDefault(ctx.mod) as new (o: object) => unknown;
-      return new B({ APIKEY: ctx.apiKey, APISECRET: ctx.secret, urls: { base: `${ctx.baseUrl}/api/` }, recvWindow: 5000 });
+      return new B({
+        APIKEY: ctx.apiKey,
+        APISECRET: ctx.secret,
+        urls: { base: `${ctx.baseUrl}/api/` },
+        recvWindow: 5000,
+      });
     },
     send: {
       form: (c, orders) => {

@@ -31,7 +31,6 @@ const SECRET = 'interop-secret-NOT-A-REAL-KEY';
 /** Longest wait for one library call, ms. */
 const CALL_TIMEOUT_MS = 15_000;
 
-
 export interface ClientResult {
   name: string;
   package: string;
@@ -62,7 +61,11 @@ export interface Matrix {
 /** Install every package of `drivers` at its version into `dir` unless already there. */
 function install(dir: string, drivers: readonly Driver[]): void {
   mkdirSync(dir, { recursive: true });
-  if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{ "private": true, "description": "spotcheck interop scratch folder" }\n');
+  if (!existsSync(join(dir, 'package.json')))
+    writeFileSync(
+      join(dir, 'package.json'),
+      '{ "private": true, "description": "spotcheck interop scratch folder" }\n',
+    );
   const wanted = [...new Map(drivers.map((d) => [d.pkg, d.version])).entries()];
   const missing = wanted.filter(([pkg, version]) => {
     const p = join(dir, 'node_modules', pkg, 'package.json');
@@ -70,7 +73,18 @@ function install(dir: string, drivers: readonly Driver[]): void {
   });
   if (missing.length === 0) return;
   process.stderr.write(`interop: installing ${missing.map(([p, v]) => `${p}@${v}`).join(' ')} into ${dir}\n`);
-  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', ...missing.map(([p, v]) => `${p}@${v}`)], { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'] });
+  const r = spawnSync(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      '--no-package-lock',
+      ...missing.map(([p, v]) => `${p}@${v}`),
+    ],
+    { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'] },
+  );
   if (r.status !== 0) throw new Error(`npm install failed in ${dir}`);
 }
 
@@ -99,8 +113,13 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 /** What a refused request shows: its bytes, the server's message, and the doctor's reading of its signature (also for a refusal before the signature check). */
 function evidenceOf(e: Exchange): Evidence {
   const kind = e.body === '' ? 'none' : e.path.endsWith('/batchOrders') ? 'json' : 'form';
-  const d = diagnose({ query: e.query, body: e.body, bodyKind: kind, method: e.method, path: e.path, apiKey: API_KEY }, SECRET, sign);
-  const msg = typeof e.json === 'object' && e.json !== null && 'msg' in e.json ? String((e.json as { msg: unknown }).msg) : '';
+  const d = diagnose(
+    { query: e.query, body: e.body, bodyKind: kind, method: e.method, path: e.path, apiKey: API_KEY },
+    SECRET,
+    sign,
+  );
+  const msg =
+    typeof e.json === 'object' && e.json !== null && 'msg' in e.json ? String((e.json as { msg: unknown }).msg) : '';
   return { query: e.query, body: e.body, msg, signature: d === null ? 'OK' : [d.code, ...(d.also ?? [])].join('+') };
 }
 
@@ -122,7 +141,10 @@ async function runClient(driver: Driver, index: number, dir: string, serverUrl: 
       const before = proxy.exchanges.length;
       let error = '';
       try {
-        await withTimeout(send(client, ordersFor(scenario, `i${index}${scenario[0]}${SCENARIOS.indexOf(scenario)}-`)), CALL_TIMEOUT_MS);
+        await withTimeout(
+          send(client, ordersFor(scenario, `i${index}${scenario[0]}${SCENARIOS.indexOf(scenario)}-`)),
+          CALL_TIMEOUT_MS,
+        );
       } catch (e) {
         error = e instanceof Error ? e.message : String(e);
       }
@@ -130,14 +152,24 @@ async function runClient(driver: Driver, index: number, dir: string, serverUrl: 
       scenarios[scenario] = outcomeOf(sent);
       const last = sent.at(-1);
       const placement = scenario.split('/')[0] as Placement;
-      if (last !== undefined && placementOf(last) !== placement) placementMismatches.push(`${scenario}: sent as ${placementOf(last)}`);
+      if (last !== undefined && placementOf(last) !== placement)
+        placementMismatches.push(`${scenario}: sent as ${placementOf(last)}`);
       if (scenarios[scenario] !== 'accepted' && last !== undefined) evidence[scenario] = evidenceOf(last);
-      if (last === undefined && error !== '') process.stderr.write(`interop: ${driver.name} ${scenario}: not sent: ${error.slice(0, 200)}\n`);
+      if (last === undefined && error !== '')
+        process.stderr.write(`interop: ${driver.name} ${scenario}: not sent: ${error.slice(0, 200)}\n`);
     }
   } finally {
     await proxy.close();
   }
-  return { name: driver.name, package: driver.pkg, version: driver.version, scenarios, evidence, unexpectedCalls: [...new Set(proxy.unknown)], placementMismatches };
+  return {
+    name: driver.name,
+    package: driver.pkg,
+    version: driver.version,
+    scenarios,
+    evidence,
+    unexpectedCalls: [...new Set(proxy.unknown)],
+    placementMismatches,
+  };
 }
 
 function table(m: Matrix): string {
@@ -148,11 +180,18 @@ function table(m: Matrix): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, strict: true, options: { out: { type: 'string' }, dir: { type: 'string' }, only: { type: 'string', multiple: true } } });
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: { out: { type: 'string' }, dir: { type: 'string' }, only: { type: 'string', multiple: true } },
+  });
   const dir = resolve(values.dir ?? join(tmpdir(), 'spotcheck-interop'));
   const drivers = values.only === undefined ? DRIVERS : DRIVERS.filter((d) => values.only?.includes(d.name) === true);
   install(dir, drivers);
-  const server = await startServer({ explain: true, credentials: [{ apiKey: API_KEY, secret: SECRET, permissions: ['TRADE', 'USER_DATA'] }] });
+  const server = await startServer({
+    explain: true,
+    credentials: [{ apiKey: API_KEY, secret: SECRET, permissions: ['TRADE', 'USER_DATA'] }],
+  });
   const clients: ClientResult[] = [];
   try {
     for (const [i, d] of drivers.entries()) {
@@ -162,7 +201,12 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     await server.close();
   }
-  const matrix: Matrix = { generated: new Date().toISOString(), node: process.version, server: 'spotcheck reference server (explain on), loopback', clients };
+  const matrix: Matrix = {
+    generated: new Date().toISOString(),
+    node: process.version,
+    server: 'spotcheck reference server (explain on), loopback',
+    clients,
+  };
   process.stdout.write(table(matrix));
   if (values.out !== undefined) writeFileSync(values.out, `${JSON.stringify(matrix, null, 2)}\n`);
   return 0;

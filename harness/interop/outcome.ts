@@ -21,9 +21,11 @@ export function placementOf(e: Exchange): Placement | 'split' {
 export function outcomeOf(exchanges: readonly Exchange[]): Outcome {
   const last = exchanges.at(-1);
   if (last === undefined) return 'not sent';
-  const j = (typeof last.json === 'object' && last.json !== null ? last.json : {}) as { code?: unknown; diagnosis?: { code: string; also?: string[] } };
+  const j = (typeof last.json === 'object' && last.json !== null ? last.json : {}) as {
+    code?: unknown;
+    diagnosis?: { code: string; also?: string[] };
+  };
   if (last.status === 200 && j.code === 0) return 'accepted';
   if (j.diagnosis !== undefined) return [j.diagnosis.code, ...(j.diagnosis.also ?? [])].join('+');
   return `refused ${String(j.code)}`;
 }
-

@@ -16,20 +16,33 @@ let server: RunningServer;
 let proxy: Proxy;
 
 beforeAll(async () => {
-  server = await startServer({ explain: true, credentials: [{ apiKey: KEY, secret: SECRET, permissions: ['TRADE', 'USER_DATA'] }] });
-  proxy = await startProxy(server.url, { apiKeyHeader: 'X-MBX-APIKEY', paths: { '/api/v3/order': '/api/v1/spot/order' } });
+  server = await startServer({
+    explain: true,
+    credentials: [{ apiKey: KEY, secret: SECRET, permissions: ['TRADE', 'USER_DATA'] }],
+  });
+  proxy = await startProxy(server.url, {
+    apiKeyHeader: 'X-MBX-APIKEY',
+    paths: { '/api/v3/order': '/api/v1/spot/order' },
+  });
 });
 afterAll(async () => {
   await proxy.close();
   await server.close();
 });
 
-const order = (id: string): string => `symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.01&price=30000&newClientOrderId=${id}&timestamp=${Date.now()}`;
+const order = (id: string): string =>
+  `symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.01&price=30000&newClientOrderId=${id}&timestamp=${Date.now()}`;
 
 describe('interop wrapper', () => {
   it('forwards a request under the client header and path byte for byte: accepted', async () => {
     const q = order('w-1-a%20b');
-    const res = await sendRaw(proxy.url, { method: 'POST', path: '/api/v3/order', query: `${q}&signature=${sign(SECRET, q)}`, body: '', headers: { 'X-MBX-APIKEY': KEY } });
+    const res = await sendRaw(proxy.url, {
+      method: 'POST',
+      path: '/api/v3/order',
+      query: `${q}&signature=${sign(SECRET, q)}`,
+      body: '',
+      headers: { 'X-MBX-APIKEY': KEY },
+    });
     expect(res.status).toBe(200);
     const ex = proxy.exchanges.at(-1);
     expect(ex).toMatchObject({ clientPath: '/api/v3/order', path: '/api/v1/spot/order', body: '' });
@@ -41,7 +54,13 @@ describe('interop wrapper', () => {
   it("reads the doctor's code from a signature refusal (a ' signed as is, sent %27)", async () => {
     const sent = order('w-2-it%27s');
     const signed = sent.replace('%27', "'");
-    const res = await sendRaw(proxy.url, { method: 'POST', path: '/api/v3/order', query: `${sent}&signature=${sign(SECRET, signed)}`, body: '', headers: { 'X-MBX-APIKEY': KEY } });
+    const res = await sendRaw(proxy.url, {
+      method: 'POST',
+      path: '/api/v3/order',
+      query: `${sent}&signature=${sign(SECRET, signed)}`,
+      body: '',
+      headers: { 'X-MBX-APIKEY': KEY },
+    });
     expect(res.status).toBe(401);
     expect(outcomeOf(proxy.exchanges.slice(-1))).toBe('ENCODING_MISMATCH');
   });
@@ -50,7 +69,13 @@ describe('interop wrapper', () => {
     const before = proxy.exchanges.length;
     const time = await sendRaw(proxy.url, { method: 'GET', path: '/api/v3/time', query: '', body: '', headers: {} });
     expect((time.json as { serverTime: number }).serverTime).toBeGreaterThan(0);
-    const other = await sendRaw(proxy.url, { method: 'GET', path: '/api/v3/account', query: '', body: '', headers: {} });
+    const other = await sendRaw(proxy.url, {
+      method: 'GET',
+      path: '/api/v3/account',
+      query: '',
+      body: '',
+      headers: {},
+    });
     expect(other.status).toBe(404);
     expect(proxy.unknown).toContain('GET /api/v3/account');
     expect(proxy.exchanges.length).toBe(before);

@@ -45,7 +45,8 @@ export interface Proxy {
 function stub(path: string): unknown {
   if (/\/time$/i.test(path)) return { serverTime: Date.now() };
   if (/\/ping$/i.test(path)) return {};
-  if (/exchangeInfo$/i.test(path)) return { timezone: 'UTC', serverTime: Date.now(), rateLimits: [], exchangeFilters: [], symbols: [] };
+  if (/exchangeInfo$/i.test(path))
+    return { timezone: 'UTC', serverTime: Date.now(), rateLimits: [], exchangeFilters: [], symbols: [] };
   return undefined;
 }
 
@@ -58,14 +59,29 @@ function readAll(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function forward(target: URL, method: string, pathAndQuery: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; text: string }> {
+function forward(
+  target: URL,
+  method: string,
+  pathAndQuery: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const r = request({ host: target.hostname, port: target.port, method, path: pathAndQuery, headers: { ...headers, 'content-length': String(body.length) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const r = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method,
+        path: pathAndQuery,
+        headers: { ...headers, 'content-length': String(body.length) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     r.on('error', reject);
     r.end(body);
   });
@@ -79,7 +95,8 @@ function answer(res: ServerResponse, status: number, text: string): void {
 /** Start the wrapper in front of the reference server at `targetUrl` (loopback only). */
 export async function startProxy(targetUrl: string, wire: ClientWire): Promise<Proxy> {
   const target = new URL(targetUrl);
-  if (!['127.0.0.1', '[::1]', 'localhost'].includes(target.hostname)) throw new Error(`the interop target must be on loopback, got ${target.hostname}`);
+  if (!['127.0.0.1', '[::1]', 'localhost'].includes(target.hostname))
+    throw new Error(`the interop target must be on loopback, got ${target.hostname}`);
   const exchanges: Exchange[] = [];
   const unknown: string[] = [];
   const headerName = wire.apiKeyHeader.toLowerCase();
@@ -94,7 +111,11 @@ export async function startProxy(targetUrl: string, wire: ClientWire): Promise<P
       if (path === undefined) {
         const s = stub(clientPath);
         if (s === undefined) unknown.push(`${req.method ?? ''} ${clientPath}`);
-        return answer(res, s === undefined ? 404 : 200, JSON.stringify(s ?? { code: -1000, msg: 'not served by the interop harness' }));
+        return answer(
+          res,
+          s === undefined ? 404 : 200,
+          JSON.stringify(s ?? { code: -1000, msg: 'not served by the interop harness' }),
+        );
       }
       const headers: Record<string, string> = {};
       const key = req.headers[headerName];

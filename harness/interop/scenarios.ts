@@ -22,7 +22,9 @@ export const ID_KIND_NAMES = Object.keys(ID_KINDS) as IdKind[];
 
 /** A scenario name: `<placement>/<id kind>`. */
 export type Scenario = `${Placement}/${IdKind}`;
-export const SCENARIOS: readonly Scenario[] = PLACEMENTS.flatMap((p) => ID_KIND_NAMES.map((k): Scenario => `${p}/${k}`));
+export const SCENARIOS: readonly Scenario[] = PLACEMENTS.flatMap((p) =>
+  ID_KIND_NAMES.map((k): Scenario => `${p}/${k}`),
+);
 
 /** One limit order as the harness asks a client to send it (values as strings, the way the seed's examples write decimals). */
 export interface OrderParams {

@@ -53,11 +53,17 @@ if (!existsSync(bin) || !existsSync(join(root, 'dist', 'conformance', 'load', 'a
 }
 
 if (!existsSync(artillery)) {
-  process.stdout.write(`installing artillery@${ARTILLERY} into ${scratch} (about 600 MB; its browser download skipped)\n`);
+  process.stdout.write(
+    `installing artillery@${ARTILLERY} into ${scratch} (about 600 MB; its browser download skipped)\n`,
+  );
   mkdirSync(scratch, { recursive: true });
-  const r = await run('npm', ['install', '--prefix', scratch, '--no-audit', '--no-fund', '--no-save', `artillery@${ARTILLERY}`], {
-    env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
-  });
+  const r = await run(
+    'npm',
+    ['install', '--prefix', scratch, '--no-audit', '--no-fund', '--no-save', `artillery@${ARTILLERY}`],
+    {
+      env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+    },
+  );
   if (r.code !== 0 || !existsSync(artillery)) {
     console.error(`test:artillery: npm install artillery@${ARTILLERY} failed\n${r.out}`);
     process.exit(2);
@@ -66,12 +72,20 @@ if (!existsSync(artillery)) {
 }
 
 const work = mkdtempSync(join(tmpdir(), 'spotcheck-artillery-run-'));
-const env = { ...process.env, SPOTCHECK_API_KEY: 'spotcheck-demo-key', SPOTCHECK_SECRET: 'spotcheck-demo-secret', ARTILLERY_DISABLE_TELEMETRY: 'true' };
+const env = {
+  ...process.env,
+  SPOTCHECK_API_KEY: 'spotcheck-demo-key',
+  SPOTCHECK_SECRET: 'spotcheck-demo-secret',
+  ARTILLERY_DISABLE_TELEMETRY: 'true',
+};
 
 /** Start the reference server in a child process; resolves with its URL and the child. */
 function startReference() {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SPOTCHECK_API_KEY: '', SPOTCHECK_SECRET: '' } });
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, SPOTCHECK_API_KEY: '', SPOTCHECK_SECRET: '' },
+    });
     let out = '';
     child.stdout.on('data', (c) => {
       out += c;
@@ -85,12 +99,31 @@ function startReference() {
 /** Write the project, run Artillery against `url`, judge its JSON with `load report`. */
 async function scenario(name, url, { rate = 25, duration = 4 } = {}) {
   const dir = join(work, name);
-  const init = await run(process.execPath, [bin, 'load', 'init', '--out', dir, '--rate', String(rate), '--duration', String(duration), '--connections', '8']);
+  const init = await run(process.execPath, [
+    bin,
+    'load',
+    'init',
+    '--out',
+    dir,
+    '--rate',
+    String(rate),
+    '--duration',
+    String(duration),
+    '--connections',
+    '8',
+  ]);
   if (init.code !== 0) throw new Error(`load init failed: ${init.out}`);
   const output = join(dir, 'result.json');
-  const art = await run(artillery, ['run', '--target', url, '--output', output, join(dir, 'spotcheck-load.yml')], { cwd: dir, env });
-  const report = existsSync(output) ? await run(process.execPath, [bin, 'load', 'report', output, '--report-json', join(dir, 'verdict.json')]) : { code: -1, out: 'no output file' };
-  const verdict = existsSync(join(dir, 'verdict.json')) ? JSON.parse(readFileSync(join(dir, 'verdict.json'), 'utf8')) : undefined;
+  const art = await run(artillery, ['run', '--target', url, '--output', output, join(dir, 'spotcheck-load.yml')], {
+    cwd: dir,
+    env,
+  });
+  const report = existsSync(output)
+    ? await run(process.execPath, [bin, 'load', 'report', output, '--report-json', join(dir, 'verdict.json')])
+    : { code: -1, out: 'no output file' };
+  const verdict = existsSync(join(dir, 'verdict.json'))
+    ? JSON.parse(readFileSync(join(dir, 'verdict.json'), 'utf8'))
+    : undefined;
   if (process.env.SPOTCHECK_ARTILLERY_KEEP && existsSync(output)) {
     mkdirSync(process.env.SPOTCHECK_ARTILLERY_KEEP, { recursive: true });
     copyFileSync(output, join(process.env.SPOTCHECK_ARTILLERY_KEEP, `artillery-${name}.json`));
@@ -103,8 +136,15 @@ try {
   try {
     const r = await scenario('reference', ref.url);
     expect(r.art.code === 0, `artillery against the reference server exits 0 (got ${r.art.code})`, r.art.out);
-    expect(r.report.code === 0 && r.verdict?.passed === true && r.verdict.requests > 0, `load report: ${r.verdict?.requests ?? 0} requests, ${r.verdict?.failures?.length ?? '?'} failures, exit ${r.report.code}`, r.report.out);
-    expect(r.verdict?.badSignatures === 0 && r.verdict?.misalignedEntries === 0, 'no bad signature, no misaligned entry');
+    expect(
+      r.report.code === 0 && r.verdict?.passed === true && r.verdict.requests > 0,
+      `load report: ${r.verdict?.requests ?? 0} requests, ${r.verdict?.failures?.length ?? '?'} failures, exit ${r.report.code}`,
+      r.report.out,
+    );
+    expect(
+      r.verdict?.badSignatures === 0 && r.verdict?.misalignedEntries === 0,
+      'no bad signature, no misaligned entry',
+    );
   } finally {
     ref.child.kill();
   }
@@ -114,7 +154,11 @@ try {
       const r = await scenario(fault, broken.url, { rate: 40 });
       const kind = fault === 'misalign' ? 'misalignedEntries' : 'refusedValid';
       expect(r.art.code !== 0, `artillery against the ${fault} server exits non-zero (got ${r.art.code})`, r.art.out);
-      expect(r.report.code === 1 && (r.verdict?.[kind] ?? 0) > 0, `load report: exit ${r.report.code}, ${kind} ${r.verdict?.[kind] ?? '?'}`, r.report.out);
+      expect(
+        r.report.code === 1 && (r.verdict?.[kind] ?? 0) > 0,
+        `load report: exit ${r.report.code}, ${kind} ${r.verdict?.[kind] ?? '?'}`,
+        r.report.out,
+      );
     } finally {
       await broken.close();
     }

@@ -36,15 +36,26 @@ const { values } = parseArgs({
 const rounds = Number(values.rounds);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
-const build = { hmac: sign, apiKey: 'spotcheck-demo-key', secret: 'spotcheck-demo-secret', order: DEFAULT_ORDER, batchSize: 20, recvWindow: 5000 };
+const build = {
+  hmac: sign,
+  apiKey: 'spotcheck-demo-key',
+  secret: 'spotcheck-demo-secret',
+  order: DEFAULT_ORDER,
+  batchSize: 20,
+  recvWindow: 5000,
+};
 
 /** The reference server in a child process (its own core), demo credentials. */
 function startReference() {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'dist', 'conformance', 'cli', 'bin.js'), 'serve', '--port', '0'], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-      env: { ...process.env, SPOTCHECK_API_KEY: '', SPOTCHECK_SECRET: '' },
-    });
+    const child = spawn(
+      process.execPath,
+      [join(root, 'dist', 'conformance', 'cli', 'bin.js'), 'serve', '--port', '0'],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
+        env: { ...process.env, SPOTCHECK_API_KEY: '', SPOTCHECK_SECRET: '' },
+      },
+    );
     let out = '';
     child.stdout.on('data', (c) => {
       out += c;
@@ -70,8 +81,15 @@ async function engine(url, route) {
   });
   const cpu = process.cpuUsage(cpu0);
   const rep = engineReport(r);
-  const all = Object.values(r.latencies).flat().sort((a, b) => a - b);
-  return { rps: rep.requests / seconds, p99: quantile(all, 0.99), bad: rep.failures.length + rep.transportErrors + (rep.passed ? 0 : 1), cpuUs: (cpu.user + cpu.system) / rep.requests };
+  const all = Object.values(r.latencies)
+    .flat()
+    .sort((a, b) => a - b);
+  return {
+    rps: rep.requests / seconds,
+    p99: quantile(all, 0.99),
+    bad: rep.failures.length + rep.transportErrors + (rep.passed ? 0 : 1),
+    cpuUs: (cpu.user + cpu.system) / rep.requests,
+  };
 }
 
 /** autocannon; with `parse`, each answer is also read as JSON (what judging costs at the least). */
@@ -103,7 +121,12 @@ async function cannon(url, route, parse = false) {
     ],
   });
   const cpu = process.cpuUsage(cpu0);
-  return { rps: res.requests.total / seconds, p99: res.latency.p99, bad: res.non2xx + res.errors + res.timeouts + unreadable, cpuUs: (cpu.user + cpu.system) / res.requests.total };
+  return {
+    rps: res.requests.total / seconds,
+    p99: res.latency.p99,
+    bad: res.non2xx + res.errors + res.timeouts + unreadable,
+    cpuUs: (cpu.user + cpu.system) / res.requests.total,
+  };
 }
 
 const median = (xs) => {
@@ -113,7 +136,9 @@ const median = (xs) => {
 };
 
 const server = await startReference();
-console.log(`node ${process.version}; reference server in a child process at ${server.url}; ${connections} connections, ${seconds} s per run, ${rounds} alternating rounds; every request signed at send time`);
+console.log(
+  `node ${process.version}; reference server in a child process at ${server.url}; ${connections} connections, ${seconds} s per run, ${rounds} alternating rounds; every request signed at send time`,
+);
 try {
   for (const route of values.routes.split(',')) {
     const e = [];
@@ -121,17 +146,29 @@ try {
     const ap = [];
     for (let i = 0; i < rounds; i++) {
       // Rotate who goes first, so a drift in the machine's load hits all alike.
-      const runs = [async () => e.push(await engine(server.url, route)), async () => a.push(await cannon(server.url, route)), async () => ap.push(await cannon(server.url, route, true))];
+      const runs = [
+        async () => e.push(await engine(server.url, route)),
+        async () => a.push(await cannon(server.url, route)),
+        async () => ap.push(await cannon(server.url, route, true)),
+      ];
       for (let k = 0; k < runs.length; k++) await runs[(i + k) % runs.length]();
     }
     const er = median(e.map((x) => x.rps));
     const ar = median(a.map((x) => x.rps));
     const f = (x) => x.toFixed(0).padStart(6);
     console.log(`\n== route ${route}${route === 'batch' ? ' (20 orders)' : ''}`);
-    console.log(`spotcheck load  req/s median ${f(er)}  (all: ${e.map((x) => x.rps.toFixed(0)).join(', ')})  p99 median ${median(e.map((x) => x.p99)).toFixed(1)} ms  client CPU ${median(e.map((x) => x.cpuUs)).toFixed(0)} µs/request  failures ${e.reduce((s, x) => s + x.bad, 0)}`);
-    console.log(`autocannon      req/s median ${f(ar)}  (all: ${a.map((x) => x.rps.toFixed(0)).join(', ')})  p99 median ${median(a.map((x) => x.p99)).toFixed(1)} ms  client CPU ${median(a.map((x) => x.cpuUs)).toFixed(0)} µs/request  non-2xx/errors ${a.reduce((s, x) => s + x.bad, 0)}`);
-    console.log(`autocannon+JSON req/s median ${f(median(ap.map((x) => x.rps)))}  (each answer JSON.parse'd in onResponse)  p99 median ${median(ap.map((x) => x.p99)).toFixed(1)} ms  client CPU ${median(ap.map((x) => x.cpuUs)).toFixed(0)} µs/request`);
-    console.log(`ratio           spotcheck load / autocannon ${(er / ar).toFixed(2)}x req/s (target >= 0.90x); per-round ratios ${e.map((x, i) => (x.rps / (a[i]?.rps ?? NaN)).toFixed(2)).join(', ')}`);
+    console.log(
+      `spotcheck load  req/s median ${f(er)}  (all: ${e.map((x) => x.rps.toFixed(0)).join(', ')})  p99 median ${median(e.map((x) => x.p99)).toFixed(1)} ms  client CPU ${median(e.map((x) => x.cpuUs)).toFixed(0)} µs/request  failures ${e.reduce((s, x) => s + x.bad, 0)}`,
+    );
+    console.log(
+      `autocannon      req/s median ${f(ar)}  (all: ${a.map((x) => x.rps.toFixed(0)).join(', ')})  p99 median ${median(a.map((x) => x.p99)).toFixed(1)} ms  client CPU ${median(a.map((x) => x.cpuUs)).toFixed(0)} µs/request  non-2xx/errors ${a.reduce((s, x) => s + x.bad, 0)}`,
+    );
+    console.log(
+      `autocannon+JSON req/s median ${f(median(ap.map((x) => x.rps)))}  (each answer JSON.parse'd in onResponse)  p99 median ${median(ap.map((x) => x.p99)).toFixed(1)} ms  client CPU ${median(ap.map((x) => x.cpuUs)).toFixed(0)} µs/request`,
+    );
+    console.log(
+      `ratio           spotcheck load / autocannon ${(er / ar).toFixed(2)}x req/s (target >= 0.90x); per-round ratios ${e.map((x, i) => (x.rps / (a[i]?.rps ?? NaN)).toFixed(2)).join(', ')}`,
+    );
   }
 } finally {
   server.child.kill();

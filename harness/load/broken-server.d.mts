@@ -3,4 +3,9 @@ export interface BrokenServer {
   url: string;
   close(): Promise<void>;
 }
-export function startBrokenServer(opts: { fault: 'misalign' | 'signature' | 'none'; port?: number; busyAt?: number; every?: number }): Promise<BrokenServer>;
+export function startBrokenServer(opts: {
+  fault: 'misalign' | 'signature' | 'none';
+  port?: number;
+  busyAt?: number;
+  every?: number;
+}): Promise<BrokenServer>;

@@ -66,35 +66,66 @@ export function startBrokenServer(opts) {
     const qi = url.indexOf('?');
     const path = qi === -1 ? url : url.slice(0, qi);
     const query = qi === -1 ? '' : url.slice(qi + 1);
-    if (req.method !== 'POST' || !['/api/v1/spot/batchOrders', '/api/v1/spot/order', '/api/v1.1/spot/order'].includes(path)) return send(res, 404, { code: 40400, msg: 'not found' });
+    if (
+      req.method !== 'POST' ||
+      !['/api/v1/spot/batchOrders', '/api/v1/spot/order', '/api/v1.1/spot/order'].includes(path)
+    )
+      return send(res, 404, { code: 40400, msg: 'not found' });
     const secret = KEYS[String(req.headers['x-svc-apikey'] ?? '')];
     if (secret === undefined) return send(res, 401, { code: 40100, msg: 'unknown api key' });
     const isForm = path !== '/api/v1/spot/batchOrders';
-    const strip = (s) => s.split('&').filter((p) => p !== '' && !p.startsWith('signature=')).join('&');
-    const sigOf = (s) => s.split('&').find((p) => p.startsWith('signature='))?.slice(10);
+    const strip = (s) =>
+      s
+        .split('&')
+        .filter((p) => p !== '' && !p.startsWith('signature='))
+        .join('&');
+    const sigOf = (s) =>
+      s
+        .split('&')
+        .find((p) => p.startsWith('signature='))
+        ?.slice(10);
     const given = sigOf(query) ?? (isForm ? sigOf(body) : undefined);
     const signed = strip(query) + (isForm ? strip(body) : body);
     let toHash = signed;
     if (opts.fault === 'signature' && busy() && ++seq % every === 0) toHash = `${signed}&`; // the scratch string another request left behind
     const expected = createHmac('sha256', secret).update(toHash).digest('hex');
-    if (given === undefined || given.length !== 64 || !timingSafeEqual(Buffer.from(given.toLowerCase()), Buffer.from(expected))) {
+    if (
+      given === undefined ||
+      given.length !== 64 ||
+      !timingSafeEqual(Buffer.from(given.toLowerCase()), Buffer.from(expected))
+    ) {
       return send(res, 401, { code: 40101, msg: 'bad signature' });
     }
     const params = new URLSearchParams(isForm ? `${query}&${body}` : query);
     const ts = Number(params.get('timestamp'));
     const win = Number(params.get('recvWindow') ?? 5000);
     const now = Date.now();
-    if (!(ts < now + 1000 && now - ts <= win)) return send(res, 400, { code: 40102, msg: 'timestamp outside recvWindow' });
+    if (!(ts < now + 1000 && now - ts <= win))
+      return send(res, 400, { code: 40102, msg: 'timestamp outside recvWindow' });
     const place = (o) => {
       const id = String(o.newClientOrderId ?? `gen-${nextOrderId}`);
       if (seen.has(id)) return { code: 40901, msg: 'duplicate client order id' };
       seen.add(id);
       if (seen.size > 200_000) seen.clear();
-      return { code: 0, msg: 'ok', order: { orderId: String(nextOrderId++), clientOrderId: id, symbol: o.symbol, side: o.side, type: o.type, price: String(o.price), origQty: String(o.quantity), status: 'NEW' } };
+      return {
+        code: 0,
+        msg: 'ok',
+        order: {
+          orderId: String(nextOrderId++),
+          clientOrderId: id,
+          symbol: o.symbol,
+          side: o.side,
+          type: o.type,
+          price: String(o.price),
+          origQty: String(o.quantity),
+          status: 'NEW',
+        },
+      };
     };
     if (!isForm) {
       const orders = JSON.parse(body);
-      if (!Array.isArray(orders) || orders.length === 0 || orders.length > 20) return send(res, 400, { code: 40001, msg: 'batch must hold 1 to 20 orders' });
+      if (!Array.isArray(orders) || orders.length === 0 || orders.length > 20)
+        return send(res, 400, { code: 40001, msg: 'batch must hold 1 to 20 orders' });
       let result = orders.map(place);
       if (opts.fault === 'misalign' && busy()) result = result.reverse();
       return send(res, 200, { code: 0, result });
@@ -122,7 +153,17 @@ export function startBrokenServer(opts) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { fault: { type: 'string', default: 'misalign' }, port: { type: 'string', default: '0' }, 'busy-at': { type: 'string', default: '20' } } });
-  const s = await startBrokenServer({ fault: /** @type {any} */ (values.fault), port: Number(values.port), busyAt: Number(values['busy-at']) });
+  const { values } = parseArgs({
+    options: {
+      fault: { type: 'string', default: 'misalign' },
+      port: { type: 'string', default: '0' },
+      'busy-at': { type: 'string', default: '20' },
+    },
+  });
+  const s = await startBrokenServer({
+    fault: /** @type {any} */ (values.fault),
+    port: Number(values.port),
+    busyAt: Number(values['busy-at']),
+  });
   process.stdout.write(`broken server (${values.fault}) listening on ${s.url}\n`);
 }

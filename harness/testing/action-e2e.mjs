@@ -25,7 +25,10 @@ const faulty = await startServer({ port: 0, ...mutants.find((m) => m.name === 'c
 let failed = false;
 try {
   let install = [];
-  for (const [label, server, want] of [['correct server', clean, '0'], ['faulty server', faulty, '1']]) {
+  for (const [label, server, want] of [
+    ['correct server', clean, '0'],
+    ['faulty server', faulty, '1'],
+  ]) {
     const workdir = mkdtempSync(join(tmpdir(), 'spotcheck-action-work-'));
     const t0 = Date.now();
     const r = await runActionLocally({
@@ -44,7 +47,9 @@ try {
     const report = JSON.parse(readFileSync(file, 'utf8'));
     const ok = r.outputs['exit-code'] === want && !r.log.includes(DEMO_SECRET);
     failed ||= !ok;
-    console.log(`${ok ? 'ok' : 'FAILED'}: ${label}: steps ${r.steps.join(' -> ')}; exit-code ${r.outputs['exit-code']} (want ${want}); ${report.summary.passed} passed, ${report.summary.failed} failed; ${((Date.now() - t0) / 1000).toFixed(0)} s; artifacts in ${r.artifacts}`);
+    console.log(
+      `${ok ? 'ok' : 'FAILED'}: ${label}: steps ${r.steps.join(' -> ')}; exit-code ${r.outputs['exit-code']} (want ${want}); ${report.summary.passed} passed, ${report.summary.failed} failed; ${((Date.now() - t0) / 1000).toFixed(0)} s; artifacts in ${r.artifacts}`,
+    );
     if (!ok) console.log(r.log);
   }
 } finally {

@@ -39,7 +39,13 @@ describe('action.yml', () => {
     beforeAll(async () => {
       clean = await startServer({ port: 0 });
       // One deliberate fault (as harness/mutants.ts has it): upper-case signatures refused, against §5.3 item 3.
-      faulty = await startServer({ port: 0, policy: { verifySignature: (secret, steps, sig) => sig === sig.toLowerCase() && defaultPolicy.verifySignature(secret, steps, sig) } });
+      faulty = await startServer({
+        port: 0,
+        policy: {
+          verifySignature: (secret, steps, sig) =>
+            sig === sig.toLowerCase() && defaultPolicy.verifySignature(secret, steps, sig),
+        },
+      });
     });
     afterAll(async () => {
       await clean.close();
@@ -47,7 +53,11 @@ describe('action.yml', () => {
     });
 
     const github = { GITHUB_JOB: 'conformance', GITHUB_ACTION: '__owner_spotcheck', GITHUB_RUN_ATTEMPT: '1' };
-    const run = async (url: string, args: string, more: { env?: NodeJS.ProcessEnv; jobIndex?: number; inputs?: Record<string, string>; skip?: string[] } = {}) => {
+    const run = async (
+      url: string,
+      args: string,
+      more: { env?: NodeJS.ProcessEnv; jobIndex?: number; inputs?: Record<string, string>; skip?: string[] } = {},
+    ) => {
       if (!built) throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the tests');
       const workdir = mkdtempSync(join(tmpdir(), 'spotcheck-action-'));
       const r = await runActionLocally({
@@ -69,12 +79,17 @@ describe('action.yml', () => {
       expect(r.steps.some((st) => st.startsWith('actions/setup-node'))).toBe(false);
       expect(r.outputs['artifact-name']).toBe('spotcheck-report-conformance-0-__owner_spotcheck-1');
       const dir = join(r.artifacts, r.outputs['artifact-name'] ?? '');
-      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { target: string; summary: { mustFailures: number } };
+      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
+        target: string;
+        summary: { mustFailures: number };
+      };
       expect(report.target).toBe(clean.url);
       expect(XMLValidator.validate(readFileSync(join(dir, 'junit.xml'), 'utf8'))).toBe(true);
       expect(readFileSync(join(dir, 'events.ndjson'), 'utf8')).toContain('"event":"end"');
       expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('<section id="coverage">');
-      expect(r.log + readFileSync(join(dir, 'report.json'), 'utf8') + readFileSync(join(dir, 'report.html'), 'utf8')).not.toContain(DEMO_SECRET);
+      expect(
+        r.log + readFileSync(join(dir, 'report.json'), 'utf8') + readFileSync(join(dir, 'report.html'), 'utf8'),
+      ).not.toContain(DEMO_SECRET);
     }, 120_000);
 
     it('fails on a faulty server (exit 1) and still uploads the reports', async () => {
@@ -82,11 +97,13 @@ describe('action.yml', () => {
       expect(r.code, r.log).toBe(1);
       expect(r.outputs['exit-code']).toBe('1');
       expect(r.steps.at(-1)).toMatch(/upload-artifact/);
-      const report = JSON.parse(readFileSync(join(r.artifacts, r.outputs['artifact-name'] ?? '', 'report.json'), 'utf8')) as { summary: { mustFailures: number } };
+      const report = JSON.parse(
+        readFileSync(join(r.artifacts, r.outputs['artifact-name'] ?? '', 'report.json'), 'utf8'),
+      ) as { summary: { mustFailures: number } };
       expect(report.summary.mustFailures).toBeGreaterThan(0);
     }, 120_000);
 
-    it('names each use\'s artifact apart (two steps of a job, two matrix jobs), or as the artifact-name input says', async () => {
+    it("names each use's artifact apart (two steps of a job, two matrix jobs), or as the artifact-name input says", async () => {
       const names = await Promise.all([
         run(clean.url, '--list', { env: { GITHUB_ACTION: '__owner_spotcheck' } }),
         run(clean.url, '--list', { env: { GITHUB_ACTION: '__owner_spotcheck_2' } }),

@@ -50,7 +50,11 @@ export interface LocalRun {
 /** Run a script with bash as the runner does for `shell: bash`, without blocking this process (the server under test may live here). */
 function bash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => void (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => void (output += d.toString()));
@@ -96,7 +100,14 @@ function expand(text: string, ctx: Ctx): string {
  * Run the action with `inputs` from `workdir` (the caller's workspace). `skip` names
  * step ids not to run (e.g. `install` when the checkout is already installed).
  */
-export async function runActionLocally(opts: { actionPath: string; workdir: string; inputs: Record<string, string>; skip?: readonly string[]; env?: NodeJS.ProcessEnv; jobIndex?: number }): Promise<LocalRun> {
+export async function runActionLocally(opts: {
+  actionPath: string;
+  workdir: string;
+  inputs: Record<string, string>;
+  skip?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+  jobIndex?: number;
+}): Promise<LocalRun> {
   const action = readAction(join(opts.actionPath, 'action.yml'));
   if (action.runs.using !== 'composite') throw new Error('action.yml is not a composite action');
   const inputs: Record<string, string> = {};

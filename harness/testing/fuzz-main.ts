@@ -25,15 +25,26 @@ const statuses: Record<string, number> = {};
 for (let s = 0; s < seeds; s++) {
   const seed = first + s;
   const placedBefore = server.orders.count();
-  const st = await runFuzz({ port: server.port, seed, connections, perConnection: 60, concurrency: 16, credential: DEMO_CREDENTIALS[0]!, now: Date.now });
+  const st = await runFuzz({
+    port: server.port,
+    seed,
+    connections,
+    perConnection: 60,
+    concurrency: 16,
+    credential: DEMO_CREDENTIALS[0]!,
+    now: Date.now,
+  });
   requests += st.requests;
   for (const [k, v] of Object.entries(st.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
   const placed = server.orders.count() - placedBefore;
   // an order placed but not shown in an answer is lost data
-  if (placed !== st.ordersAnswered) st.faults.push(`seed ${seed}: ${placed} orders placed but ${st.ordersAnswered} answered`);
+  if (placed !== st.ordersAnswered)
+    st.faults.push(`seed ${seed}: ${placed} orders placed but ${st.ordersAnswered} answered`);
   faults += st.faults.length;
   for (const f of st.faults.slice(0, 5)) process.stdout.write(`FAULT ${f}\n`);
-  process.stdout.write(`seed ${seed}: ${st.requests} requests, ${st.connections} connections, lost ${st.lost}, hung ${st.hung}, orders placed ${placed}, answered ${st.ordersAnswered}\n`);
+  process.stdout.write(
+    `seed ${seed}: ${st.requests} requests, ${st.connections} connections, lost ${st.lost}, hung ${st.hung}, orders placed ${placed}, answered ${st.ordersAnswered}\n`,
+  );
 }
 const secs = (performance.now() - t0) / 1000;
 global.gc?.();
@@ -41,7 +52,9 @@ const rss1 = process.memoryUsage().rss;
 process.stdout.write(
   `\nrequests ${requests} in ${secs.toFixed(1)} s (${Math.round(requests / secs)}/s), seeds ${first}..${first + seeds - 1}\n` +
     `statuses ${JSON.stringify(statuses)}\n` +
-    `5xx ${Object.entries(statuses).filter(([k]) => Number(k) >= 500).reduce((n, [, v]) => n + v, 0)}, faults ${faults}\n` +
+    `5xx ${Object.entries(statuses)
+      .filter(([k]) => Number(k) >= 500)
+      .reduce((n, [, v]) => n + v, 0)}, faults ${faults}\n` +
     `RSS before ${mb(rss0)}, after ${mb(rss1)} (server and fuzzer in one process)\n`,
 );
 await server.close();

@@ -38,7 +38,16 @@ export interface FuzzCase {
   framed: boolean;
 }
 
-const PATHS = [ENDPOINTS.batch.path, ENDPOINTS.v1.path, ENDPOINTS['v1.1'].path, '/', '/nothing', '/api/v1/spot/order/../order', '/%00%ff', '/api/v1/spot/batchOrders/'];
+const PATHS = [
+  ENDPOINTS.batch.path,
+  ENDPOINTS.v1.path,
+  ENDPOINTS['v1.1'].path,
+  '/',
+  '/nothing',
+  '/api/v1/spot/order/../order',
+  '/%00%ff',
+  '/api/v1/spot/batchOrders/',
+];
 /** No HEAD: its answer has a Content-Length but no body, which a byte-stream reader cannot tell apart. */
 const METHODS = ['POST', 'POST', 'POST', 'GET', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'];
 
@@ -50,7 +59,9 @@ function bytesOf(r: Rand, n: number, lo = 0x20, hi = 0xff): string {
 
 /** Text that is not valid UTF-8 (lone continuation bytes, truncated sequences, overlongs). */
 function badUtf8(r: Rand): string {
-  return pick(r, ['\x80', '\xc3', '\xe2\x82', '\xf0\x9f\x98', '\xc0\xaf', '\xed\xa0\x80', '\xff\xfe']).repeat(int(r, 1, 4));
+  return pick(r, ['\x80', '\xc3', '\xe2\x82', '\xf0\x9f\x98', '\xc0\xaf', '\xed\xa0\x80', '\xff\xfe']).repeat(
+    int(r, 1, 4),
+  );
 }
 
 /** Percent-encode every byte: invalid UTF-8 reaches the server's decoder through a target HTTP accepts. */
@@ -67,13 +78,21 @@ function randomBody(r: Rand): string {
     case 1:
       return `${'['.repeat(int(r, 1, 3000))}${']'.repeat(int(r, 0, 3000))}`;
     case 2:
-      return `[{"symbol":${pick(r, ['{}', '[]', 'null', '1e999', '{"toString":1}', '"BTC' + badUtf8(r) + '"', '123456789012345678901234567890'])},"side":"BUY","type":"MARKET","quantity":"1"}]`;
+      return `[{"symbol":${pick(r, ['{}', '[]', 'null', '1e999', '{"toString":1}', `"BTC${badUtf8(r)}"`, '123456789012345678901234567890'])},"side":"BUY","type":"MARKET","quantity":"1"}]`;
     case 3:
       return `symbol=BTC${badUtf8(r)}&side=BUY&type=MARKET&quantity=1&timestamp=${int(r, 0, 2e12)}&signature=${bytesOf(r, int(r, 0, 70), 0x30, 0x7a)}`;
     case 4:
       return bytesOf(r, int(r, 1, 2000));
     case 5:
-      return JSON.stringify(Array.from({ length: int(r, 0, 30) }, () => ({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', quantity: String(r()), price: '1' })));
+      return JSON.stringify(
+        Array.from({ length: int(r, 0, 30) }, () => ({
+          symbol: 'BTCUSDT',
+          side: 'SELL',
+          type: 'LIMIT',
+          quantity: String(r()),
+          price: '1',
+        })),
+      );
     case 6:
       return '{"a":'.repeat(int(r, 1, 200));
     default:
@@ -91,7 +110,9 @@ function randomHeaders(r: Rand): string[] {
         out.push(`${API_KEY_HEADER}: ${pick(r, ['', 'spotcheck-demo-key', bytesOf(r, int(r, 1, 40), 0x21, 0x7e)])}`);
         break;
       case 1:
-        out.push(`Content-Type: ${pick(r, ['application/json', 'application/x-www-form-urlencoded', 'text/plain', 'application/json; charset=utf-8', 'APPLICATION/JSON', ''])}`);
+        out.push(
+          `Content-Type: ${pick(r, ['application/json', 'application/x-www-form-urlencoded', 'text/plain', 'application/json; charset=utf-8', 'APPLICATION/JSON', ''])}`,
+        );
         break;
       case 2:
         out.push(`X-Fuzz: ${bytesOf(r, int(r, 0, 1500), 0x80, 0xff)}`);
@@ -109,7 +130,13 @@ function randomHeaders(r: Rand): string[] {
   return out;
 }
 
-function request(method: string, target: string, headers: readonly string[], body: string, chunked: ((b: string) => string) | undefined): string {
+function request(
+  method: string,
+  target: string,
+  headers: readonly string[],
+  body: string,
+  chunked: ((b: string) => string) | undefined,
+): string {
   const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${body.length}`;
   return `${method} ${target} HTTP/1.1\r\n${[...headers, framing].join('\r\n')}\r\n\r\n${chunked ? chunked(body) : body}`;
 }
@@ -132,30 +159,81 @@ export function framedCase(r: Rand, signed: () => string): FuzzCase {
   if (r() < 0.15) return { kind: 'signed-batch', bytes: signed(), framed: true };
   const method = pick(r, METHODS);
   const path = pick(r, PATHS);
-  const query = r() < 0.7 ? `?${pick(r, ['timestamp=1&signature=00', `a=${encodeLatin1(badUtf8(r))}`, `x=${'y'.repeat(int(r, 0, 2000))}`, 'a=1&a=2', '%zz', ''])}` : '';
+  const query =
+    r() < 0.7
+      ? `?${pick(r, ['timestamp=1&signature=00', `a=${encodeLatin1(badUtf8(r))}`, `x=${'y'.repeat(int(r, 0, 2000))}`, 'a=1&a=2', '%zz', ''])}`
+      : '';
   const body = method === 'GET' ? '' : randomBody(r);
   const chunked = body !== '' && r() < 0.25 ? chunkedOf(r) : undefined;
-  return { kind: `${method}${chunked ? '-chunked' : ''}`, bytes: request(method, `${path}${query}`, randomHeaders(r), body, chunked), framed: true };
+  return {
+    kind: `${method}${chunked ? '-chunked' : ''}`,
+    bytes: request(method, `${path}${query}`, randomHeaders(r), body, chunked),
+    framed: true,
+  };
 }
 
 /** A case that may break framing or end the connection: sent last on its connection. */
 export function breakingCase(r: Rand): FuzzCase {
   const p = ENDPOINTS.batch.path;
   const cases: Array<[string, () => string]> = [
-    ['bad-request-line', () => pick(r, ['GET\r\n\r\n', 'POST / HTTP/9.9\r\n\r\n', `${bytesOf(r, int(r, 1, 200), 0, 0xff)}\r\n\r\n`, ' / HTTP/1.1\r\n\r\n', 'POST  /x  HTTP/1.1\r\nHost: x\r\n\r\n'])],
+    [
+      'bad-request-line',
+      () =>
+        pick(r, [
+          'GET\r\n\r\n',
+          'POST / HTTP/9.9\r\n\r\n',
+          `${bytesOf(r, int(r, 1, 200), 0, 0xff)}\r\n\r\n`,
+          ' / HTTP/1.1\r\n\r\n',
+          'POST  /x  HTTP/1.1\r\nHost: x\r\n\r\n',
+        ]),
+    ],
     ['cl-longer-than-body', () => `POST ${p} HTTP/1.1\r\nHost: x\r\nContent-Length: ${int(r, 10, 5000)}\r\n\r\n[1]`],
-    ['cl-shorter-than-body', () => `POST ${p} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 3\r\n\r\n[1]]]GARBAGE\r\n\r\n`],
+    [
+      'cl-shorter-than-body',
+      () =>
+        `POST ${p} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 3\r\n\r\n[1]]]GARBAGE\r\n\r\n`,
+    ],
     ['cl-twice-different', () => `POST ${p} HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n[1]]`],
-    ['cl-invalid', () => `POST ${p} HTTP/1.1\r\nHost: x\r\nContent-Length: ${pick(r, ['-1', '1e3', '0x10', 'abc', '99999999999999999999'])}\r\n\r\n[]`],
-    ['cl-and-te', () => `POST ${p} HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`],
-    ['chunk-size-bad', () => `POST ${p} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${pick(r, ['zz', '-1', 'ffffffffffffffff', '1;' + 'e'.repeat(5000), ''])}\r\nabc\r\n0\r\n\r\n`],
-    ['chunk-missing-crlf', () => `POST ${p} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcdef\r\n0\r\n\r\n`],
-    ['te-unknown', () => `POST ${p} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: ${pick(r, ['gzip', 'chunked, gzip', 'identity', 'chunked\r\nTransfer-Encoding: chunked'])}\r\n\r\n0\r\n\r\n`],
+    [
+      'cl-invalid',
+      () =>
+        `POST ${p} HTTP/1.1\r\nHost: x\r\nContent-Length: ${pick(r, ['-1', '1e3', '0x10', 'abc', '99999999999999999999'])}\r\n\r\n[]`,
+    ],
+    [
+      'cl-and-te',
+      () => `POST ${p} HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+    ],
+    [
+      'chunk-size-bad',
+      () =>
+        `POST ${p} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${pick(r, ['zz', '-1', 'ffffffffffffffff', `1;${'e'.repeat(5000)}`, ''])}\r\nabc\r\n0\r\n\r\n`,
+    ],
+    [
+      'chunk-missing-crlf',
+      () => `POST ${p} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcdef\r\n0\r\n\r\n`,
+    ],
+    [
+      'te-unknown',
+      () =>
+        `POST ${p} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: ${pick(r, ['gzip', 'chunked, gzip', 'identity', 'chunked\r\nTransfer-Encoding: chunked'])}\r\n\r\n0\r\n\r\n`,
+    ],
     ['header-overflow', () => `POST ${p} HTTP/1.1\r\nHost: x\r\nX-Huge: ${'h'.repeat(int(r, 17_000, 40_000))}\r\n\r\n`],
-    ['header-malformed', () => `POST ${p} HTTP/1.1\r\n${pick(r, ['NoColon\r\n', ' Leading: space\r\n', 'Bad Name: v\r\n', 'X: a\nY: b\n', `X-Ctl: a\x00b\r\n`])}\r\n`],
-    ['body-over-limit', () => `POST ${p} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${70_000}\r\n\r\n${'x'.repeat(70_000)}`],
+    [
+      'header-malformed',
+      () =>
+        `POST ${p} HTTP/1.1\r\n${pick(r, ['NoColon\r\n', ' Leading: space\r\n', 'Bad Name: v\r\n', 'X: a\nY: b\n', `X-Ctl: a\x00b\r\n`])}\r\n`,
+    ],
+    [
+      'body-over-limit',
+      () =>
+        `POST ${p} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${70_000}\r\n\r\n${'x'.repeat(70_000)}`,
+    ],
     ['connection-close', () => `POST ${p} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\n\r\n[]`],
-    ['expect-other', () => `POST ${p} HTTP/1.1\r\nHost: x\r\nExpect: ${pick(r, ['100-continue', 'teapot'])}\r\nContent-Length: 2\r\n\r\n[]`],
+    [
+      'expect-other',
+      () =>
+        `POST ${p} HTTP/1.1\r\nHost: x\r\nExpect: ${pick(r, ['100-continue', 'teapot'])}\r\nContent-Length: 2\r\n\r\n[]`,
+    ],
     ['raw-bytes-in-target', () => `POST ${p}?a=${badUtf8(r)} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n[]`],
     ['http10', () => `POST ${p} HTTP/1.0\r\nContent-Length: 2\r\n\r\n[]`],
     ['connect', () => `CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: x\r\n\r\n`],
@@ -203,7 +281,10 @@ function runConnection(port: number, payload: string, pieces: number, timeoutMs:
       clearTimeout(timer);
       const data = Buffer.concat(chunks).toString('latin1');
       const responses = parseResponses(data).filter((x) => !(x.status >= 100 && x.status < 200));
-      const ordersAnswered = responses.reduce((n, x) => n + (x.status === 200 ? (x.body.match(/"order":\{/g)?.length ?? 0) : 0), 0);
+      const ordersAnswered = responses.reduce(
+        (n, x) => n + (x.status === 200 ? (x.body.match(/"order":\{/g)?.length ?? 0) : 0),
+        0,
+      );
       resolve({ statuses: responses.map((x) => x.status), ordersAnswered, hung, data });
     });
     socket.on('connect', () => {
@@ -276,13 +357,42 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzStats> {
   const r = prng(o.seed);
   let clientSeq = 0;
   const signed = (): string => {
-    const orders = Array.from({ length: int(r, 1, 3) }, () => ({ symbol: 'BTCUSDT', side: 'BUY' as const, type: 'LIMIT' as const, quantity: '1', price: '10', newClientOrderId: `fz-${o.seed}-${++clientSeq}` }));
-    const req = batchOrdersRequest(orders, { apiKey: o.credential.apiKey, secret: o.credential.secret, timestamp: o.now() }).request;
-    return request(req.method, `${req.path}?${req.query}`, ['Host: fuzz', ...Object.entries(req.headers).map(([k, v]) => `${k}: ${v}`)], req.body, undefined);
+    const orders = Array.from({ length: int(r, 1, 3) }, () => ({
+      symbol: 'BTCUSDT',
+      side: 'BUY' as const,
+      type: 'LIMIT' as const,
+      quantity: '1',
+      price: '10',
+      newClientOrderId: `fz-${o.seed}-${++clientSeq}`,
+    }));
+    const req = batchOrdersRequest(orders, {
+      apiKey: o.credential.apiKey,
+      secret: o.credential.secret,
+      timestamp: o.now(),
+    }).request;
+    return request(
+      req.method,
+      `${req.path}?${req.query}`,
+      ['Host: fuzz', ...Object.entries(req.headers).map(([k, v]) => `${k}: ${v}`)],
+      req.body,
+      undefined,
+    );
   };
-  const stats: FuzzStats = { seed: o.seed, requests: 0, connections: 0, statuses: {}, kinds: {}, lost: 0, hung: 0, ordersAnswered: 0, faults: [] };
+  const stats: FuzzStats = {
+    seed: o.seed,
+    requests: 0,
+    connections: 0,
+    statuses: {},
+    kinds: {},
+    lost: 0,
+    hung: 0,
+    ordersAnswered: 0,
+    faults: [],
+  };
   // Planned when its turn comes (synchronously, in index order: the same seed gives the same cases), so signed timestamps are fresh.
-  const planOf = (index: number): { index: number; framed: FuzzCase[]; breaking: FuzzCase | undefined; pieces: number } => {
+  const planOf = (
+    index: number,
+  ): { index: number; framed: FuzzCase[]; breaking: FuzzCase | undefined; pieces: number } => {
     const framed = Array.from({ length: int(r, 1, o.perConnection) }, () => framedCase(r, signed));
     const breaking = r() < 0.6 ? breakingCase(r) : undefined;
     const pieces = r() < 0.05 ? int(r, 2, 20) : 1;
@@ -313,7 +423,9 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzStats> {
       const lost = Math.max(0, plan.framed.length - res.statuses.length);
       if (lost > 0) {
         stats.lost += lost;
-        stats.faults.push(`${lost} of ${plan.framed.length} well-framed requests unanswered (got ${res.statuses.join(',') || 'nothing'}): ${where}`);
+        stats.faults.push(
+          `${lost} of ${plan.framed.length} well-framed requests unanswered (got ${res.statuses.join(',') || 'nothing'}): ${where}`,
+        );
       }
     }
   };

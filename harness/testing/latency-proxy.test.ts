@@ -30,8 +30,23 @@ describe('latency proxy', () => {
   });
 
   it('keeps a large body intact and in order', async () => {
-    const body = JSON.stringify(Array.from({ length: 20 }, (_, i) => ({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: String(i + 1), pad: 'x'.repeat(2000) })));
-    const req = { method: 'POST', path: '/api/v1/spot/batchOrders', query: 'timestamp=1&signature=00', body, headers: { 'content-type': 'application/json' } };
+    const body = JSON.stringify(
+      Array.from({ length: 20 }, (_, i) => ({
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        type: 'LIMIT',
+        quantity: '1',
+        price: String(i + 1),
+        pad: 'x'.repeat(2000),
+      })),
+    );
+    const req = {
+      method: 'POST',
+      path: '/api/v1/spot/batchOrders',
+      query: 'timestamp=1&signature=00',
+      body,
+      headers: { 'content-type': 'application/json' },
+    };
     const direct = await sendRaw(server.url, req, { timeoutMs: 5000 });
     const viaProxy = await sendRaw(proxy.url, req, { timeoutMs: 5000 });
     expect(viaProxy.status).toBe(direct.status);
@@ -52,7 +67,11 @@ describe('latency proxy', () => {
       });
     });
     await new Promise<void>((r) => sink.listen(0, '127.0.0.1', () => r()));
-    const p = await startLatencyProxy({ targetPort: (sink.address() as AddressInfo).port, minRttMs: 50, maxRttMs: 150 });
+    const p = await startLatencyProxy({
+      targetPort: (sink.address() as AddressInfo).port,
+      minRttMs: 50,
+      maxRttMs: 150,
+    });
     const c = connect(p.port, '127.0.0.1');
     c.setNoDelay(true);
     await new Promise((r) => c.once('connect', r));

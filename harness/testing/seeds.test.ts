@@ -11,14 +11,22 @@ describe('property seeds', () => {
   });
 
   it('a failing property names the seed that found it', async () => {
-    const err = await assertSeeded(fc.property(fc.integer(), (n) => n < 1000), { numRuns: 200 }, [5]).catch((e: unknown) => e);
+    const err = await assertSeeded(
+      fc.property(fc.integer(), (n) => n < 1000),
+      { numRuns: 200 },
+      [5],
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toMatch(/seed 5 \(rerun it: SPOTCHECK_PROPERTY_SEED=5/);
   });
 
   it('runs every seed with its share of the runs', async () => {
     let calls = 0;
-    await assertSeeded(fc.property(fc.nat(), () => void calls++), { numRuns: 90 }, [1, 2, 3]);
+    await assertSeeded(
+      fc.property(fc.nat(), () => void calls++),
+      { numRuns: 90 },
+      [1, 2, 3],
+    );
     expect(calls).toBe(90);
   });
 });

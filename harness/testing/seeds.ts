@@ -19,14 +19,21 @@ export function propertySeeds(env: NodeJS.ProcessEnv = process.env): number[] {
  * `fc.assert` once per seed, `numRuns` shared between the seeds (the total stays the
  * same); a failure names its seed and how to rerun it.
  */
-export async function assertSeeded<Ts>(property: fc.IAsyncProperty<Ts> | fc.IProperty<Ts>, params: { numRuns: number }, seeds: readonly number[] = propertySeeds()): Promise<void> {
+export async function assertSeeded<Ts>(
+  property: fc.IAsyncProperty<Ts> | fc.IProperty<Ts>,
+  params: { numRuns: number },
+  seeds: readonly number[] = propertySeeds(),
+): Promise<void> {
   const perSeed = Math.max(1, Math.ceil(params.numRuns / seeds.length));
   for (const seed of seeds) {
     try {
       await fc.assert(property, { numRuns: perSeed, seed });
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
-      throw new Error(`property failed with seed ${seed} (rerun it: SPOTCHECK_PROPERTY_SEED=${seed} npx vitest run <file>)\n${msg}`, { cause: err });
+      throw new Error(
+        `property failed with seed ${seed} (rerun it: SPOTCHECK_PROPERTY_SEED=${seed} npx vitest run <file>)\n${msg}`,
+        { cause: err },
+      );
     }
   }
 }

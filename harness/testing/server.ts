@@ -7,7 +7,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { sendRaw, type RawRequest, type RawResponse } from '../../src/client/http.js';
 import { kitPath } from '../../src/paths.js';
-import { batchOrdersRequest, orderRequest, type BatchElement, type NewOrderV11, type SigningAuth } from '../../src/client/requests.js';
+import {
+  batchOrdersRequest,
+  orderRequest,
+  type BatchElement,
+  type NewOrderV11,
+  type SigningAuth,
+} from '../../src/client/requests.js';
 import type { Placement } from '../../src/core/signing/build.js';
 import type { Clock } from '../../src/core/time.js';
 import type { ApiVersion } from '../../src/core/validation/order.js';
@@ -45,18 +51,33 @@ export interface Caller {
   /** A signed batch; `auth` overrides the signing inputs (timestamp, recvWindow, secret...). */
   batch(orders: ReadonlyArray<BatchElement>, auth?: Partial<SigningAuth>): Promise<RawResponse>;
   /** A signed single order. */
-  order(order: NewOrderV11 | Record<string, unknown>, opts?: { version?: ApiVersion; placement?: Placement }, auth?: Partial<SigningAuth>): Promise<RawResponse>;
+  order(
+    order: NewOrderV11 | Record<string, unknown>,
+    opts?: { version?: ApiVersion; placement?: Placement },
+    auth?: Partial<SigningAuth>,
+  ): Promise<RawResponse>;
 }
 
 /** A caller for `server` signing with `cred`, timestamps from `clock`. */
 export function caller(server: RunningServer, cred: Credential, clock: Clock): Caller {
-  const auth = (over: Partial<SigningAuth> = {}): SigningAuth => ({ apiKey: cred.apiKey, secret: cred.secret, timestamp: clock(), ...over });
+  const auth = (over: Partial<SigningAuth> = {}): SigningAuth => ({
+    apiKey: cred.apiKey,
+    secret: cred.secret,
+    timestamp: clock(),
+    ...over,
+  });
   const raw = (req: RawRequest): Promise<RawResponse> => sendRaw(server.url, req, { timeoutMs: 5000 });
   return {
     raw,
     batch: (orders, over) => raw(batchOrdersRequest(orders, auth(over)).request),
     order: (order, opts = {}, over) =>
-      raw(orderRequest(order as NewOrderV11, { version: opts.version ?? 'v1', placement: opts.placement ?? 'query' }, auth(over)).request),
+      raw(
+        orderRequest(
+          order as NewOrderV11,
+          { version: opts.version ?? 'v1', placement: opts.placement ?? 'query' },
+          auth(over),
+        ).request,
+      ),
   };
 }
 
@@ -66,7 +87,8 @@ let specSchemas: Ajv2020 | undefined;
 export function specSchema(name: string): ValidateFunction {
   if (specSchemas === undefined) {
     specSchemas = new Ajv2020({ strict: false });
-    for (const f of readdirSync(kitPath('spec', 'schemas'))) specSchemas.addSchema(JSON.parse(readFileSync(kitPath('spec', 'schemas', f), 'utf8')) as object);
+    for (const f of readdirSync(kitPath('spec', 'schemas')))
+      specSchemas.addSchema(JSON.parse(readFileSync(kitPath('spec', 'schemas', f), 'utf8')) as object);
   }
   const v = specSchemas.getSchema(`urn:spotcheck:schemas:${name}`);
   if (v === undefined) throw new Error(`no schema ${name} in spec/schemas`);

@@ -23,7 +23,15 @@ function newest(dir) {
   return t;
 }
 
-const sources = Math.max(newest(join(root, 'src')), newest(join(root, 'conformance')), statSync(join(root, 'tsconfig.build.json')).mtimeMs);
+const sources = Math.max(
+  newest(join(root, 'src')),
+  newest(join(root, 'conformance')),
+  statSync(join(root, 'tsconfig.build.json')).mtimeMs,
+);
 if (!existsSync(built) || statSync(built).mtimeMs < sources) {
-  execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')],
+    { stdio: 'inherit' },
+  );
 }

@@ -21,12 +21,16 @@ const result = await build({
   outfile,
   legalComments: 'none',
   metafile: true,
-  banner: { js: '// spotcheck load: Artillery processor, bundled from the spotcheck kit (no npm imports). Credentials: SPOTCHECK_API_KEY / SPOTCHECK_SECRET.' },
+  banner: {
+    js: '// spotcheck load: Artillery processor, bundled from the spotcheck kit (no npm imports). Credentials: SPOTCHECK_API_KEY / SPOTCHECK_SECRET.',
+  },
   // Artillery reads the hooks from module.exports.
   footer: { js: 'module.exports = module.exports.default;' },
   logLevel: 'warning',
 });
-const external = Object.values(result.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
+const external = Object.values(result.metafile.outputs).flatMap((o) =>
+  o.imports.filter((i) => i.external).map((i) => i.path),
+);
 const foreign = external.filter((p) => !p.startsWith('node:'));
 if (foreign.length > 0) {
   console.error(`processor bundle imports ${foreign.join(', ')}: only node: built-ins are allowed`);

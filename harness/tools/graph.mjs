@@ -12,17 +12,20 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 const SOURCE = /\.(ts|mts|mjs|js)$/;
-const IMPORT = /^\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
+const IMPORT =
+  /^\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 /** Source files (no .d.ts) under each folder, as root-relative paths with `/`. */
 export function sourceFiles(dirs, root = ROOT) {
-  return dirs.flatMap((dir) =>
-    existsSync(join(root, dir))
-      ? readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
-          .filter((e) => e.isFile() && SOURCE.test(e.name) && !/\.d\.m?ts$/.test(e.name))
-          .map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join('/'))
-      : [],
-  ).sort();
+  return dirs
+    .flatMap((dir) =>
+      existsSync(join(root, dir))
+        ? readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
+            .filter((e) => e.isFile() && SOURCE.test(e.name) && !/\.d\.m?ts$/.test(e.name))
+            .map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join('/'))
+        : [],
+    )
+    .sort();
 }
 
 /** The relative import specifiers of a source text (static, re-export, side-effect, dynamic). */
@@ -32,7 +35,9 @@ export function importSpecifiers(text) {
 
 /** A specifier of `from` resolved to a file of `files` (`.js` written for a `.ts` source), or undefined. */
 function resolveSpec(from, spec, files) {
-  const base = relative('.', join(dirname(from), spec)).split(sep).join('/');
+  const base = relative('.', join(dirname(from), spec))
+    .split(sep)
+    .join('/');
   const candidates = [base, base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), `${base}.ts`];
   return candidates.find((c) => files.has(c));
 }
@@ -108,12 +113,22 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
   const files = sourceFiles(folders);
   const graph = importGraph(files);
   const found = cycles(graph);
-  const perFolder = Object.fromEntries(folders.map((d) => [d, counts(files.filter((f) => f.startsWith(`${d}/`)), graph)]));
+  const perFolder = Object.fromEntries(
+    folders.map((d) => [
+      d,
+      counts(
+        files.filter((f) => f.startsWith(`${d}/`)),
+        graph,
+      ),
+    ]),
+  );
   const all = counts(files, graph);
   if (json) process.stdout.write(`${JSON.stringify({ folders: perFolder, total: all, cycles: found }, null, 2)}\n`);
   else {
     for (const [d, c] of [...Object.entries(perFolder), ['total', all]])
-      process.stdout.write(`${d.padEnd(12)} files ${String(c.files).padStart(4)} (tests ${c.testFiles})  lines ${String(c.lines).padStart(6)} (tests ${c.testLines})  import edges ${c.edges}\n`);
+      process.stdout.write(
+        `${d.padEnd(12)} files ${String(c.files).padStart(4)} (tests ${c.testFiles})  lines ${String(c.lines).padStart(6)} (tests ${c.testLines})  import edges ${c.edges}\n`,
+      );
     process.stdout.write(`cycles: ${found.length}\n${found.map((c) => `  ${c.join(' <-> ')}\n`).join('')}`);
   }
 }

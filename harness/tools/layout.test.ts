@@ -50,7 +50,13 @@ describe('README layout', () => {
       const [top, sub] = d.split('/');
       const section = tree.get(`${top}/`);
       if (section === undefined) return true;
-      return sub !== '' && sub !== undefined && !new RegExp(`(^|[\\s(,])${sub.replace(/[.]/g, '\\.')}/`).test(section.split('\n').slice(1).join('\n') + section.slice(section.indexOf(' ')));
+      return (
+        sub !== '' &&
+        sub !== undefined &&
+        !new RegExp(`(^|[\\s(,])${sub.replace(/[.]/g, '\\.')}/`).test(
+          section.split('\n').slice(1).join('\n') + section.slice(section.indexOf(' ')),
+        )
+      );
     });
     expect(missing).toEqual([]);
   });

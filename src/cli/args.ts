@@ -5,7 +5,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { SpotcheckError } from '../core/errors.js';
 
-
 /** Parse with `node:util` parseArgs (pass `strict: true`); unknown flags and missing values are usage errors. */
 export function parse<T extends ParseArgsConfig>(config: T, command: string): ReturnType<typeof parseArgs<T>> {
   try {

@@ -26,7 +26,10 @@ describe('spotcheck doctor', () => {
 
   it('says a correct signature is correct', () => {
     const io = capture();
-    const code = doctorCommand(['--secret', SECRET, '--url', `/x?${QUERY}`, '--body', BODY, '--signature', sign(SECRET, QUERY + BODY)], io);
+    const code = doctorCommand(
+      ['--secret', SECRET, '--url', `/x?${QUERY}`, '--body', BODY, '--signature', sign(SECRET, QUERY + BODY)],
+      io,
+    );
     expect(code).toBe(0);
     expect(io.stdout()).toContain('correct');
   });

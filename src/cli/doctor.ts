@@ -62,7 +62,8 @@ export function doctorCommand(argv: string[], io: Io): number {
     return 0;
   }
   const secret = credential(values.secret, 'SPOTCHECK_SECRET', io.env);
-  if (secret === undefined) throw new SpotcheckError('ERR_USAGE', 'doctor: a secret is needed: pass --secret S or set SPOTCHECK_SECRET');
+  if (secret === undefined)
+    throw new SpotcheckError('ERR_USAGE', 'doctor: a secret is needed: pass --secret S or set SPOTCHECK_SECRET');
   const kindFlag = values['body-kind'];
   if (kindFlag !== undefined && !KINDS.includes(kindFlag as BodyKind)) {
     throw new SpotcheckError('ERR_USAGE', `doctor: --body-kind must be one of ${KINDS.join(', ')}`);
@@ -92,10 +93,17 @@ export function doctorCommand(argv: string[], io: Io): number {
     io.out('The signature is correct for this request.\n');
     return 0;
   }
-  const lines = [`${d.code}${d.also === undefined ? '' : ` + ${d.also.join(' + ')}`}: ${d.sentence}`, `server signed: ${d.serverSigned}`];
+  const lines = [
+    `${d.code}${d.also === undefined ? '' : ` + ${d.also.join(' + ')}`}: ${d.sentence}`,
+    `server signed: ${d.serverSigned}`,
+  ];
   if (d.clientSigned !== undefined) lines.push(`client signed: ${d.clientSigned}`);
   if (d.firstDifference !== undefined) {
-    lines.push(`first difference at index ${d.firstDifference.index}:`, `  server ${d.firstDifference.server}`, `  client ${d.firstDifference.client}`);
+    lines.push(
+      `first difference at index ${d.firstDifference.index}:`,
+      `  server ${d.firstDifference.server}`,
+      `  client ${d.firstDifference.client}`,
+    );
   }
   io.out(`${lines.join('\n')}\n`);
   return 1;

@@ -65,7 +65,12 @@ export async function main(argv: string[], io: Io = processIo, extra: Record<str
   } catch (err) {
     if (isSpotcheckError(err)) {
       io.err(`spotcheck: ${err.message}\n`);
-      return err.code === 'ERR_USAGE' || err.code === 'ERR_NETWORK' || err.code === 'ERR_TARGET' || err.code === 'ERR_SERVER_START' ? 2 : 1;
+      return err.code === 'ERR_USAGE' ||
+        err.code === 'ERR_NETWORK' ||
+        err.code === 'ERR_TARGET' ||
+        err.code === 'ERR_SERVER_START'
+        ? 2
+        : 1;
     }
     throw err;
   }

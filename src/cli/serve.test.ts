@@ -65,7 +65,9 @@ describe('spotcheck serve', () => {
     expect(res.code).toBe(0);
     fire('SIGTERM');
     expect(await done).toBe(0);
-    const gone = await refusedWith(new SpotClient({ baseUrl: url, apiKey: DEMO_API_KEY, secret: DEMO_SECRET }).order(ORDER));
+    const gone = await refusedWith(
+      new SpotClient({ baseUrl: url, apiKey: DEMO_API_KEY, secret: DEMO_SECRET }).order(ORDER),
+    );
     expect(isSpotcheckError(gone, 'ERR_NETWORK')).toBe(true);
   });
 
@@ -76,7 +78,9 @@ describe('spotcheck serve', () => {
     const done = serveCommand(['--api-key', 'user-key', '--secret', secret, '--port', '0'], io, stop);
     const url = await ready;
     expect((await new SpotClient({ baseUrl: url, apiKey: 'user-key', secret }).order(ORDER)).code).toBe(0);
-    const demo = await refusedWith(new SpotClient({ baseUrl: url, apiKey: DEMO_API_KEY, secret: DEMO_SECRET }).order(ORDER));
+    const demo = await refusedWith(
+      new SpotClient({ baseUrl: url, apiKey: DEMO_API_KEY, secret: DEMO_SECRET }).order(ORDER),
+    );
     expect(demo).toBeInstanceOf(ApiError);
     expect(demo).toMatchObject({ apiCode: -2015 });
     fire('SIGINT');
@@ -94,7 +98,9 @@ describe('spotcheck serve', () => {
     fire('SIGTERM');
     await done;
     expect(out.join('')).not.toContain('env-secret');
-    expect(out.join('')).toContain('credentials: SPOTCHECK_API_KEY and SPOTCHECK_SECRET from the environment, not the demo keys');
+    expect(out.join('')).toContain(
+      'credentials: SPOTCHECK_API_KEY and SPOTCHECK_SECRET from the environment, not the demo keys',
+    );
   });
 
   it('--explain: a signature rejection carries a diagnosis and one JSON log line on stderr, never the secret', async () => {
@@ -104,19 +110,38 @@ describe('spotcheck serve', () => {
     const done = serveCommand(['--api-key', 'k', '--secret', secret, '--explain'], io, stop);
     const url = await ready;
     const q = `symbol=BTCUSDT&side=BUY&type=MARKET&quantity=1&timestamp=${Date.now()}`;
-    const res = await sendRaw(url, { method: 'POST', path: '/api/v1/spot/order', query: `${q}&signature=${sign(secret, `${q}&signature=`)}`, body: '', headers: { [API_KEY_HEADER]: 'k' } });
+    const res = await sendRaw(url, {
+      method: 'POST',
+      path: '/api/v1/spot/order',
+      query: `${q}&signature=${sign(secret, `${q}&signature=`)}`,
+      body: '',
+      headers: { [API_KEY_HEADER]: 'k' },
+    });
     fire('SIGINT');
     await done;
     expect(res.status).toBe(401);
     expect((res.json as { diagnosis?: { code?: string } }).diagnosis?.code).toBe('SIGNATURE_PARAM_SIGNED');
-    const line = err.join('').split('\n').find((l) => l.startsWith('{'));
-    expect(JSON.parse(line ?? '{}')).toMatchObject({ event: 'signature-rejected', diagnosis: { code: 'SIGNATURE_PARAM_SIGNED', serverSigned: q } });
+    const line = err
+      .join('')
+      .split('\n')
+      .find((l) => l.startsWith('{'));
+    expect(JSON.parse(line ?? '{}')).toMatchObject({
+      event: 'signature-rejected',
+      diagnosis: { code: 'SIGNATURE_PARAM_SIGNED', serverSigned: q },
+    });
     expect(out.join('')).toContain('explain: signature rejections carry a diagnosis');
     expect(out.join('') + err.join('') + res.text).not.toContain(secret);
   });
 
   it('usage errors: a key without a secret, a bad port, an unknown flag (exit 2 through main)', async () => {
-    for (const argv of [['--api-key', 'k'], ['--port', '70000'], ['--port', 'x'], ['--nope'], ['--max-connections', '0'], ['--max-connections', 'many']]) {
+    for (const argv of [
+      ['--api-key', 'k'],
+      ['--port', '70000'],
+      ['--port', 'x'],
+      ['--nope'],
+      ['--max-connections', '0'],
+      ['--max-connections', 'many'],
+    ]) {
       const { io, err } = recordingIo();
       expect(await main(['serve', ...argv], io)).toBe(2);
       expect(err.join('')).toMatch(/serve:/);

@@ -42,7 +42,10 @@ accepts the documented demo keys; it prints which. Unset the variables (or run
 `;
 
 /** Resolves with the name of the first of `signals` that `target` emits, then stops listening. */
-export function waitForSignal(signals: readonly string[] = ['SIGINT', 'SIGTERM'], target: EventEmitter = process): Promise<string> {
+export function waitForSignal(
+  signals: readonly string[] = ['SIGINT', 'SIGTERM'],
+  target: EventEmitter = process,
+): Promise<string> {
   return new Promise((resolve) => {
     const handlers = new Map<string, () => void>();
     for (const name of signals) {
@@ -69,7 +72,10 @@ export interface ParentSide {
  * orphan is re-parented), or the IPC channel to it closes. `npx spotcheck serve` killed by
  * its pid kills the npx wrapper only; without this the server would run on, orphaned.
  */
-export function waitForParentExit(pollMs = 500, proc: ParentSide = process): { done: Promise<string>; cancel: () => void } {
+export function waitForParentExit(
+  pollMs = 500,
+  proc: ParentSide = process,
+): { done: Promise<string>; cancel: () => void } {
   const parent = proc.ppid;
   let timer: NodeJS.Timeout | undefined;
   let onDisconnect: (() => void) | undefined;
@@ -103,14 +109,22 @@ export function waitForStop(): Promise<string> {
 function parsePort(text: string | undefined): number {
   if (text === undefined) return 0;
   const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : NaN;
-  if (!(port >= 0 && port <= 65535)) throw new SpotcheckError('ERR_USAGE', `serve: --port must be a whole number from 0 to 65535, got ${JSON.stringify(text)}`);
+  if (!(port >= 0 && port <= 65535))
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `serve: --port must be a whole number from 0 to 65535, got ${JSON.stringify(text)}`,
+    );
   return port;
 }
 
 function parseMaxConnections(text: string | undefined): number {
   if (text === undefined) return DEFAULT_MAX_CONNECTIONS;
   const n = /^[0-9]{1,7}$/.test(text) ? Number(text) : NaN;
-  if (!(n >= 1)) throw new SpotcheckError('ERR_USAGE', `serve: --max-connections must be a whole number of at least 1, got ${JSON.stringify(text)}`);
+  if (!(n >= 1))
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `serve: --max-connections must be a whole number of at least 1, got ${JSON.stringify(text)}`,
+    );
   return n;
 }
 
@@ -118,7 +132,10 @@ function parseMaxConnections(text: string | undefined): number {
 function chooseCredentials(apiKey: string | undefined, secret: string | undefined): ReadonlyArray<Credential> {
   if (apiKey === undefined && secret === undefined) return DEMO_CREDENTIALS;
   if (apiKey === undefined || secret === undefined) {
-    throw new SpotcheckError('ERR_USAGE', 'serve: give both an API key and a secret (--api-key K --secret S, or SPOTCHECK_API_KEY and SPOTCHECK_SECRET), or neither for the demo keys');
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      'serve: give both an API key and a secret (--api-key K --secret S, or SPOTCHECK_API_KEY and SPOTCHECK_SECRET), or neither for the demo keys',
+    );
   }
   return [{ apiKey, secret, permissions: ['TRADE', 'USER_DATA'] }];
 }
@@ -157,7 +174,10 @@ export async function serveCommand(argv: string[], io: Io, stop: () => Promise<s
   }
   const port = parsePort(values.port);
   const maxConnections = parseMaxConnections(values['max-connections']);
-  const credentials = chooseCredentials(credential(values['api-key'], 'SPOTCHECK_API_KEY', io.env), credential(values.secret, 'SPOTCHECK_SECRET', io.env));
+  const credentials = chooseCredentials(
+    credential(values['api-key'], 'SPOTCHECK_API_KEY', io.env),
+    credential(values.secret, 'SPOTCHECK_SECRET', io.env),
+  );
   const source =
     credentials === DEMO_CREDENTIALS
       ? 'the documented demo keys (no --api-key/--secret, no SPOTCHECK_API_KEY/SPOTCHECK_SECRET)'
@@ -173,8 +193,11 @@ export async function serveCommand(argv: string[], io: Io, stop: () => Promise<s
   });
   const stopped = stop();
   const explaining = values.explain ? 'explain: signature rejections carry a diagnosis (--explain)\n' : '';
-  io.out(`spotcheck reference server listening on ${server.url}\ncredentials: ${source}\n${describeKeys(credentials)}${explaining}`);
-  if (!['127.0.0.1', '::1', 'localhost'].includes(values.host)) io.err(`warning: listening on ${values.host}, not only on loopback\n`);
+  io.out(
+    `spotcheck reference server listening on ${server.url}\ncredentials: ${source}\n${describeKeys(credentials)}${explaining}`,
+  );
+  if (!['127.0.0.1', '::1', 'localhost'].includes(values.host))
+    io.err(`warning: listening on ${values.host}, not only on loopback\n`);
   const signal = await stopped;
   io.err(`${signal}: stopping\n`);
   await server.close();

@@ -30,7 +30,10 @@ function capture(env: NodeJS.ProcessEnv = {}): Io & { stdout: () => string; stde
 describe('spotcheck sign', () => {
   it('prints each step of the signature and exits 0', () => {
     const io = capture();
-    const code = signCommand(['--secret', A3.secret, '--query', A3.query, '--body', `${A3.body}&signature=${'0'.repeat(64)}`], io);
+    const code = signCommand(
+      ['--secret', A3.secret, '--query', A3.query, '--body', `${A3.body}&signature=${'0'.repeat(64)}`],
+      io,
+    );
     expect(code).toBe(0);
     const lines = io.stdout().split('\n');
     expect(lines[0]).toBe(`query without signature: ${A3.query}`);
@@ -109,7 +112,9 @@ describe('spotcheck sign', () => {
   });
 
   it('an unknown flag or a flag without its value is ERR_USAGE', () => {
-    expect(() => signCommand(['--secret', 'k', '--bogus'], capture())).toThrow(expect.objectContaining({ code: 'ERR_USAGE' }));
+    expect(() => signCommand(['--secret', 'k', '--bogus'], capture())).toThrow(
+      expect.objectContaining({ code: 'ERR_USAGE' }),
+    );
     expect(() => signCommand(['--secret'], capture())).toThrow(expect.objectContaining({ code: 'ERR_USAGE' }));
   });
 

@@ -26,7 +26,13 @@ async function serve(handler: RequestListener): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-const REQ: RawRequest = { method: 'POST', path: '/x', query: '', body: '{}', headers: { 'content-type': 'application/json' } };
+const REQ: RawRequest = {
+  method: 'POST',
+  path: '/x',
+  query: '',
+  body: '{}',
+  headers: { 'content-type': 'application/json' },
+};
 
 describe('sendRaw deadlines and caps', () => {
   it('ends a body trickled one byte every 50 ms at the total deadline, though no gap exceeds the timeout', async () => {
@@ -85,7 +91,12 @@ describe('sendRaw deadlines and caps', () => {
 
 describe('sendRaw reads every answer as HTTP allows (RFC 9110 §8.4, §12.5.3)', () => {
   const BODY = JSON.stringify({ code: 0, result: [{ code: 0, msg: 'ok' }] });
-  const coders: Record<string, (b: Buffer) => Buffer> = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync, 'deflate (raw)': deflateRawSync };
+  const coders: Record<string, (b: Buffer) => Buffer> = {
+    gzip: gzipSync,
+    deflate: deflateSync,
+    br: brotliCompressSync,
+    'deflate (raw)': deflateRawSync,
+  };
 
   it('asks for the codings it decodes, unless the request names its own', async () => {
     const seen: Array<string | undefined> = [];
@@ -126,7 +137,11 @@ describe('sendRaw reads every answer as HTTP allows (RFC 9110 §8.4, §12.5.3)',
     for (const path of ['/x', '/y']) {
       const o = classify(await sendRaw(url, { ...REQ, path }));
       expect(o.verdict).toBe('bad-response');
-      expect(describeAnswer(o)).toMatch(path === '/x' ? /^HTTP 200 with a body that could not be read \(the gzip body could not be decoded/ : /Content-Encoding compress is not one the kit can read/);
+      expect(describeAnswer(o)).toMatch(
+        path === '/x'
+          ? /^HTTP 200 with a body that could not be read \(the gzip body could not be decoded/
+          : /Content-Encoding compress is not one the kit can read/,
+      );
     }
   });
 

@@ -43,7 +43,9 @@ export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 /** The request's headers with `Accept-Encoding` added unless the request sets one itself. */
 function withAcceptEncoding(headers: Record<string, string>): Record<string, string> {
-  return Object.keys(headers).some((k) => k.toLowerCase() === 'accept-encoding') ? headers : { ...headers, 'accept-encoding': ACCEPT_ENCODING };
+  return Object.keys(headers).some((k) => k.toLowerCase() === 'accept-encoding')
+    ? headers
+    : { ...headers, 'accept-encoding': ACCEPT_ENCODING };
 }
 
 /**
@@ -51,9 +53,16 @@ function withAcceptEncoding(headers: Record<string, string>): Record<string, str
  * undone last first): gzip, deflate (zlib or raw), br, identity. The decoded text is held
  * to `max` bytes like the raw one.
  */
-export function decodeBody(raw: Buffer, contentEncoding: string | string[] | undefined, max: number): { bytes: Buffer } | { error: string } | { tooLarge: true } {
+export function decodeBody(
+  raw: Buffer,
+  contentEncoding: string | string[] | undefined,
+  max: number,
+): { bytes: Buffer } | { error: string } | { tooLarge: true } {
   const value = Array.isArray(contentEncoding) ? contentEncoding.join(',') : (contentEncoding ?? '');
-  const codings = value.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity');
+  const codings = value
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
   let bytes = raw;
   const opts = { maxOutputLength: Math.max(1, max) };
   for (const coding of codings.reverse()) {
@@ -68,7 +77,8 @@ export function decodeBody(raw: Buffer, contentEncoding: string | string[] | und
           if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw err;
           bytes = inflateRawSync(bytes, opts);
         }
-      } else return { error: `Content-Encoding ${coding} is not one the kit can read (it asked for ${ACCEPT_ENCODING})` };
+      } else
+        return { error: `Content-Encoding ${coding} is not one the kit can read (it asked for ${ACCEPT_ENCODING})` };
     } catch (err) {
       if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return { tooLarge: true };
       return { error: `the ${coding} body could not be decoded: ${err instanceof Error ? err.message : String(err)}` };
@@ -114,7 +124,9 @@ export async function sendRaw(baseUrl: string, req: RawRequest, opts: SendOption
     const res = await request(url, {
       method: req.method as Dispatcher.HttpMethod,
       headers: withAcceptEncoding(req.headers),
-      ...(req.body === '' && req.method === 'GET' ? {} : { body: req.chunked ? Readable.from([Buffer.from(req.body, 'utf8')]) : req.body }),
+      ...(req.body === '' && req.method === 'GET'
+        ? {}
+        : { body: req.chunked ? Readable.from([Buffer.from(req.body, 'utf8')]) : req.body }),
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       signal: deadline.signal,
@@ -128,7 +140,11 @@ export async function sendRaw(baseUrl: string, req: RawRequest, opts: SendOption
       if (size + b.length > maxBody) {
         chunks.push(b.subarray(0, maxBody - size));
         const declared = Number(res.headers['content-length']);
-        truncated = { keptBytes: maxBody, receivedBytes: size + b.length, ...(Number.isSafeInteger(declared) ? { declaredBytes: declared } : {}) };
+        truncated = {
+          keptBytes: maxBody,
+          receivedBytes: size + b.length,
+          ...(Number.isSafeInteger(declared) ? { declaredBytes: declared } : {}),
+        };
         size = maxBody;
         break; // leaving the loop destroys the body: undici drops the connection instead of reading the rest
       }
@@ -169,10 +185,20 @@ export async function sendRaw(baseUrl: string, req: RawRequest, opts: SendOption
   } catch (err) {
     const code = (err as { code?: string }).code ?? '';
     if (timedOut || code.includes('TIMEOUT')) {
-      throw new SpotcheckError('ERR_TIMEOUT', `no complete answer from ${baseUrl} within ${timeoutMs} ms (${req.method} ${req.path})`, { code: code || 'DEADLINE' }, { cause: err });
+      throw new SpotcheckError(
+        'ERR_TIMEOUT',
+        `no complete answer from ${baseUrl} within ${timeoutMs} ms (${req.method} ${req.path})`,
+        { code: code || 'DEADLINE' },
+        { cause: err },
+      );
     }
     const msg = err instanceof Error ? err.message : String(err);
-    throw new SpotcheckError('ERR_NETWORK', `could not reach ${baseUrl} (${req.method} ${req.path}): ${code || msg}`, { code }, { cause: err });
+    throw new SpotcheckError(
+      'ERR_NETWORK',
+      `could not reach ${baseUrl} (${req.method} ${req.path}): ${code || msg}`,
+      { code },
+      { cause: err },
+    );
   } finally {
     clearTimeout(timer);
   }

@@ -50,7 +50,17 @@ function timeParams(auth: SigningAuth): Array<[string, string]> {
 }
 
 /** Order fields in the order they are sent (§2.1). */
-const ORDER_FIELDS = ['symbol', 'side', 'type', 'quantity', 'amount', 'price', 'newClientOrderId', 'timeInForce', 'stpMode'] as const;
+const ORDER_FIELDS = [
+  'symbol',
+  'side',
+  'type',
+  'quantity',
+  'amount',
+  'price',
+  'newClientOrderId',
+  'timeInForce',
+  'stpMode',
+] as const;
 const DECIMAL_FIELDS: ReadonlySet<string> = new Set(['quantity', 'amount', 'price']);
 
 /** Order fields as ordered parameters (§2.1), absent fields left out, then recvWindow and timestamp. */
@@ -73,11 +83,21 @@ export type BatchElement = BatchOrderItem | Readonly<Record<string, unknown>>;
  * query, the JSON array as body, signed as sent (SIG-BODY-COVERED).
  */
 export function batchOrdersRequest(orders: ReadonlyArray<BatchElement>, auth: SigningAuth): BuiltRequest {
-  return buildRequest(sign, { endpoint: 'batch', params: timeParams(auth), jsonText: JSON.stringify(orders), secret: auth.secret, apiKey: auth.apiKey });
+  return buildRequest(sign, {
+    endpoint: 'batch',
+    params: timeParams(auth),
+    jsonText: JSON.stringify(orders),
+    secret: auth.secret,
+    apiKey: auth.apiKey,
+  });
 }
 
 /** The signed single-order request in one placement of §5.3 (query, form body, or split). */
-export function orderRequest(order: NewOrderV1 | NewOrderV11, opts: { version: ApiVersion; placement: Placement }, auth: SigningAuth): BuiltRequest {
+export function orderRequest(
+  order: NewOrderV1 | NewOrderV11,
+  opts: { version: ApiVersion; placement: Placement },
+  auth: SigningAuth,
+): BuiltRequest {
   return buildRequest(sign, {
     endpoint: orderEndpoint(opts.version).name,
     params: orderParams(order, auth),

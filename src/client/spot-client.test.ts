@@ -15,7 +15,12 @@ let client: SpotClient;
 
 beforeAll(async () => {
   server = await startServer({ clock: serverClock.clock });
-  client = new SpotClient({ baseUrl: server.url, apiKey: TRADE.apiKey, secret: TRADE.secret, clock: serverClock.clock });
+  client = new SpotClient({
+    baseUrl: server.url,
+    apiKey: TRADE.apiKey,
+    secret: TRADE.secret,
+    clock: serverClock.clock,
+  });
 });
 afterAll(() => server.close());
 
@@ -46,7 +51,10 @@ describe('SpotClient against the reference server', () => {
     for (const placement of ['query', 'body', 'split'] as const) {
       const v1 = await client.order({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.1' }, { placement });
       expect([v1.code, v1.status, v1.origQty]).toEqual([0, 'FILLED', '0.1']);
-      const v11 = await client.order({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', amount: 12.5 }, { version: 'v1.1', placement });
+      const v11 = await client.order(
+        { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', amount: 12.5 },
+        { version: 'v1.1', placement },
+      );
       expect([v11.code, v11.reqAmount]).toEqual([0, '12.5']);
     }
     expect(server.orders.count()).toBe(before + 6);
@@ -58,10 +66,22 @@ describe('SpotClient against the reference server', () => {
     expect(err).toMatchObject({ code: 'ERR_API', status: 400, apiCode: -1102 });
     expect((err as ApiError).apiMsg).toMatch(/price/);
 
-    const ro = new SpotClient({ baseUrl: server.url, apiKey: READONLY.apiKey, secret: READONLY.secret, clock: serverClock.clock });
-    expect(await thrown(ro.batchOrders([{ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1' }]))).toMatchObject({ status: 403, apiCode: -2015 });
+    const ro = new SpotClient({
+      baseUrl: server.url,
+      apiKey: READONLY.apiKey,
+      secret: READONLY.secret,
+      clock: serverClock.clock,
+    });
+    expect(
+      await thrown(ro.batchOrders([{ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1' }])),
+    ).toMatchObject({ status: 403, apiCode: -2015 });
 
-    const wrong = new SpotClient({ baseUrl: server.url, apiKey: TRADE.apiKey, secret: 'not-the-secret', clock: serverClock.clock });
+    const wrong = new SpotClient({
+      baseUrl: server.url,
+      apiKey: TRADE.apiKey,
+      secret: 'not-the-secret',
+      clock: serverClock.clock,
+    });
     const e = await thrown(wrong.order({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1' }));
     expect(e).toMatchObject({ status: 401, apiCode: -1022 });
     expect(`${String(e)} ${JSON.stringify((e as SpotcheckError).details)}`).not.toContain('not-the-secret');
@@ -70,7 +90,13 @@ describe('SpotClient against the reference server', () => {
   it('recvWindow and the clock are used: a client 200 ms behind fails with recvWindow 100 and passes without', async () => {
     const behind = (): number => serverClock.clock() - 200;
     const order = { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1' } as const;
-    const tight = new SpotClient({ baseUrl: server.url, apiKey: TRADE.apiKey, secret: TRADE.secret, clock: behind, recvWindow: 100 });
+    const tight = new SpotClient({
+      baseUrl: server.url,
+      apiKey: TRADE.apiKey,
+      secret: TRADE.secret,
+      clock: behind,
+      recvWindow: 100,
+    });
     expect(await thrown(tight.order(order))).toMatchObject({ status: 400, apiCode: -1021 });
     const loose = new SpotClient({ baseUrl: server.url, apiKey: TRADE.apiKey, secret: TRADE.secret, clock: behind });
     expect((await loose.order(order)).code).toBe(0);
@@ -141,7 +167,15 @@ describe('SpotClient against misbehaving servers', () => {
 });
 
 describe('expectObject reads answers with the core classifier (D-CODE-READING)', () => {
-  const res = (status: number, json: unknown) => ({ status, headers: {}, text: JSON.stringify(json), json, elapsedMs: 1, sentAt: 0, receivedAt: 1 });
+  const res = (status: number, json: unknown) => ({
+    status,
+    headers: {},
+    text: JSON.stringify(json),
+    json,
+    elapsedMs: 1,
+    sentAt: 0,
+    receivedAt: 1,
+  });
   const caught = (f: () => unknown): unknown => {
     try {
       f();
@@ -152,7 +186,8 @@ describe('expectObject reads answers with the core classifier (D-CODE-READING)',
   };
 
   it('code 0, "0" and "0.0" are accepted; no code too', () => {
-    for (const code of [0, '0', '0.0']) expect(expectObject(res(200, { code, orderId: '1' }))).toEqual({ code, orderId: '1' });
+    for (const code of [0, '0', '0.0'])
+      expect(expectObject(res(200, { code, orderId: '1' }))).toEqual({ code, orderId: '1' });
     expect(expectObject(res(200, { orderId: '1' }))).toEqual({ orderId: '1' });
   });
 
@@ -163,7 +198,13 @@ describe('expectObject reads answers with the core classifier (D-CODE-READING)',
   });
 
   it('a code that is no number ("" or null) is ERR_BAD_RESPONSE, not a success', () => {
-    for (const code of ['', null]) expect(isSpotcheckError(caught(() => expectObject(res(200, { code }))), 'ERR_BAD_RESPONSE')).toBe(true);
+    for (const code of ['', null])
+      expect(
+        isSpotcheckError(
+          caught(() => expectObject(res(200, { code }))),
+          'ERR_BAD_RESPONSE',
+        ),
+      ).toBe(true);
   });
 
   it('a 5xx is an ApiError with its status', () => {

@@ -55,7 +55,8 @@ export class SpotClient {
   readonly #timeoutMs: number;
 
   constructor(opts: SpotClientOptions) {
-    if (opts.apiKey === '' || opts.secret === '') throw new SpotcheckError('ERR_INVALID_INPUT', 'SpotClient needs an API key and a secret');
+    if (opts.apiKey === '' || opts.secret === '')
+      throw new SpotcheckError('ERR_INVALID_INPUT', 'SpotClient needs an API key and a secret');
     this.baseUrl = opts.baseUrl;
     this.apiKey = opts.apiKey;
     this.#secret = opts.secret;
@@ -81,16 +82,28 @@ export class SpotClient {
   order(order: NewOrderV11, opts: OrderCallOptions<'v1.1'> & { version: 'v1.1' }): Promise<SingleOrderResponse>;
   /** Create one order (§4.2): version `v1` by default, placement `query` by default. */
   async order(order: NewOrderV1 | NewOrderV11, opts: OrderCallOptions = {}): Promise<SingleOrderResponse> {
-    const { request } = orderRequest(order, { version: opts.version ?? 'v1', placement: opts.placement ?? 'query' }, this.#auth());
+    const { request } = orderRequest(
+      order,
+      { version: opts.version ?? 'v1', placement: opts.placement ?? 'query' },
+      this.#auth(),
+    );
     return expectObject<SingleOrderResponse>(await this.#send(request));
   }
 
   #auth(): SigningAuth {
-    return { apiKey: this.apiKey, secret: this.#secret, timestamp: Math.floor(this.#clock()), recvWindow: this.#recvWindow };
+    return {
+      apiKey: this.apiKey,
+      secret: this.#secret,
+      timestamp: Math.floor(this.#clock()),
+      recvWindow: this.#recvWindow,
+    };
   }
 
   #send(request: RawRequest): Promise<RawResponse> {
-    return sendRaw(this.baseUrl, request, { timeoutMs: this.#timeoutMs, ...(this.#dispatcher ? { dispatcher: this.#dispatcher } : {}) });
+    return sendRaw(this.baseUrl, request, {
+      timeoutMs: this.#timeoutMs,
+      ...(this.#dispatcher ? { dispatcher: this.#dispatcher } : {}),
+    });
   }
 }
 
@@ -110,13 +123,19 @@ export function expectObject<T>(res: RawResponse): T {
   if (o.verdict === 'accepted') return res.json as T;
   const inRange = res.status >= 200 && res.status < 300;
   if (o.verdict === 'bad-response' && inRange) {
-    const what = isRecord(res.json) ? `top-level code ${JSON.stringify(res.json.code)} is not a number` : 'answer is not a JSON object';
-    throw new SpotcheckError('ERR_BAD_RESPONSE', `HTTP ${res.status} ${what}`, { status: res.status, text: res.text.slice(0, 200) });
+    const what = isRecord(res.json)
+      ? `top-level code ${JSON.stringify(res.json.code)} is not a number`
+      : 'answer is not a JSON object';
+    throw new SpotcheckError('ERR_BAD_RESPONSE', `HTTP ${res.status} ${what}`, {
+      status: res.status,
+      text: res.text.slice(0, 200),
+    });
   }
   const body = res.json;
   const code = field(body, 'code');
   const msg = field(body, 'msg');
   const apiCode = typeof code === 'number' || typeof code === 'string' ? code : undefined;
-  const apiMsg = typeof msg === 'string' ? msg : body === undefined && res.text !== '' ? res.text.slice(0, 200) : undefined;
+  const apiMsg =
+    typeof msg === 'string' ? msg : body === undefined && res.text !== '' ? res.text.slice(0, 200) : undefined;
   throw new ApiError(res.status, apiCode, apiMsg);
 }

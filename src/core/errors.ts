@@ -31,7 +31,12 @@ export class SpotcheckError extends Error {
   readonly code: SpotcheckErrorCode;
   readonly details: Readonly<Record<string, unknown>>;
 
-  constructor(code: SpotcheckErrorCode, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+  constructor(
+    code: SpotcheckErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'SpotcheckError';
     this.code = code;
@@ -46,11 +51,15 @@ export class ApiError extends SpotcheckError {
   readonly apiMsg: string | undefined;
 
   constructor(status: number, apiCode: number | string | undefined, apiMsg: string | undefined) {
-    super('ERR_API', `API rejected the request: HTTP ${status}, code ${String(apiCode)}${apiMsg ? `, msg ${apiMsg}` : ''}`, {
-      status,
-      apiCode,
-      apiMsg,
-    });
+    super(
+      'ERR_API',
+      `API rejected the request: HTTP ${status}, code ${String(apiCode)}${apiMsg ? `, msg ${apiMsg}` : ''}`,
+      {
+        status,
+        apiCode,
+        apiMsg,
+      },
+    );
     this.name = 'ApiError';
     this.status = status;
     this.apiCode = apiCode;

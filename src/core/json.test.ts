@@ -4,7 +4,9 @@ import { jsonNestingDepth, parseJsonLossless } from './json.js';
 
 describe('parseJsonLossless', () => {
   it('keeps integers beyond 2^53 exact, as digit strings', () => {
-    const v = parseJsonLossless('{"orderId":1234567890123456789,"b":1234567890123456788,"neg":-9007199254740993}') as Record<string, unknown>;
+    const v = parseJsonLossless(
+      '{"orderId":1234567890123456789,"b":1234567890123456788,"neg":-9007199254740993}',
+    ) as Record<string, unknown>;
     expect(v.orderId).toBe('1234567890123456789');
     expect(v.b).toBe('1234567890123456788');
     expect(v.neg).toBe('-9007199254740993');
@@ -14,14 +16,11 @@ describe('parseJsonLossless', () => {
   });
 
   it('leaves safe integers, fractions, exponents and number-like text inside strings alone', () => {
-    expect(parseJsonLossless('[9007199254740991, 1.5, 1e30, 12345678901234567890.5, "12345678901234567890", "a\\"12345678901234567890"]')).toEqual([
-      9007199254740991,
-      1.5,
-      1e30,
-      12345678901234567890.5,
-      '12345678901234567890',
-      'a"12345678901234567890',
-    ]);
+    expect(
+      parseJsonLossless(
+        '[9007199254740991, 1.5, 1e30, 12345678901234567890.5, "12345678901234567890", "a\\"12345678901234567890"]',
+      ),
+    ).toEqual([9007199254740991, 1.5, 1e30, 12345678901234567890.5, '12345678901234567890', 'a"12345678901234567890']);
   });
 
   it('agrees with JSON.parse on any JSON value of safe numbers, and throws where it throws', () => {
@@ -51,7 +50,9 @@ describe('jsonNestingDepth', () => {
 
   it('agrees with the depth of the parsed value for any JSON value', () => {
     const depthOf = (v: unknown): number =>
-      typeof v === 'object' && v !== null ? 1 + Math.max(0, ...Object.values(v as Record<string, unknown>).map(depthOf)) : 0;
+      typeof v === 'object' && v !== null
+        ? 1 + Math.max(0, ...Object.values(v as Record<string, unknown>).map(depthOf))
+        : 0;
     fc.assert(
       fc.property(fc.jsonValue(), (v) => {
         expect(jsonNestingDepth(JSON.stringify(v))).toBe(depthOf(v));

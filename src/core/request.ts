@@ -86,7 +86,9 @@ export function buildRequest(hmac: HmacHex, spec: RequestSpec, wire: WireProfile
   const omit = new Set(d.omit ?? []);
   const params = omit.size === 0 ? spec.params : spec.params.filter(([k]) => !omit.has(k));
   const json = ep.bodyKind === 'json';
-  const { query: q, body: b } = json ? { query: encodePairs(params), body: spec.jsonText ?? '' } : placeParams(params, spec.placement ?? 'query', spec.splitAt);
+  const { query: q, body: b } = json
+    ? { query: encodePairs(params), body: spec.jsonText ?? '' }
+    : placeParams(params, spec.placement ?? 'query', spec.splitAt);
   const tp = totalParams(q, b);
   const signedString = d.signedString ? d.signedString(tp, q, b) : tp;
   const genuine = hmac(spec.secret, signedString);

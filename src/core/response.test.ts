@@ -1,7 +1,12 @@
 import { describe as group, expect, it } from 'vitest';
 import { classify, codeValue, describe, entriesOf, entryFailed, entryPlaced } from './response.js';
 
-const answer = (status: number, json: unknown) => ({ status, json, text: json === undefined ? '' : JSON.stringify(json), elapsedMs: 1 });
+const answer = (status: number, json: unknown) => ({
+  status,
+  json,
+  text: json === undefined ? '' : JSON.stringify(json),
+  elapsedMs: 1,
+});
 
 group('classify (design notes: a rejection is HTTP 4xx or 2xx with a non-zero code)', () => {
   it('reads statuses: 5xx server-error, 4xx rejected whatever the body, 1xx/3xx bad-response', () => {

@@ -12,7 +12,14 @@ import { parseJsonLossless } from './json.js';
  * any rule, only a reason to wait and resend. `not-sent`: the runner held the
  * request back (a route the target does not offer, a spent order budget).
  */
-export type Verdict = 'accepted' | 'rejected' | 'server-error' | 'bad-response' | 'no-answer' | 'rate-limited' | 'not-sent';
+export type Verdict =
+  | 'accepted'
+  | 'rejected'
+  | 'server-error'
+  | 'bad-response'
+  | 'no-answer'
+  | 'rate-limited'
+  | 'not-sent';
 
 /** The parts of an HTTP answer the classifier reads (a `RawResponse` has them). */
 export interface ResponseLike {
@@ -94,7 +101,8 @@ export function classify(res: ResponseLike): Observation {
     base.code = json.code;
     base.msg = json.msg;
   }
-  if (res.status === 429 || (res.status === 503 && res.headers?.['retry-after'] !== undefined)) return { ...base, verdict: 'rate-limited' };
+  if (res.status === 429 || (res.status === 503 && res.headers?.['retry-after'] !== undefined))
+    return { ...base, verdict: 'rate-limited' };
   if (res.status >= 500) return { ...base, verdict: 'server-error' };
   if (res.status >= 400) return { ...base, verdict: 'rejected' };
   if (res.status >= 200 && res.status < 300) {
@@ -121,11 +129,16 @@ function lossless(res: ResponseLike): unknown {
 export function describe(o: Observation): string {
   if (o.verdict === 'no-answer') return `no answer (${o.error ?? 'unknown error'})`;
   if (o.verdict === 'not-sent') return `not sent: ${o.error ?? 'unknown reason'}`;
-  if (o.verdict === 'rate-limited') return `rate limited: HTTP ${o.status ?? '?'} ${(o.text ?? '').slice(0, 120)}`.trim();
-  if (o.undecodable !== undefined) return `HTTP ${o.status ?? '?'} with a body that could not be read (${o.undecodable})`;
+  if (o.verdict === 'rate-limited')
+    return `rate limited: HTTP ${o.status ?? '?'} ${(o.text ?? '').slice(0, 120)}`.trim();
+  if (o.undecodable !== undefined)
+    return `HTTP ${o.status ?? '?'} with a body that could not be read (${o.undecodable})`;
   const body = o.text === undefined ? '' : o.text.length > 160 ? `${o.text.slice(0, 160)}…` : o.text;
   // a 2xx that is not a JSON object answer: unreadable, never a refusal
-  const unreadable = o.verdict === 'bad-response' && o.status !== undefined && o.status >= 200 && o.status < 300 ? ' (a 2xx answer that is not a readable JSON object)' : '';
+  const unreadable =
+    o.verdict === 'bad-response' && o.status !== undefined && o.status >= 200 && o.status < 300
+      ? ' (a 2xx answer that is not a readable JSON object)'
+      : '';
   return `HTTP ${o.status ?? '?'} ${body}${unreadable}`.trim();
 }
 

@@ -15,7 +15,11 @@ describe('constants (§5.4, §8)', () => {
 
 describe('checkTimeWindow (§5.4 item 3)', () => {
   it('accepts exactly recvWindow old and refuses one ms more, as too-old / TIME-WINDOW-PAST', () => {
-    expect(checkTimeWindow({ serverTime: S, timestamp: S - 2500, recvWindow: 2500 })).toEqual({ accepted: true, age: 2500, recvWindow: 2500 });
+    expect(checkTimeWindow({ serverTime: S, timestamp: S - 2500, recvWindow: 2500 })).toEqual({
+      accepted: true,
+      age: 2500,
+      recvWindow: 2500,
+    });
     expect(checkTimeWindow({ serverTime: S, timestamp: S - 2501, recvWindow: 2500 })).toEqual({
       accepted: false,
       reason: 'too-old',
@@ -26,7 +30,11 @@ describe('checkTimeWindow (§5.4 item 3)', () => {
   });
 
   it('accepts a lead of 999 ms and refuses 1000 ms, as too-far-ahead / TIME-WINDOW-LEAD', () => {
-    expect(checkTimeWindow({ serverTime: S, timestamp: S + 999 })).toEqual({ accepted: true, age: -999, recvWindow: 5000 });
+    expect(checkTimeWindow({ serverTime: S, timestamp: S + 999 })).toEqual({
+      accepted: true,
+      age: -999,
+      recvWindow: 5000,
+    });
     expect(checkTimeWindow({ serverTime: S, timestamp: S + 1000 })).toEqual({
       accepted: false,
       reason: 'too-far-ahead',
@@ -72,11 +80,17 @@ describe('checkTimeWindow (§5.4 item 3)', () => {
 
   it('widening recvWindow never turns an accepted request into a refused one (property)', () => {
     fc.assert(
-      fc.property(ms, fc.integer({ min: -2000, max: 200_000 }), window, fc.nat(100_000), (serverTime, age, w, extra) => {
-        const narrow = checkTimeWindow({ serverTime, timestamp: serverTime - age, recvWindow: w });
-        const wide = checkTimeWindow({ serverTime, timestamp: serverTime - age, recvWindow: w + extra });
-        if (narrow.accepted) expect(wide.accepted).toBe(true);
-      }),
+      fc.property(
+        ms,
+        fc.integer({ min: -2000, max: 200_000 }),
+        window,
+        fc.nat(100_000),
+        (serverTime, age, w, extra) => {
+          const narrow = checkTimeWindow({ serverTime, timestamp: serverTime - age, recvWindow: w });
+          const wide = checkTimeWindow({ serverTime, timestamp: serverTime - age, recvWindow: w + extra });
+          if (narrow.accepted) expect(wide.accepted).toBe(true);
+        },
+      ),
     );
   });
 

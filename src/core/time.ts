@@ -26,7 +26,13 @@ export interface TimeWindowInput {
 /** Outcome of {@link checkTimeWindow}: accepted, or refused with its reason and rule ID. */
 export type TimeWindowVerdict =
   | { accepted: true; age: number; recvWindow: number }
-  | { accepted: false; reason: 'too-old' | 'too-far-ahead'; ruleId: 'TIME-WINDOW-PAST' | 'TIME-WINDOW-LEAD'; age: number; recvWindow: number };
+  | {
+      accepted: false;
+      reason: 'too-old' | 'too-far-ahead';
+      ruleId: 'TIME-WINDOW-PAST' | 'TIME-WINDOW-LEAD';
+      age: number;
+      recvWindow: number;
+    };
 
 /**
  * Processed iff `timestamp < serverTime + 1000` and `serverTime - timestamp <= recvWindow`

@@ -50,7 +50,9 @@ export interface WireProfile {
 export const API_KEY_HEADER = 'X-SVC-APIKEY';
 
 /** Seed limits and defaults (§4.1, §8, §5.4). */
-export const LIMITS: Readonly<Record<'maxBatchOrders' | 'maxClientOrderId' | 'maxOrderId' | 'defaultRecvWindow' | 'maxLeadMs', number>> = Object.freeze({
+export const LIMITS: Readonly<
+  Record<'maxBatchOrders' | 'maxClientOrderId' | 'maxOrderId' | 'defaultRecvWindow' | 'maxLeadMs', number>
+> = Object.freeze({
   /** Orders per batch (§4.1 rule 1). */
   maxBatchOrders: MAX_BATCH_ORDERS,
   /** Characters of a newClientOrderId (§8). */

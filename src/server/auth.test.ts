@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_HEADER } from '../core/wire.js';
-import { type RawRequest, type RawResponse } from '../client/http.js';
+import type { RawRequest, RawResponse } from '../client/http.js';
 import { batchOrdersRequest, orderRequest } from '../client/requests.js';
 import { signJsonBody, signParams } from '../signing/build.js';
-import { type Params, type Placement } from '../core/signing/build.js';
+import type { Params, Placement } from '../core/signing/build.js';
 import { sign } from '../signing/hmac.js';
 import { DEMO_CREDENTIALS } from './credentials.js';
 import { startServer, type RunningServer } from './server.js';
@@ -28,7 +28,12 @@ function orderParams(extra: Params = [['timestamp', String(NOW)]]): Params {
 }
 
 /** A single-order request with exactly these params, signed with `secret`. */
-function signedOrder(params: Params, placement: Placement = 'query', secret = TRADE.secret, apiKey: string | null = TRADE.apiKey): RawRequest {
+function signedOrder(
+  params: Params,
+  placement: Placement = 'query',
+  secret = TRADE.secret,
+  apiKey: string | null = TRADE.apiKey,
+): RawRequest {
   const s = signParams({ secret, params, placement });
   return {
     method: 'POST',
@@ -78,7 +83,7 @@ describe('API key (§5.1, §5.2)', () => {
     await expectRefused(ro.batch([LIMIT]), 403, -2015);
   });
 
-  it('AUTH-SECRET-BOUND: a signature made with another key\'s secret is 401 -1022', async () => {
+  it("AUTH-SECRET-BOUND: a signature made with another key's secret is 401 -1022", async () => {
     await expectRefused(api.raw(signedOrder(orderParams(), 'query', READONLY.secret)), 401, -1022);
     await expectRefused(api.batch([LIMIT], { secret: READONLY.secret }), 401, -1022);
   });
@@ -103,7 +108,8 @@ describe('signature (§5.3)', () => {
 
   it('SIG-TOTALPARAMS-NO-SEPARATOR: a split request signed over query + "&" + body is 401 -1022', async () => {
     const params = orderParams();
-    const q = signParams({ secret: TRADE.secret, params: params.slice(0, 3), placement: 'query' }).steps.queryWithoutSignature;
+    const q = signParams({ secret: TRADE.secret, params: params.slice(0, 3), placement: 'query' }).steps
+      .queryWithoutSignature;
     const b = signParams({ secret: TRADE.secret, params: params.slice(3), placement: 'body' }).steps.body;
     const wrong = sign(TRADE.secret, `${q}&${b}`);
     const req = signedOrder(params, 'split');
@@ -113,7 +119,12 @@ describe('signature (§5.3)', () => {
 
   it('SIG-CASE-INSENSITIVE: the signature in upper case is accepted', async () => {
     const req = signedOrder(orderParams());
-    await expectPlaced(api.raw({ ...req, query: req.query.replace(/signature=([0-9a-f]+)/, (_, s: string) => `signature=${s.toUpperCase()}`) }));
+    await expectPlaced(
+      api.raw({
+        ...req,
+        query: req.query.replace(/signature=([0-9a-f]+)/, (_, s: string) => `signature=${s.toUpperCase()}`),
+      }),
+    );
   });
 
   it('SIG-EXCLUDES-SIGNATURE: the signature pair is left out of totalParams wherever it sits', async () => {
@@ -134,14 +145,22 @@ describe('signature (§5.3)', () => {
     const form = signedOrder(orderParams(), 'body');
     await expectRefused(api.raw({ ...form, body: form.body.replace('quantity=1', 'quantity=2') }), 401, -1022);
     const batch = batchOrdersRequest([LIMIT], { apiKey: TRADE.apiKey, secret: TRADE.secret, timestamp: NOW }).request;
-    await expectRefused(api.raw({ ...batch, body: batch.body.replace('"quantity":"1"', '"quantity":"2"') }), 401, -1022);
+    await expectRefused(
+      api.raw({ ...batch, body: batch.body.replace('"quantity":"1"', '"quantity":"2"') }),
+      401,
+      -1022,
+    );
     await expectRefused(api.raw({ ...batch, body: `${batch.body} ` }), 401, -1022);
   });
 
   it('SIG-HMAC-SHA256-HEX: garbage, truncated or empty signatures are 401 -1022', async () => {
     const req = signedOrder(orderParams());
     for (const bad of ['zz', 'not-hex-at-all', '0'.repeat(64), req.query.slice(-64, -1), '']) {
-      await expectRefused(api.raw({ ...req, query: req.query.replace(/signature=[0-9a-f]+/, `signature=${bad}`) }), 401, -1022);
+      await expectRefused(
+        api.raw({ ...req, query: req.query.replace(/signature=[0-9a-f]+/, `signature=${bad}`) }),
+        401,
+        -1022,
+      );
     }
   });
 
@@ -162,8 +181,22 @@ describe('signature (§5.3)', () => {
 
 describe('duplicate parameters (D-DUPLICATE-PARAM)', () => {
   it('a parameter twice in the query, or in both query and body, is 400 -1101 even when signed', async () => {
-    await expectRefused(api.raw(signedOrder(orderParams([['timestamp', String(NOW)], ['timestamp', String(NOW)]]))), 400, -1101);
-    const params = orderParams([['symbol', 'BTCUSDT'], ['timestamp', String(NOW)]]);
+    await expectRefused(
+      api.raw(
+        signedOrder(
+          orderParams([
+            ['timestamp', String(NOW)],
+            ['timestamp', String(NOW)],
+          ]),
+        ),
+      ),
+      400,
+      -1101,
+    );
+    const params = orderParams([
+      ['symbol', 'BTCUSDT'],
+      ['timestamp', String(NOW)],
+    ]);
     await expectRefused(api.raw(signedOrder(params, 'split')), 400, -1101);
     const req = signedOrder(orderParams());
     await expectRefused(api.raw({ ...req, query: `${req.query}&signature=${'a'.repeat(64)}` }), 400, -1101);
@@ -171,7 +204,8 @@ describe('duplicate parameters (D-DUPLICATE-PARAM)', () => {
 });
 
 describe('time window (§5.4) with an injected clock at T', () => {
-  const at = (timestamp: number, recvWindow?: number): Promise<RawResponse> => api.order(LIMIT, {}, { timestamp, recvWindow });
+  const at = (timestamp: number, recvWindow?: number): Promise<RawResponse> =>
+    api.order(LIMIT, {}, { timestamp, recvWindow });
 
   it('TIME-WINDOW-PAST, TIME-RECVWINDOW-DEFAULT: T-5000 is accepted, T-5001 is 400 -1021', async () => {
     await expectPlaced(at(NOW - 5000));
@@ -217,8 +251,14 @@ describe('time window (§5.4) with an injected clock at T', () => {
       [['timestamp', `${NOW}.5`]],
       [['timestamp', `-${NOW}`]],
       [['timestamp', '']],
-      [['timestamp', String(NOW)], ['recvWindow', 'x']],
-      [['timestamp', String(NOW)], ['recvWindow', '-1']],
+      [
+        ['timestamp', String(NOW)],
+        ['recvWindow', 'x'],
+      ],
+      [
+        ['timestamp', String(NOW)],
+        ['recvWindow', '-1'],
+      ],
     ] as Params[]) {
       await expectRefused(api.raw(signedOrder(orderParams(extra))), 400, -1130);
     }
@@ -226,7 +266,7 @@ describe('time window (§5.4) with an injected clock at T', () => {
 
   it('the Date header reads the injected clock', async () => {
     const r = await api.order(LIMIT);
-    expect(r.headers['date']).toBe(new Date(NOW).toUTCString());
+    expect(r.headers.date).toBe(new Date(NOW).toUTCString());
   });
 });
 
@@ -239,7 +279,11 @@ function splitAt(params: Params, cut: number): { query: string; body: string } {
 describe('orderRequest builder (client) signs what the server verifies', () => {
   it('every placement of a v1.1 MARKET order with amount only', async () => {
     for (const placement of ['query', 'body', 'split'] as const) {
-      const req = orderRequest({ symbol: 'ETHUSDT', side: 'BUY', type: 'MARKET', amount: 25 }, { version: 'v1.1', placement }, { apiKey: TRADE.apiKey, secret: TRADE.secret, timestamp: NOW });
+      const req = orderRequest(
+        { symbol: 'ETHUSDT', side: 'BUY', type: 'MARKET', amount: 25 },
+        { version: 'v1.1', placement },
+        { apiKey: TRADE.apiKey, secret: TRADE.secret, timestamp: NOW },
+      );
       const r = await expectPlaced(api.raw(req.request));
       expect((r.json as { reqAmount?: unknown }).reqAmount).toBe('25');
     }

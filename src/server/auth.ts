@@ -44,15 +44,26 @@ export interface SignedInput {
 
 /** The signature rejection, with the doctor's diagnosis when the server explains (§5.3). */
 function signatureRejection(input: SignedInput, deps: AuthDeps, secret: string, signature: string): Rejection {
-  const r = reject('signature', 401, ApiCode.SIGNATURE, 'Signature for this request is not valid (SIG-HMAC-SHA256-HEX)');
+  const r = reject(
+    'signature',
+    401,
+    ApiCode.SIGNATURE,
+    'Signature for this request is not valid (SIG-HMAC-SHA256-HEX)',
+  );
   if (deps.explain !== true || input.raw === undefined) return r;
   // The API key sent lets the doctor see a client that keyed the HMAC with it (API_KEY_AS_SECRET); it is never echoed.
-  const d = diagnose({ ...input.raw, signature, ...(input.apiKeyHeader !== undefined ? { apiKey: input.apiKeyHeader } : {}) }, secret, sign);
+  const d = diagnose(
+    { ...input.raw, signature, ...(input.apiKeyHeader !== undefined ? { apiKey: input.apiKeyHeader } : {}) },
+    secret,
+    sign,
+  );
   return d === null ? r : { ...r, diagnosis: d };
 }
 
 /** The authenticated caller and the server time used for the check. */
-export type AuthOutcome = { ok: true; credential: Credential; now: number; params: Map<string, string> } | { ok: false; rejection: Rejection };
+export type AuthOutcome =
+  | { ok: true; credential: Credential; now: number; params: Map<string, string> }
+  | { ok: false; rejection: Rejection };
 
 function fail(rejection: Rejection): AuthOutcome {
   return { ok: false, rejection };
@@ -65,20 +76,46 @@ export function authorize(input: SignedInput, deps: AuthDeps): AuthOutcome {
   const auth = policy.authenticate(input.apiKeyHeader, deps.credentials);
   if (!auth.ok) {
     return auth.reason === 'missing'
-      ? fail(reject('auth', 401, ApiCode.APIKEY_MISSING, `The ${deps.wire.apiKeyHeader} header is missing (AUTH-APIKEY-REQUIRED)`))
-      : fail(reject('auth', 401, ApiCode.APIKEY_REJECTED, `The API key in ${deps.wire.apiKeyHeader} is not known (AUTH-APIKEY-UNKNOWN)`));
+      ? fail(
+          reject(
+            'auth',
+            401,
+            ApiCode.APIKEY_MISSING,
+            `The ${deps.wire.apiKeyHeader} header is missing (AUTH-APIKEY-REQUIRED)`,
+          ),
+        )
+      : fail(
+          reject(
+            'auth',
+            401,
+            ApiCode.APIKEY_REJECTED,
+            `The API key in ${deps.wire.apiKeyHeader} is not known (AUTH-APIKEY-UNKNOWN)`,
+          ),
+        );
   }
   // D-DUPLICATE-PARAM
   if (!input.params.ok) {
     return fail(
-      reject('duplicate-param', 400, ApiCode.DUPLICATE_PARAM, `Parameter ${paramName(input.params.duplicate)} was sent more than once (D-DUPLICATE-PARAM)`),
+      reject(
+        'duplicate-param',
+        400,
+        ApiCode.DUPLICATE_PARAM,
+        `Parameter ${paramName(input.params.duplicate)} was sent more than once (D-DUPLICATE-PARAM)`,
+      ),
     );
   }
   const params = input.params.params;
   // SIG-REQUIRED (§5.3 item 1)
   const signature = params.get(SIGNATURE_PARAM);
   if (signature === undefined) {
-    return fail(reject('signature-missing', 400, ApiCode.MISSING_PARAM, 'Mandatory parameter "signature" was not sent (SIG-REQUIRED)'));
+    return fail(
+      reject(
+        'signature-missing',
+        400,
+        ApiCode.MISSING_PARAM,
+        'Mandatory parameter "signature" was not sent (SIG-REQUIRED)',
+      ),
+    );
   }
   // SIG-HMAC-SHA256-HEX, SIG-CASE-INSENSITIVE, SIG-TOTALPARAMS-NO-SEPARATOR, AUTH-SECRET-BOUND (§5.3)
   if (!policy.verifySignature(auth.credential.secret, input.steps, signature)) {
@@ -86,7 +123,14 @@ export function authorize(input: SignedInput, deps: AuthDeps): AuthOutcome {
   }
   // AUTH-PERMISSION (§5.1, D-PERMISSION)
   if (!auth.credential.permissions.includes(input.permission)) {
-    return fail(reject('permission', 403, ApiCode.APIKEY_REJECTED, `This API key lacks the ${input.permission} permission (AUTH-PERMISSION)`));
+    return fail(
+      reject(
+        'permission',
+        403,
+        ApiCode.APIKEY_REJECTED,
+        `This API key lacks the ${input.permission} permission (AUTH-PERMISSION)`,
+      ),
+    );
   }
   // TIME-TIMESTAMP-REQUIRED, ORDER-RECVWINDOW-FORMAT, D-RECVWINDOW-MAX (§5.4)
   const time = checkTimeParams(params.get('timestamp'), params.get('recvWindow'));

@@ -26,11 +26,21 @@ let seq = 0;
 /** A valid LIMIT order with a fresh client order id. */
 function limit(over: Record<string, unknown> = {}): Record<string, unknown> {
   seq++;
-  return { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '100', newClientOrderId: `b-${seq}`, ...over };
+  return {
+    symbol: 'BTCUSDT',
+    side: 'BUY',
+    type: 'LIMIT',
+    quantity: '1',
+    price: '100',
+    newClientOrderId: `b-${seq}`,
+    ...over,
+  };
 }
 
 /** Send a batch, expect HTTP 200 / code 0 / schema-valid, and return its entries and how many orders it placed. */
-async function accepted(orders: ReadonlyArray<Record<string, unknown>>): Promise<{ result: BatchResultEntry[]; placed: number }> {
+async function accepted(
+  orders: ReadonlyArray<Record<string, unknown>>,
+): Promise<{ result: BatchResultEntry[]; placed: number }> {
   const before = server.orders.count();
   const r = await api.batch(orders);
   expect(r.status).toBe(200);
@@ -54,7 +64,7 @@ describe('batch shape (§4.1)', () => {
     const orders = Array.from({ length: 20 }, () => limit());
     const { result, placed } = await accepted(orders);
     expect(placed).toBe(20);
-    expect(result.map((e) => e.order?.clientOrderId)).toEqual(orders.map((o) => o['newClientOrderId']));
+    expect(result.map((e) => e.order?.clientOrderId)).toEqual(orders.map((o) => o.newClientOrderId));
     expect(result.every((e) => e.code === 0 && e.msg === 'OK')).toBe(true);
   });
 
@@ -72,7 +82,18 @@ describe('batch shape (§4.1)', () => {
 
   it('BATCH-JSON-BODY: a correctly signed body that is malformed JSON, or JSON but no array, is 400 -1130', async () => {
     const { request } = batchOrdersRequest([], { apiKey: TRADE.apiKey, secret: TRADE.secret, timestamp: NOW });
-    for (const text of ['[', '[{"symbol":}]', '', ' ', '[1,]', '{}', '5', '"x"', 'null', '{"0":{"symbol":"BTCUSDT"}}']) {
+    for (const text of [
+      '[',
+      '[{"symbol":}]',
+      '',
+      ' ',
+      '[1,]',
+      '{}',
+      '5',
+      '"x"',
+      'null',
+      '{"0":{"symbol":"BTCUSDT"}}',
+    ]) {
       const s = signJsonBody(TRADE.secret, [['timestamp', String(NOW)]], text);
       await refused(api.raw({ ...request, query: s.query, body: text }), 400, -1130);
     }
@@ -83,9 +104,12 @@ describe('batch shape (§4.1)', () => {
     for (const ct of ['text/plain', 'application/x-www-form-urlencoded', 'application/jsonx']) {
       await refused(api.raw({ ...request, headers: { ...request.headers, 'content-type': ct } }), 415, -1000);
     }
-    const { ['content-type']: _drop, ...noType } = request.headers;
+    const { 'content-type': _drop, ...noType } = request.headers;
     await refused(api.raw({ ...request, headers: noType }), 415, -1000);
-    const ok = await api.raw({ ...request, headers: { ...request.headers, 'content-type': 'Application/JSON; charset=utf-8' } });
+    const ok = await api.raw({
+      ...request,
+      headers: { ...request.headers, 'content-type': 'Application/JSON; charset=utf-8' },
+    });
     expect(ok.status).toBe(200);
   });
 });
@@ -128,7 +152,11 @@ describe('per-order outcomes (§4.1 rule 4, D-BATCH-ATOMICITY)', () => {
   });
 
   it('ORDER-DECIMAL-FORMAT: numbers and decimal strings are both accepted and echoed as decimal strings', async () => {
-    const { result } = await accepted([limit({ quantity: 0.5, price: 20000.25 }), limit({ quantity: '0.5', price: '20000.25' }), limit({ quantity: 1e-7 })]);
+    const { result } = await accepted([
+      limit({ quantity: 0.5, price: 20000.25 }),
+      limit({ quantity: '0.5', price: '20000.25' }),
+      limit({ quantity: 1e-7 }),
+    ]);
     expect(result.map((e) => [e.order?.origQty, e.order?.price])).toEqual([
       ['0.5', '20000.25'],
       ['0.5', '20000.25'],
@@ -150,7 +178,21 @@ describe('order data (§2.2)', () => {
       limit({ type: 'LIMIT_MAKER', quantity: '3', price: '99.5' }),
       limit({ quantity: '4', price: '101' }),
     ]);
-    expect(result.map((e) => e.order && [e.order.type, e.order.side, e.order.symbol, e.order.status, e.order.origQty, e.order.executedQty, e.order.price, e.order.timeInForce])).toEqual([
+    expect(
+      result.map(
+        (e) =>
+          e.order && [
+            e.order.type,
+            e.order.side,
+            e.order.symbol,
+            e.order.status,
+            e.order.origQty,
+            e.order.executedQty,
+            e.order.price,
+            e.order.timeInForce,
+          ],
+      ),
+    ).toEqual([
       ['MARKET', 'SELL', 'BTCUSDT', 'FILLED', '2', '2', '0', 'IOC'],
       ['LIMIT_MAKER', 'BUY', 'BTCUSDT', 'NEW', '3', '0', '99.5', 'GTC'],
       ['LIMIT', 'BUY', 'BTCUSDT', 'NEW', '4', '0', '101', 'GTC'],
@@ -158,7 +200,11 @@ describe('order data (§2.2)', () => {
   });
 
   it('RESULT-CLIENT-ORDER-ID-ECHO, ORDER-CLIENT-ID-GENERATED, RESULT-ORDER-ID: ids echoed or generated, order ids unique digit strings of at most 20 characters', async () => {
-    const { result } = await accepted([limit({ newClientOrderId: 'mine-1' }), limit({ newClientOrderId: undefined }), limit({ newClientOrderId: undefined })]);
+    const { result } = await accepted([
+      limit({ newClientOrderId: 'mine-1' }),
+      limit({ newClientOrderId: undefined }),
+      limit({ newClientOrderId: undefined }),
+    ]);
     const [a, b, c] = result.map((e) => e.order);
     expect(a?.clientOrderId).toBe('mine-1');
     expect(b?.clientOrderId).toMatch(/.+/);
@@ -170,7 +216,11 @@ describe('order data (§2.2)', () => {
   });
 
   it('D-STP-PLACEMENT: each entry carries stpMode (default EXPIRE_TAKER) and concentration', async () => {
-    const { result } = await accepted([limit(), limit({ stpMode: 'EXPIRE_MAKER' }), limit({ price: undefined, stpMode: 'EXPIRE_MAKER' })]);
+    const { result } = await accepted([
+      limit(),
+      limit({ stpMode: 'EXPIRE_MAKER' }),
+      limit({ price: undefined, stpMode: 'EXPIRE_MAKER' }),
+    ]);
     expect(result.map((e) => [e.stpMode, e.concentration])).toEqual([
       ['EXPIRE_TAKER', ''],
       ['EXPIRE_MAKER', ''],
@@ -193,7 +243,13 @@ describe('server options', () => {
     const s = await startServer({ clock: clock.clock, storeCapacity: 5 });
     try {
       const c = caller(s, TRADE, clock.clock);
-      for (let i = 0; i < 3; i++) await c.batch([limit({ newClientOrderId: `s-${i}-a` }), limit({ newClientOrderId: `s-${i}-b` }), limit({ newClientOrderId: `s-${i}-c` }), limit({ newClientOrderId: `s-${i}-d` })]);
+      for (let i = 0; i < 3; i++)
+        await c.batch([
+          limit({ newClientOrderId: `s-${i}-a` }),
+          limit({ newClientOrderId: `s-${i}-b` }),
+          limit({ newClientOrderId: `s-${i}-c` }),
+          limit({ newClientOrderId: `s-${i}-d` }),
+        ]);
       expect(s.orders.count()).toBe(12);
       expect(s.orders.list().map((o) => o.clientOrderId)).toEqual(['s-1-d', 's-2-a', 's-2-b', 's-2-c', 's-2-d']);
       const r = await c.batch([limit({ newClientOrderId: 's-0-a' }), limit({ newClientOrderId: 's-2-d' })]);
@@ -208,7 +264,9 @@ describe('server options', () => {
     const s = await startServer({ clock: clock.clock, credentials: creds });
     try {
       const one = await caller(s, TRADE, clock.clock).batch([limit({ newClientOrderId: 'same' })]);
-      const two = await caller(s, creds[1] as (typeof creds)[1], clock.clock).batch([limit({ newClientOrderId: 'same' })]);
+      const two = await caller(s, creds[1] as (typeof creds)[1], clock.clock).batch([
+        limit({ newClientOrderId: 'same' }),
+      ]);
       const orders = [one, two].map((r) => (r.json as BatchOrderResponse).result?.[0]?.order);
       expect(orders.map((o) => o?.clientOrderId)).toEqual(['same', 'same']);
       expect(orders[0]?.accountId).not.toBe(orders[1]?.accountId);

@@ -31,7 +31,14 @@ export const ENTRY_OK_MSG = 'OK';
 export function handleBatch(input: RequestInput, ep: EndpointSpec, deps: HandlerDeps): Reply {
   // BATCH-JSON-BODY (§4.1), D-CONTENT-TYPE
   if (mediaType(input.contentType) !== ep.contentType) {
-    return rejectionReply(reject('content-type', 415, ApiCode.REQUEST, 'The batch body must be sent as Content-Type: application/json (BATCH-JSON-BODY)'));
+    return rejectionReply(
+      reject(
+        'content-type',
+        415,
+        ApiCode.REQUEST,
+        'The batch body must be sent as Content-Type: application/json (BATCH-JSON-BODY)',
+      ),
+    );
   }
   const auth = authorize(
     {
@@ -49,14 +56,26 @@ export function handleBatch(input: RequestInput, ep: EndpointSpec, deps: Handler
   const depth = jsonNestingDepth(input.body, MAX_JSON_DEPTH);
   if (depth > MAX_JSON_DEPTH) {
     return rejectionReply(
-      reject('malformed-json', 400, ApiCode.INVALID_VALUE, `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels; a batch is an array of flat order objects (D-JSON-DEPTH)`),
+      reject(
+        'malformed-json',
+        400,
+        ApiCode.INVALID_VALUE,
+        `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels; a batch is an array of flat order objects (D-JSON-DEPTH)`,
+      ),
     );
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(input.body);
   } catch {
-    return rejectionReply(reject('malformed-json', 400, ApiCode.INVALID_VALUE, 'The body is not valid JSON; expected a JSON array of orders (BATCH-JSON-BODY)'));
+    return rejectionReply(
+      reject(
+        'malformed-json',
+        400,
+        ApiCode.INVALID_VALUE,
+        'The body is not valid JSON; expected a JSON array of orders (BATCH-JSON-BODY)',
+      ),
+    );
   }
   const { whole, byOrder } = splitBatchIssues(deps.policy.validateBatch(parsed));
   const first = whole[0];

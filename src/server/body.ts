@@ -40,7 +40,12 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
       }
       chunks.push(chunk);
     });
-    req.on('end', () => settle({ kind: 'ok', text: chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8') }));
+    req.on('end', () =>
+      settle({
+        kind: 'ok',
+        text: chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'),
+      }),
+    );
     req.on('error', () => settle({ kind: 'aborted' }));
     req.on('close', () => settle({ kind: 'aborted' }));
   });

@@ -17,8 +17,16 @@ export const DEMO_READONLY_SECRET = 'spotcheck-demo-readonly-secret';
 
 /** The demo credentials: one key that may trade and one that may only read (USER_DATA). */
 export const DEMO_CREDENTIALS: ReadonlyArray<Credential> = Object.freeze([
-  Object.freeze({ apiKey: DEMO_API_KEY, secret: DEMO_SECRET, permissions: Object.freeze(['TRADE', 'USER_DATA'] as const) }),
-  Object.freeze({ apiKey: DEMO_READONLY_API_KEY, secret: DEMO_READONLY_SECRET, permissions: Object.freeze(['USER_DATA'] as const) }),
+  Object.freeze({
+    apiKey: DEMO_API_KEY,
+    secret: DEMO_SECRET,
+    permissions: Object.freeze(['TRADE', 'USER_DATA'] as const),
+  }),
+  Object.freeze({
+    apiKey: DEMO_READONLY_API_KEY,
+    secret: DEMO_READONLY_SECRET,
+    permissions: Object.freeze(['USER_DATA'] as const),
+  }),
 ]);
 
 /** True when the secret is one of the documented demo secrets (the only secrets ever printed). */
@@ -35,16 +43,24 @@ const HEADER_SAFE = /^[\x21-\x7e]+$/;
  * message never contains a secret.
  */
 export function checkCredentials(list: ReadonlyArray<Credential>): void {
-  if (list.length === 0) throw new SpotcheckError('ERR_SERVER_START', 'no credentials: the server needs at least one API key');
+  if (list.length === 0)
+    throw new SpotcheckError('ERR_SERVER_START', 'no credentials: the server needs at least one API key');
   const seen = new Set<string>();
   list.forEach((c, i) => {
     if (typeof c.apiKey !== 'string' || !HEADER_SAFE.test(c.apiKey)) {
-      throw new SpotcheckError('ERR_SERVER_START', `credential ${i}: the API key must be non-empty visible ASCII (it travels in the ${API_KEY_HEADER} header)`);
+      throw new SpotcheckError(
+        'ERR_SERVER_START',
+        `credential ${i}: the API key must be non-empty visible ASCII (it travels in the ${API_KEY_HEADER} header)`,
+      );
     }
-    if (seen.has(c.apiKey)) throw new SpotcheckError('ERR_SERVER_START', `credential ${i}: API key ${c.apiKey} is listed twice`);
+    if (seen.has(c.apiKey))
+      throw new SpotcheckError('ERR_SERVER_START', `credential ${i}: API key ${c.apiKey} is listed twice`);
     seen.add(c.apiKey);
     if (typeof c.secret !== 'string' || c.secret === '') {
-      throw new SpotcheckError('ERR_SERVER_START', `credential ${i} (${c.apiKey}): the secret must be a non-empty string`);
+      throw new SpotcheckError(
+        'ERR_SERVER_START',
+        `credential ${i} (${c.apiKey}): the secret must be a non-empty string`,
+      );
     }
     if (!Array.isArray(c.permissions)) {
       throw new SpotcheckError('ERR_SERVER_START', `credential ${i} (${c.apiKey}): permissions must be a list`);

@@ -38,7 +38,10 @@ function order(query: string, body: string, clientSigned: string): RawRequest {
     path: '/api/v1/spot/order',
     query: `${query}&signature=${sign(TRADE.secret, clientSigned)}`,
     body,
-    headers: { [API_KEY_HEADER]: TRADE.apiKey, ...(body !== '' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+    headers: {
+      [API_KEY_HEADER]: TRADE.apiKey,
+      ...(body !== '' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+    },
   };
 }
 
@@ -55,7 +58,13 @@ function batch(clientSigned: string): RawRequest {
 interface Explained {
   code: number;
   msg: string;
-  diagnosis?: { code: string; sentence: string; serverSigned: string; clientSigned?: string; firstDifference?: { index: number } };
+  diagnosis?: {
+    code: string;
+    sentence: string;
+    serverSigned: string;
+    clientSigned?: string;
+    firstDifference?: { index: number };
+  };
 }
 
 async function send(server: RunningServer, req: RawRequest): Promise<{ res: RawResponse; json: Explained }> {
@@ -68,26 +77,44 @@ describe('serve --explain: signature rejections carry a diagnosis (§5.3)', () =
     ['SEPARATOR_INSERTED', order(Q, B, `${Q}&${B}`), Q + B, `${Q}&${B}`],
     ['BODY_NOT_SIGNED', batch(`timestamp=${NOW}`), `timestamp=${NOW}${ORDERS}`, `timestamp=${NOW}`],
     ['SIGNATURE_PARAM_SIGNED', order(Q, '', `${Q}&signature=`), Q, `${Q}&signature=`],
-    ['SIGNED_BEFORE_ENCODING', order(`${Q}&newClientOrderId=a%20b`, '', `${Q}&newClientOrderId=a b`), `${Q}&newClientOrderId=a%20b`, `${Q}&newClientOrderId=a b`],
-    ['ENCODING_MISMATCH', order(Q, B, `${Q}quantity=1&price=100&newClientOrderId=a%20b!`), Q + B, `${Q}quantity=1&price=100&newClientOrderId=a%20b!`],
+    [
+      'SIGNED_BEFORE_ENCODING',
+      order(`${Q}&newClientOrderId=a%20b`, '', `${Q}&newClientOrderId=a b`),
+      `${Q}&newClientOrderId=a%20b`,
+      `${Q}&newClientOrderId=a b`,
+    ],
+    [
+      'ENCODING_MISMATCH',
+      order(Q, B, `${Q}quantity=1&price=100&newClientOrderId=a%20b!`),
+      Q + B,
+      `${Q}quantity=1&price=100&newClientOrderId=a%20b!`,
+    ],
     ['PARAMS_REORDERED', order(Q, B, B + Q), Q + B, B + Q],
     // the clock read twice: signed 4 ms before the timestamp sent, no hint given
-    ['OTHER_TIMESTAMP', order(Q, B, Q.replace(String(NOW), String(NOW - 4)) + B), Q + B, Q.replace(String(NOW), String(NOW - 4)) + B],
+    [
+      'OTHER_TIMESTAMP',
+      order(Q, B, Q.replace(String(NOW), String(NOW - 4)) + B),
+      Q + B,
+      Q.replace(String(NOW), String(NOW - 4)) + B,
+    ],
   ];
 
-  it.each(cases)('%s: in the 401 body and in one log line, the secret in neither', async (code, req, serverSigned, clientSigned) => {
-    const before = log.length;
-    const { res, json } = await send(explaining, req);
-    expect(res.status).toBe(401);
-    expect(json.code).toBe(-1022);
-    expect(json.diagnosis).toMatchObject({ code, serverSigned, clientSigned });
-    expect(json.diagnosis?.firstDifference?.index).toBeGreaterThanOrEqual(0);
-    expect(explaining.orders.count()).toBe(0);
-    expect(log.length).toBe(before + 1);
-    const line = JSON.parse(log.at(-1) ?? '') as { event: string; path: string; diagnosis: unknown };
-    expect(line).toEqual({ event: 'signature-rejected', method: 'POST', path: req.path, diagnosis: json.diagnosis });
-    expect(res.text + log.join('\n')).not.toContain(TRADE.secret);
-  });
+  it.each(cases)(
+    '%s: in the 401 body and in one log line, the secret in neither',
+    async (code, req, serverSigned, clientSigned) => {
+      const before = log.length;
+      const { res, json } = await send(explaining, req);
+      expect(res.status).toBe(401);
+      expect(json.code).toBe(-1022);
+      expect(json.diagnosis).toMatchObject({ code, serverSigned, clientSigned });
+      expect(json.diagnosis?.firstDifference?.index).toBeGreaterThanOrEqual(0);
+      expect(explaining.orders.count()).toBe(0);
+      expect(log.length).toBe(before + 1);
+      const line = JSON.parse(log.at(-1) ?? '') as { event: string; path: string; diagnosis: unknown };
+      expect(line).toEqual({ event: 'signature-rejected', method: 'POST', path: req.path, diagnosis: json.diagnosis });
+      expect(res.text + log.join('\n')).not.toContain(TRADE.secret);
+    },
+  );
 
   it('another secret is UNKNOWN, with the server string and no client string', async () => {
     const req = order(Q, B, Q + B);

@@ -21,7 +21,10 @@ export interface RequestInput {
 
 /** Method and path of a request, when known (for the signature doctor). */
 export function methodAndPath(input: RequestInput): { method?: string; path?: string } {
-  return { ...(input.method !== undefined ? { method: input.method } : {}), ...(input.path !== undefined ? { path: input.path } : {}) };
+  return {
+    ...(input.method !== undefined ? { method: input.method } : {}),
+    ...(input.path !== undefined ? { path: input.path } : {}),
+  };
 }
 
 /** Server state the endpoint handlers use. */

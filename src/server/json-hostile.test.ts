@@ -23,7 +23,13 @@ afterAll(() => server.close());
 
 /** Send `jsonText` as a batch body, signed exactly as sent (SIG-BODY-COVERED). */
 function sendSigned(jsonText: string): ReturnType<typeof sendRaw> {
-  const { request } = buildRequest(sign, { endpoint: 'batch', params: [['timestamp', String(NOW)]], jsonText, secret: TRADE.secret, apiKey: TRADE.apiKey });
+  const { request } = buildRequest(sign, {
+    endpoint: 'batch',
+    params: [['timestamp', String(NOW)]],
+    jsonText,
+    secret: TRADE.secret,
+    apiKey: TRADE.apiKey,
+  });
   return sendRaw(server.url, request, { timeoutMs: 5000 });
 }
 
@@ -31,10 +37,20 @@ const nested = (n: number, inner = '1'): string => `${'['.repeat(n)}${inner}${']
 
 /** JSON text of a value no field of an order accepts as a string field (symbol, side, type). */
 const notAString = fc.oneof(
-  fc.jsonValue({ maxDepth: 6 }).filter((v) => typeof v !== 'string').map((v) => JSON.stringify(v)),
+  fc
+    .jsonValue({ maxDepth: 6 })
+    .filter((v) => typeof v !== 'string')
+    .map((v) => JSON.stringify(v)),
   fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify({ toString: v, valueOf: v, toJSON: v })),
   fc.integer({ min: 1, max: 20_000 }).map((n) => nested(n)),
-  fc.constantFrom('1e400', '-1e400', '123456789012345678901234567890', '1e-400', '{"__proto__":{"x":1}}', '[{"constructor":{"prototype":1}}]'),
+  fc.constantFrom(
+    '1e400',
+    '-1e400',
+    '123456789012345678901234567890',
+    '1e-400',
+    '{"__proto__":{"x":1}}',
+    '[{"constructor":{"prototype":1}}]',
+  ),
 );
 
 describe('hostile JSON in a signed batch', () => {
@@ -42,9 +58,12 @@ describe('hostile JSON in a signed batch', () => {
     const shape = fc.oneof(
       notAString.map((v) => v),
       notAString.map((v) => `[${v}]`),
-      fc.tuple(notAString, fc.constantFrom('symbol', 'side', 'type', 'newClientOrderId')).map(
-        ([v, field]) => `[${JSON.stringify({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '100' }).replace(/}$/, `,"${field}":${v}}`)}]`,
-      ),
+      fc
+        .tuple(notAString, fc.constantFrom('symbol', 'side', 'type', 'newClientOrderId'))
+        .map(
+          ([v, field]) =>
+            `[${JSON.stringify({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '100' }).replace(/}$/, `,"${field}":${v}}`)}]`,
+        ),
       fc.tuple(notAString, notAString).map(([a, b]) => `[{"symbol":${a}},{"symbol":${b}}]`),
     );
     let statuses = 0;
@@ -79,7 +98,9 @@ describe('hostile JSON in a signed batch', () => {
   });
 
   it('a symbol object with a toString field is named in the mixed-symbol 400, not a 500 (the case the fuzzer found)', async () => {
-    const r = await sendSigned('[{"symbol":{"toString":1},"side":"BUY","type":"MARKET","quantity":"1"},{"symbol":"BTCUSDT","side":"BUY","type":"MARKET","quantity":"1"}]');
+    const r = await sendSigned(
+      '[{"symbol":{"toString":1},"side":"BUY","type":"MARKET","quantity":"1"},{"symbol":"BTCUSDT","side":"BUY","type":"MARKET","quantity":"1"}]',
+    );
     expect(r.status).toBe(400);
     expect(r.json).toMatchObject({ code: -1194 });
     expect(server.orders.count()).toBe(0);

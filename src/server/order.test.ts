@@ -40,9 +40,25 @@ async function refused(res: Promise<RawResponse>, status: number, code: number):
 
 describe('single orders (§4.2, D-SINGLE-RESPONSE)', () => {
   it('ORDER-V1-ENDPOINT: a v1 LIMIT order answers 200 with code 0 and the order data at top level', async () => {
-    const body = await placed('v1', { ...BASE, type: 'LIMIT', quantity: '2', price: '50', newClientOrderId: 'single-1' });
-    expect(body).toMatchObject({ code: 0, symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', origQty: '2', price: '50', status: 'NEW', clientOrderId: 'single-1', executedQty: '0' });
-    expect(String(body['orderId'])).toMatch(/^[0-9]{1,20}$/);
+    const body = await placed('v1', {
+      ...BASE,
+      type: 'LIMIT',
+      quantity: '2',
+      price: '50',
+      newClientOrderId: 'single-1',
+    });
+    expect(body).toMatchObject({
+      code: 0,
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      origQty: '2',
+      price: '50',
+      status: 'NEW',
+      clientOrderId: 'single-1',
+      executedQty: '0',
+    });
+    expect(String(body.orderId)).toMatch(/^[0-9]{1,20}$/);
   });
 
   it('ORDER-QUANTITY-REQUIRED-V1: v1 without quantity is 400 -1102; D-AMOUNT-ELSEWHERE: amount on v1 is 400 -1130', async () => {
@@ -63,7 +79,11 @@ describe('single orders (§4.2, D-SINGLE-RESPONSE)', () => {
 
   it('ORDER-QUANTITY-V11 (D-V11-LIMIT-QUANTITY): a v1.1 LIMIT without quantity is 400 -1102; ORDER-AMOUNT-MARKET-ONLY: amount on LIMIT is 400 -1130', async () => {
     await refused(api.order({ ...BASE, type: 'LIMIT', price: '1' }, { version: 'v1.1' }), 400, -1102);
-    await refused(api.order({ ...BASE, type: 'LIMIT', price: '1', quantity: '1', amount: '1' }, { version: 'v1.1' }), 400, -1130);
+    await refused(
+      api.order({ ...BASE, type: 'LIMIT', price: '1', quantity: '1', amount: '1' }, { version: 'v1.1' }),
+      400,
+      -1130,
+    );
   });
 
   it('ORDER-PRICE-REQUIRED-LIMIT, ORDER-SYMBOL-REQUIRED, ORDER-SIDE-ENUM, ORDER-TYPE-ENUM', async () => {
@@ -76,37 +96,54 @@ describe('single orders (§4.2, D-SINGLE-RESPONSE)', () => {
 
   it('D-DUPLICATE-CLIENT-ID: a newClientOrderId already held is 400 -1141', async () => {
     await placed('v1', { ...BASE, type: 'MARKET', quantity: '1', newClientOrderId: 'single-dup' });
-    await refused(api.order({ ...BASE, type: 'MARKET', quantity: '1', newClientOrderId: 'single-dup' }, { version: 'v1.1' }), 400, -1141);
+    await refused(
+      api.order({ ...BASE, type: 'MARKET', quantity: '1', newClientOrderId: 'single-dup' }, { version: 'v1.1' }),
+      400,
+      -1141,
+    );
   });
 
   it('D-UNKNOWN-FIELDS: unknown parameters are ignored, not echoed', async () => {
     const body = await placed('v1', { ...BASE, type: 'MARKET', quantity: '1', colour: 'blue' });
-    expect(body['colour']).toBeUndefined();
+    expect(body.colour).toBeUndefined();
   });
 
   it('ORDER-TIME-IN-FORCE (D-TIF-VALUES): GTC, IOC and FOK are accepted with any type and echoed', async () => {
     for (const tif of ['GTC', 'IOC', 'FOK']) {
-      expect(await placed('v1', { ...BASE, type: 'MARKET', quantity: '1', timeInForce: tif })).toMatchObject({ timeInForce: tif });
+      expect(await placed('v1', { ...BASE, type: 'MARKET', quantity: '1', timeInForce: tif })).toMatchObject({
+        timeInForce: tif,
+      });
     }
   });
 
   it('D-CONTENT-TYPE: a body not sent as a form is 415 -1000; a query-only request needs no content type', async () => {
     const auth = { apiKey: TRADE.apiKey, secret: TRADE.secret, timestamp: NOW };
-    const { request } = orderRequest({ ...BASE, type: 'MARKET', quantity: '1' }, { version: 'v1', placement: 'body' }, auth);
+    const { request } = orderRequest(
+      { ...BASE, type: 'MARKET', quantity: '1' },
+      { version: 'v1', placement: 'body' },
+      auth,
+    );
     for (const ct of ['application/json', 'text/plain', 'multipart/form-data']) {
       await refused(api.raw({ ...request, headers: { ...request.headers, 'content-type': ct } }), 415, -1000);
     }
-    const { ['content-type']: _drop, ...noType } = request.headers;
+    const { 'content-type': _drop, ...noType } = request.headers;
     await refused(api.raw({ ...request, headers: noType }), 415, -1000);
-    const withCharset = await api.raw({ ...request, headers: { ...request.headers, 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' } });
+    const withCharset = await api.raw({
+      ...request,
+      headers: { ...request.headers, 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' },
+    });
     expect(withCharset.status).toBe(200);
-    const queryOnly = orderRequest({ ...BASE, type: 'MARKET', quantity: '1' }, { version: 'v1', placement: 'query' }, auth).request;
+    const queryOnly = orderRequest(
+      { ...BASE, type: 'MARKET', quantity: '1' },
+      { version: 'v1', placement: 'query' },
+      auth,
+    ).request;
     expect(queryOnly.headers['content-type']).toBeUndefined();
     expect((await api.raw(queryOnly)).status).toBe(200);
   });
 
   it('percent-encoded values are decoded before validation and signed as sent', async () => {
     const body = await placed('v1', { ...BASE, type: 'MARKET', quantity: '1', newClientOrderId: 'a b&c=d/é' });
-    expect(body['clientOrderId']).toBe('a b&c=d/é');
+    expect(body.clientOrderId).toBe('a b&c=d/é');
   });
 });

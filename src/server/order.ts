@@ -29,7 +29,9 @@ export function handleOrder(input: RequestInput, ep: EndpointSpec, deps: Handler
   const hasBody = input.body !== '';
   // D-CONTENT-TYPE
   if (hasBody && mediaType(input.contentType) !== ep.contentType) {
-    return rejectionReply(reject('content-type', 415, ApiCode.REQUEST, `An order body must be sent as Content-Type: ${ep.contentType}`));
+    return rejectionReply(
+      reject('content-type', 415, ApiCode.REQUEST, `An order body must be sent as Content-Type: ${ep.contentType}`),
+    );
   }
   const auth = authorize(
     {

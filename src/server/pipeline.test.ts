@@ -56,7 +56,14 @@ function converse(port: number, talk: (socket: Socket) => void): Promise<string>
 
 let seq = 0;
 function batch(k: number): RawRequest {
-  const orders = Array.from({ length: k }, () => ({ symbol: 'BTCUSDT', side: 'BUY' as const, type: 'LIMIT' as const, quantity: '1', price: '100', newClientOrderId: `p-${++seq}` }));
+  const orders = Array.from({ length: k }, () => ({
+    symbol: 'BTCUSDT',
+    side: 'BUY' as const,
+    type: 'LIMIT' as const,
+    quantity: '1',
+    price: '100',
+    newClientOrderId: `p-${++seq}`,
+  }));
   return batchOrdersRequest(orders, { apiKey: TRADE.apiKey, secret: TRADE.secret, timestamp: NOW }).request;
 }
 
@@ -70,8 +77,14 @@ describe('pipelining then garbage', () => {
     it(`${n} batches of ${k} then garbage${pieces > 1 ? `, sent in ${pieces} pieces` : ''}: ${n} answers in order, then one 400, and ${n * k} orders placed`, async () => {
       const before = server.orders.count();
       const requests = Array.from({ length: n }, () => batch(k));
-      const ids = requests.map((r) => (JSON.parse(r.body) as Array<{ newClientOrderId: string }>).map((o) => o.newClientOrderId));
-      const text = await exchange(server.port, `${requests.map(wire).join('')}GARBAGE \u0001\u0002 NOT HTTP\r\n\r\n`, pieces);
+      const ids = requests.map((r) =>
+        (JSON.parse(r.body) as Array<{ newClientOrderId: string }>).map((o) => o.newClientOrderId),
+      );
+      const text = await exchange(
+        server.port,
+        `${requests.map(wire).join('')}GARBAGE \u0001\u0002 NOT HTTP\r\n\r\n`,
+        pieces,
+      );
       const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
       expect(statuses).toEqual([...Array.from({ length: n }, () => 200), 400]);
       // answers in request order: each carries its own client order ids

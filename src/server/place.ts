@@ -21,7 +21,9 @@ export interface PlaceContext {
 }
 
 /** A placed order, or the refusal of that order. */
-export type PlaceOutcome = { ok: true; order: PlacedOrder; stpMode: StpMode } | { ok: false; code: number; msg: string };
+export type PlaceOutcome =
+  | { ok: true; order: PlacedOrder; stpMode: StpMode }
+  | { ok: false; code: number; msg: string };
 
 /** A DECIMAL as plain decimal text: strings are echoed as sent, numbers written without exponent. */
 export function decimalText(v: unknown): string {
@@ -48,21 +50,29 @@ function text(v: unknown): string {
  * §2.1). A newClientOrderId held by the same account fails with -1141
  * (D-DUPLICATE-CLIENT-ID). D-STATUS: MARKET is FILLED at once, limit types are NEW.
  */
-export function placeOrder(store: OrderStore, fields: Readonly<Record<string, unknown>>, ctx: PlaceContext): PlaceOutcome {
-  const requested = fields['newClientOrderId'];
+export function placeOrder(
+  store: OrderStore,
+  fields: Readonly<Record<string, unknown>>,
+  ctx: PlaceContext,
+): PlaceOutcome {
+  const requested = fields.newClientOrderId;
   if (typeof requested === 'string' && requested !== '' && store.hasClientOrderId(ctx.accountId, requested)) {
-    return { ok: false, code: ApiCode.DUPLICATE_CLIENT_ID, msg: `newClientOrderId ${JSON.stringify(requested)} is already used by a live order (D-DUPLICATE-CLIENT-ID)` };
+    return {
+      ok: false,
+      code: ApiCode.DUPLICATE_CLIENT_ID,
+      msg: `newClientOrderId ${JSON.stringify(requested)} is already used by a live order (D-DUPLICATE-CLIENT-ID)`,
+    };
   }
   const orderId = store.nextOrderId();
   let clientOrderId = typeof requested === 'string' && requested !== '' ? requested : `spotcheck-${orderId}`;
   for (let n = 1; requested !== clientOrderId && store.hasClientOrderId(ctx.accountId, clientOrderId); n++) {
     clientOrderId = `spotcheck-${orderId}-${n}`;
   }
-  const type = text(fields['type']);
+  const type = text(fields.type);
   const isMarket = type === 'MARKET';
-  const origQty = fields['quantity'] === undefined ? '0' : decimalText(fields['quantity']);
-  const tif = fields['timeInForce'];
-  const symbol = text(fields['symbol']);
+  const origQty = fields.quantity === undefined ? '0' : decimalText(fields.quantity);
+  const tif = fields.timeInForce;
+  const symbol = text(fields.symbol);
   const order: PlacedOrder = {
     accountId: ctx.accountId,
     symbol: symbol,
@@ -70,14 +80,14 @@ export function placeOrder(store: OrderStore, fields: Readonly<Record<string, un
     clientOrderId,
     orderId,
     transactTime: String(ctx.now),
-    price: fields['price'] === undefined ? '0' : decimalText(fields['price']),
+    price: fields.price === undefined ? '0' : decimalText(fields.price),
     origQty,
     executedQty: isMarket ? origQty : '0',
     status: isMarket ? 'FILLED' : 'NEW',
     timeInForce: typeof tif === 'string' && tif !== '' ? tif : isMarket ? 'IOC' : 'GTC',
     type: type as PlacedOrder['type'],
-    side: text(fields['side']) as PlacedOrder['side'],
-    reqAmount: fields['amount'] === undefined ? '0' : decimalText(fields['amount']),
+    side: text(fields.side) as PlacedOrder['side'],
+    reqAmount: fields.amount === undefined ? '0' : decimalText(fields.amount),
   };
   store.add(order);
   return { ok: true, order, stpMode: stpModeOf(fields) };

@@ -73,7 +73,8 @@ function authenticate(apiKeyHeader: string | undefined, credentials: ReadonlyArr
 /** The production policy: the library's signer, time window and validators. */
 export const defaultPolicy: Readonly<ServerPolicy> = Object.freeze({
   authenticate,
-  verifySignature: (secret: string, steps: SigningSteps, signature: string) => verify(secret, steps.totalParams, signature),
+  verifySignature: (secret: string, steps: SigningSteps, signature: string) =>
+    verify(secret, steps.totalParams, signature),
   checkTime: checkTimeWindow,
   validateBatch,
   validateOrder,

@@ -28,7 +28,8 @@ export interface Reply {
 
 /** The reply refusing a whole call: `{code, msg}` under the rejection's status. */
 export function rejectionReply(r: Rejection, headers?: Record<string, string>): Reply {
-  const body = r.diagnosis === undefined ? { code: r.code, msg: r.msg } : { code: r.code, msg: r.msg, diagnosis: r.diagnosis };
+  const body =
+    r.diagnosis === undefined ? { code: r.code, msg: r.msg } : { code: r.code, msg: r.msg, diagnosis: r.diagnosis };
   return { status: r.status, body, rejection: r, ...(headers ? { headers } : {}) };
 }
 
@@ -43,12 +44,19 @@ export interface RespondDeps {
 }
 
 /** Apply the error style, then the policy's `finalizeResponse`; a string body stays raw text. */
-export function finalReply(reply: Reply, endpoint: Endpoint, deps: RespondDeps): { out: OutgoingResponse; payload: string } {
+export function finalReply(
+  reply: Reply,
+  endpoint: Endpoint,
+  deps: RespondDeps,
+): { out: OutgoingResponse; payload: string } {
   const styled: OutgoingResponse = {
     status: deps.errorStyle === 'code-only' && reply.rejection !== undefined ? 200 : reply.status,
     body: reply.body,
   };
-  const out = deps.policy.finalizeResponse(styled, reply.rejection ? { endpoint, rejection: reply.rejection.kind } : { endpoint });
+  const out = deps.policy.finalizeResponse(
+    styled,
+    reply.rejection ? { endpoint, rejection: reply.rejection.kind } : { endpoint },
+  );
   const payload = typeof out.body === 'string' ? out.body : (JSON.stringify(out.body) ?? '');
   return { out, payload };
 }

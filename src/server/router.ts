@@ -19,16 +19,38 @@ export function routesOf(wire: WireProfile): Routes {
 export const ROUTES: Routes = routesOf(SEED_WIRE);
 
 /** The endpoint for a method and raw path, or the 404/405 reply (code -1000). */
-export function route(method: string | undefined, path: string, routes: Routes = ROUTES): { ok: true; endpoint: Exclude<Endpoint, 'none'> } | { ok: false; reply: Reply } {
+export function route(
+  method: string | undefined,
+  path: string,
+  routes: Routes = ROUTES,
+): { ok: true; endpoint: Exclude<Endpoint, 'none'> } | { ok: false; reply: Reply } {
   const endpoint = Object.hasOwn(routes, path) ? routes[path] : undefined;
   if (endpoint === undefined) {
     const shown = path.length > 80 ? `${path.slice(0, 80)}…` : path;
-    return { ok: false, reply: rejectionReply(reject('not-found', 404, ApiCode.REQUEST, `No endpoint at ${JSON.stringify(shown)}; served: ${Object.keys(routes).join(', ')}`)) };
+    return {
+      ok: false,
+      reply: rejectionReply(
+        reject(
+          'not-found',
+          404,
+          ApiCode.REQUEST,
+          `No endpoint at ${JSON.stringify(shown)}; served: ${Object.keys(routes).join(', ')}`,
+        ),
+      ),
+    };
   }
   if (method !== 'POST') {
     return {
       ok: false,
-      reply: rejectionReply(reject('method', 405, ApiCode.REQUEST, `${endpoint === 'batch' ? 'Batch orders' : 'Orders'} are created with POST only`), { allow: 'POST' }),
+      reply: rejectionReply(
+        reject(
+          'method',
+          405,
+          ApiCode.REQUEST,
+          `${endpoint === 'batch' ? 'Batch orders' : 'Orders'} are created with POST only`,
+        ),
+        { allow: 'POST' },
+      ),
     };
   }
   return { ok: true, endpoint };

@@ -40,22 +40,58 @@ function wire(r: RawRequest, framing: Framing, random: () => number): string {
     }
     body = `${out}0\r\n\r\n`;
   } else headers['content-length'] = String(Buffer.byteLength(r.body));
-  return `${r.method} ${target} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${body}`;
+  return `${r.method} ${target} HTTP/1.1\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n${body}`;
 }
 
 let seq = 0;
 /** A valid signed request of each kind in turn: a batch (JSON body), v1 and v1.1 orders with form and split bodies. */
 function request(i: number): { request: RawRequest; orders: number } {
-  const order = { symbol: 'BTCUSDT', side: 'BUY' as const, type: 'LIMIT' as const, quantity: '1', price: '100', timeInForce: 'GTC' as const };
+  const order = {
+    symbol: 'BTCUSDT',
+    side: 'BUY' as const,
+    type: 'LIMIT' as const,
+    quantity: '1',
+    price: '100',
+    timeInForce: 'GTC' as const,
+  };
   switch (i % 4) {
     case 0:
-      return { request: batchOrdersRequest([1, 2, 3].map(() => ({ ...order, newClientOrderId: `seg-${++seq}` })), AUTH).request, orders: 3 };
+      return {
+        request: batchOrdersRequest(
+          [1, 2, 3].map(() => ({ ...order, newClientOrderId: `seg-${++seq}` })),
+          AUTH,
+        ).request,
+        orders: 3,
+      };
     case 1:
-      return { request: orderRequest({ ...order, newClientOrderId: `seg-${++seq}` }, { version: 'v1', placement: 'body' }, AUTH).request, orders: 1 };
+      return {
+        request: orderRequest(
+          { ...order, newClientOrderId: `seg-${++seq}` },
+          { version: 'v1', placement: 'body' },
+          AUTH,
+        ).request,
+        orders: 1,
+      };
     case 2:
-      return { request: orderRequest({ ...order, newClientOrderId: `seg-${++seq}` }, { version: 'v1.1', placement: 'split' }, AUTH).request, orders: 1 };
+      return {
+        request: orderRequest(
+          { ...order, newClientOrderId: `seg-${++seq}` },
+          { version: 'v1.1', placement: 'split' },
+          AUTH,
+        ).request,
+        orders: 1,
+      };
     default:
-      return { request: orderRequest({ ...order, newClientOrderId: `seg-${++seq}` }, { version: 'v1', placement: 'query' }, AUTH).request, orders: 1 };
+      return {
+        request: orderRequest(
+          { ...order, newClientOrderId: `seg-${++seq}` },
+          { version: 'v1', placement: 'query' },
+          AUTH,
+        ).request,
+        orders: 1,
+      };
   }
 }
 
@@ -69,7 +105,15 @@ function answers(socket: Socket, n: number): Promise<Answer[]> {
   return new Promise((resolve, reject) => {
     let buf = Buffer.alloc(0);
     const got: Answer[] = [];
-    const timer = setTimeout(() => fail(new Error(`${got.length} of ${n} answers within 10 s: ${JSON.stringify(got)} ${buf.toString('latin1').slice(0, 200)}`)), 10_000);
+    const timer = setTimeout(
+      () =>
+        fail(
+          new Error(
+            `${got.length} of ${n} answers within 10 s: ${JSON.stringify(got)} ${buf.toString('latin1').slice(0, 200)}`,
+          ),
+        ),
+      10_000,
+    );
     const done = (): void => {
       clearTimeout(timer);
       socket.off('data', onData);
@@ -113,7 +157,13 @@ function open(port: number): Promise<Socket> {
 type Mode = 'fresh' | 'reused' | 'pipelined';
 
 /** Send `n` requests in the given mode; every answer collected. */
-async function drive(port: number, mode: Mode, framing: Framing, n: number, random: () => number): Promise<{ got: Answer[]; orders: number }> {
+async function drive(
+  port: number,
+  mode: Mode,
+  framing: Framing,
+  n: number,
+  random: () => number,
+): Promise<{ got: Answer[]; orders: number }> {
   const reqs = Array.from({ length: n }, (_, i) => request(i));
   const bytes = reqs.map((r) => wire(r.request, framing, random));
   const orders = reqs.reduce((a, r) => a + r.orders, 0);
@@ -155,7 +205,13 @@ describe('the server under any TCP segmenting and timing', () => {
       for (const mode of ['fresh', 'reused', 'pipelined'] as const) {
         it.concurrent(`${c.split} pieces, ${framing} bodies, ${mode} connection: every valid order answered 200 and placed`, async () => {
           const seed = [c.split, framing, mode].join('').length * 7919 + c.n;
-          const proxy = await startResegmentProxy({ targetPort: server.port, split: c.split, maxDelayMs: c.maxDelayMs, maxPiece: 48, random: seededRandom(seed) });
+          const proxy = await startResegmentProxy({
+            targetPort: server.port,
+            split: c.split,
+            maxDelayMs: c.maxDelayMs,
+            maxPiece: 48,
+            random: seededRandom(seed),
+          });
           proxies.push(proxy);
           const before = server.orders.count();
           const { got, orders } = await drive(proxy.port, mode, framing, c.n, seededRandom(seed + 1));

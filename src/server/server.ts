@@ -175,7 +175,12 @@ function header(req: IncomingMessage, name: string): string | undefined {
 async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
   if (ctx.overCap.has(req.socket)) {
     const msg = 'Too many open connections; retry shortly (D-CONNECTION-CAP)';
-    return writeFinalReply(req, rejectionReply(reject('overloaded', 503, ApiCode.REQUEST, msg), { 'retry-after': '1' }), 'none', ctx);
+    return writeFinalReply(
+      req,
+      rejectionReply(reject('overloaded', 503, ApiCode.REQUEST, msg), { 'retry-after': '1' }),
+      'none',
+      ctx,
+    );
   }
   const { path, rawQuery } = splitTarget(req.url ?? '');
   const r = route(req.method, path, ctx.routes);
@@ -200,7 +205,8 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Con
   const ep = ctx.wire.endpoints[r.endpoint];
   const reply = ep.bodyKind === 'json' ? handleBatch(input, ep, ctx) : handleOrder(input, ep, ctx);
   const diagnosis = reply.rejection?.diagnosis;
-  if (diagnosis !== undefined) ctx.log?.(JSON.stringify({ event: 'signature-rejected', method: req.method, path, diagnosis }));
+  if (diagnosis !== undefined)
+    ctx.log?.(JSON.stringify({ event: 'signature-rejected', method: req.method, path, diagnosis }));
   writeReply(res, reply, r.endpoint, ctx);
 }
 
@@ -230,7 +236,12 @@ function onClientError(err: Error & { code?: string }, socket: Socket, ctx: Cont
   // close drains the rest; destroying it here would reset away answers the client has not read yet
   if (ctx.closing.has(socket) && err.code !== 'ECONNRESET') return;
   // an answer already half written cannot be followed by a raw one, unless it is a queued pipelined answer (finalAnswer waits for it)
-  if (err.code === 'ECONNRESET' || !socket.writable || (pending?.headersSent === true && !answersDue) || ctx.closing.has(socket)) {
+  if (
+    err.code === 'ECONNRESET' ||
+    !socket.writable ||
+    (pending?.headersSent === true && !answersDue) ||
+    ctx.closing.has(socket)
+  ) {
     socket.destroy();
     return;
   }
@@ -270,7 +281,10 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
     credentials,
     clock,
     errorStyle: options.errorStyle ?? 'http-status',
-    store: new OrderStore(options.storeCapacity ?? DEFAULT_STORE_CAPACITY, Math.max(1, Math.floor(systemClock())) * 1000),
+    store: new OrderStore(
+      options.storeCapacity ?? DEFAULT_STORE_CAPACITY,
+      Math.max(1, Math.floor(systemClock())) * 1000,
+    ),
     accountIdOf: (apiKey) => accountIds.get(apiKey) ?? '0',
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     explain: options.explain === true,
@@ -314,16 +328,32 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) => onClientError(err, socket, ctx));
   // Requests Node would otherwise answer itself without a {code, msg} body.
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
-    writeReply(res, rejectionReply(reject('http-parse', 417, ApiCode.REQUEST, 'Only "Expect: 100-continue" is supported')), 'none', ctx);
+    writeReply(
+      res,
+      rejectionReply(reject('http-parse', 417, ApiCode.REQUEST, 'Only "Expect: 100-continue" is supported')),
+      'none',
+      ctx,
+    );
   });
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     socket.on('error', () => undefined);
-    finalAnswer(socket, rawReply(rejectionReply(reject('method', 405, ApiCode.REQUEST, 'CONNECT is not supported')), ctx), ctx);
+    finalAnswer(
+      socket,
+      rawReply(rejectionReply(reject('method', 405, ApiCode.REQUEST, 'CONNECT is not supported')), ctx),
+      ctx,
+    );
   });
 
   return new Promise((resolve, rejectStart) => {
     const onError = (err: Error & { code?: string }): void => {
-      rejectStart(new SpotcheckError('ERR_SERVER_START', `could not listen on ${host}:${options.port ?? 0}: ${err.code ?? err.message}`, { code: err.code }, { cause: err }));
+      rejectStart(
+        new SpotcheckError(
+          'ERR_SERVER_START',
+          `could not listen on ${host}:${options.port ?? 0}: ${err.code ?? err.message}`,
+          { code: err.code },
+          { cause: err },
+        ),
+      );
     };
     server.once('error', onError);
     server.listen({ port: options.port ?? 0, host }, () => {

@@ -35,7 +35,11 @@ describe('OrderStore (D-ORDER-STORE)', () => {
     const s = new OrderStore(2);
     s.add(order(s, 'a', 'same'));
     s.add(order(s, 'b', 'other'));
-    expect([s.hasClientOrderId('a', 'same'), s.hasClientOrderId('b', 'same'), s.hasClientOrderId('b', 'other')]).toEqual([true, false, true]);
+    expect([
+      s.hasClientOrderId('a', 'same'),
+      s.hasClientOrderId('b', 'same'),
+      s.hasClientOrderId('b', 'other'),
+    ]).toEqual([true, false, true]);
     s.add(order(s, 'b', 'third'));
     expect(s.hasClientOrderId('a', 'same')).toBe(false);
   });

@@ -22,7 +22,13 @@ const OTHER: WireProfile = {
     'v1.1': { ...ENDPOINTS['v1.1'], permission: 'USER_DATA' },
   },
 };
-const ORDER: Array<[string, string]> = [['symbol', 'BTCUSDT'], ['side', 'BUY'], ['type', 'LIMIT'], ['quantity', '1'], ['price', '100']];
+const ORDER: Array<[string, string]> = [
+  ['symbol', 'BTCUSDT'],
+  ['side', 'BUY'],
+  ['type', 'LIMIT'],
+  ['quantity', '1'],
+  ['price', '100'],
+];
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -31,7 +37,17 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 function send(endpoint: 'v1' | 'v1.1', cred: { apiKey: string; secret: string }, wire: WireProfile = OTHER) {
-  const { request } = buildRequest(sign, { endpoint, params: [...ORDER, ['timestamp', String(Date.now())]], placement: 'query', secret: cred.secret, apiKey: cred.apiKey }, wire);
+  const { request } = buildRequest(
+    sign,
+    {
+      endpoint,
+      params: [...ORDER, ['timestamp', String(Date.now())]],
+      placement: 'query',
+      secret: cred.secret,
+      apiKey: cred.apiKey,
+    },
+    wire,
+  );
   return sendRaw(server.url, request, { timeoutMs: 5000 });
 }
 

@@ -29,8 +29,14 @@ describe('placeParams', () => {
   it('puts every param in the query, in the body, or splits them', () => {
     expect(placeParams(PARAMS, 'query')).toEqual({ query: ALL, body: '' });
     expect(placeParams(PARAMS, 'body')).toEqual({ query: '', body: ALL });
-    expect(placeParams(PARAMS, 'split')).toEqual({ query: 'symbol=BTCUSDT&side=BUY&type=LIMIT', body: 'quantity=1&price=0.1&timestamp=1499827319559' });
-    expect(placeParams(PARAMS, 'split', 1)).toEqual({ query: 'symbol=BTCUSDT', body: ALL.slice('symbol=BTCUSDT&'.length) });
+    expect(placeParams(PARAMS, 'split')).toEqual({
+      query: 'symbol=BTCUSDT&side=BUY&type=LIMIT',
+      body: 'quantity=1&price=0.1&timestamp=1499827319559',
+    });
+    expect(placeParams(PARAMS, 'split', 1)).toEqual({
+      query: 'symbol=BTCUSDT',
+      body: ALL.slice('symbol=BTCUSDT&'.length),
+    });
   });
 
   it('rounds the default split point up', () => {
@@ -103,7 +109,14 @@ describe('signParams (§5.3 placements)', () => {
   });
 
   it('percent-encodes values before signing, and the encoded bytes are what is signed', () => {
-    const r = signParams({ secret: SECRET, params: [['newClientOrderId', 'a b+c'], ['timestamp', '1']], placement: 'query' });
+    const r = signParams({
+      secret: SECRET,
+      params: [
+        ['newClientOrderId', 'a b+c'],
+        ['timestamp', '1'],
+      ],
+      placement: 'query',
+    });
     expect(r.steps.totalParams).toBe('newClientOrderId=a%20b%2Bc&timestamp=1');
   });
 
@@ -140,7 +153,14 @@ describe('signJsonBody (§4.1 batch)', () => {
   const body = '[{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","quantity":"1","price":"0.1"}]';
 
   it('signs the query followed by the raw JSON text; the signature travels in the query', () => {
-    const r = signJsonBody(SECRET, [['timestamp', '1'], ['recvWindow', '5000']], body);
+    const r = signJsonBody(
+      SECRET,
+      [
+        ['timestamp', '1'],
+        ['recvWindow', '5000'],
+      ],
+      body,
+    );
     expect(r.steps.totalParams).toBe(`timestamp=1&recvWindow=5000${body}`);
     expect(r.query).toBe(`timestamp=1&recvWindow=5000&signature=${sign(SECRET, r.steps.totalParams)}`);
     expect(r.body).toBe(body);

@@ -54,10 +54,19 @@ describe('verify (§5.3 item 3)', () => {
 
 describe('sign against createHmac at the edges of the RFC 2104 construction', () => {
   it('agrees for secrets shorter than, equal to and longer than one block, unicode included, and for long payloads', () => {
-    const secrets = ['k', 'x'.repeat(63), 'y'.repeat(64), 'z'.repeat(65), 'ü'.repeat(40), '🔑'.repeat(20), 'q'.repeat(500)];
+    const secrets = [
+      'k',
+      'x'.repeat(63),
+      'y'.repeat(64),
+      'z'.repeat(65),
+      'ü'.repeat(40),
+      '🔑'.repeat(20),
+      'q'.repeat(500),
+    ];
     const payloads = ['', 'a', '€'.repeat(2000), 'p'.repeat(300_000), '\u{1F600}'.repeat(10)];
     for (const s of secrets) {
-      for (const p of payloads) expect(sign(s, p), `${s.length}/${p.length}`).toBe(createHmac('sha256', s).update(p).digest('hex'));
+      for (const p of payloads)
+        expect(sign(s, p), `${s.length}/${p.length}`).toBe(createHmac('sha256', s).update(p).digest('hex'));
     }
   });
 

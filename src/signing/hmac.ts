@@ -10,7 +10,6 @@
 import { hash } from 'node:crypto';
 import { isSignatureShaped, signatureMatches } from '../core/signing/hmac.js';
 
-
 const BLOCK = 64;
 const DIGEST = 32;
 const KEY_CACHE_LIMIT = 64;

@@ -6,7 +6,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { kitPath } from '../../src/paths.js';
 import { VECTOR_KINDS } from '../load.js';
-import { checkVectors, compareFile, describeDifference, firstDifferentLine, firstDifferentTcId, isVectorFileName } from './check.js';
+import {
+  checkVectors,
+  compareFile,
+  describeDifference,
+  firstDifferentLine,
+  firstDifferentTcId,
+  isVectorFileName,
+} from './check.js';
 import { serialise } from './common.js';
 import { KINDS } from './kinds.js';
 
@@ -50,10 +57,21 @@ describe('vector generator check mode', () => {
 
   it('reports a change outside the vectors by line only, and a change in whitespace or the final newline', () => {
     const text = committed.get('orders.json') ?? '';
-    const header = compareFile('orders.json', text, mutate(text, 'Golden vectors for order validation', 'Golden vectors for order checks'));
+    const header = compareFile(
+      'orders.json',
+      text,
+      mutate(text, 'Golden vectors for order validation', 'Golden vectors for order checks'),
+    );
     expect(header).toMatchObject({ problem: 'differs', line: 4, tcId: undefined });
-    expect(compareFile('orders.json', text, text.trimEnd())).toMatchObject({ problem: 'differs', line: text.split('\n').length, committed: undefined });
-    expect(compareFile('orders.json', text, mutate(text, '"tcId": 3,', '"tcId": 3 ,'))).toMatchObject({ line: lineOf(text, '"tcId": 3,'), tcId: undefined });
+    expect(compareFile('orders.json', text, text.trimEnd())).toMatchObject({
+      problem: 'differs',
+      line: text.split('\n').length,
+      committed: undefined,
+    });
+    expect(compareFile('orders.json', text, mutate(text, '"tcId": 3,', '"tcId": 3 ,'))).toMatchObject({
+      line: lineOf(text, '"tcId": 3,'),
+      tcId: undefined,
+    });
     expect(compareFile('orders.json', text, text)).toBeUndefined();
   });
 
@@ -68,12 +86,17 @@ describe('vector generator check mode', () => {
   });
 
   it('reports a missing file and a vector file no kind writes', () => {
-    const diffs = checkVectors(KINDS, (f) => (f === 'time-window.json' ? undefined : read(f)), [...committedFiles, 'stray.json']);
+    const diffs = checkVectors(KINDS, (f) => (f === 'time-window.json' ? undefined : read(f)), [
+      ...committedFiles,
+      'stray.json',
+    ]);
     expect(diffs).toEqual([
       { file: 'time-window.json', problem: 'missing' },
       { file: 'stray.json', problem: 'not-generated' },
     ]);
-    expect(diffs.flatMap(describeDifference).join('\n')).toMatch(/vectors\/time-window\.json: missing[\s\S]*vectors\/stray\.json: no generator kind writes it/);
+    expect(diffs.flatMap(describeDifference).join('\n')).toMatch(
+      /vectors\/time-window\.json: missing[\s\S]*vectors\/stray\.json: no generator kind writes it/,
+    );
   });
 
   it('counts the generator tsconfig as no vector file', () => {
@@ -86,11 +109,29 @@ describe('vector generator check mode', () => {
 describe('describeDifference', () => {
   it('shows both lines around their first differing character', () => {
     const long = `${'x'.repeat(200)}A${'y'.repeat(200)}`;
-    const [, gen, com] = describeDifference({ file: 'f.json', problem: 'differs', line: 2, expected: long, committed: long.replace('A', 'B'), tcId: undefined });
+    const [, gen, com] = describeDifference({
+      file: 'f.json',
+      problem: 'differs',
+      line: 2,
+      expected: long,
+      committed: long.replace('A', 'B'),
+      tcId: undefined,
+    });
     expect(gen).toMatch(/^ {2}generated: \.\.\."x+Ay+"\.\.\.$/);
     expect(com).toMatch(/^ {2}committed: \.\.\."x+By+"\.\.\.$/);
-    expect(describeDifference({ file: 'f.json', problem: 'differs', line: 9, expected: '}', committed: undefined, tcId: undefined })[2]).toBe('  committed: (end of file)');
-    expect(describeDifference({ file: 'f.json', problem: 'differs', line: 1, expected: 'ab', committed: 'ac', tcId: 3 })).toEqual([
+    expect(
+      describeDifference({
+        file: 'f.json',
+        problem: 'differs',
+        line: 9,
+        expected: '}',
+        committed: undefined,
+        tcId: undefined,
+      })[2],
+    ).toBe('  committed: (end of file)');
+    expect(
+      describeDifference({ file: 'f.json', problem: 'differs', line: 1, expected: 'ab', committed: 'ac', tcId: 3 }),
+    ).toEqual([
       'vectors/f.json: differs from the generator at line 1, tcId 3',
       '  generated: "ab"',
       '  committed: "ac"',

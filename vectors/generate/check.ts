@@ -9,7 +9,14 @@ import type { GeneratorKind } from './kinds.js';
 export type Difference =
   | { file: string; problem: 'missing' }
   | { file: string; problem: 'not-generated' }
-  | { file: string; problem: 'differs'; line: number; expected: string | undefined; committed: string | undefined; tcId: number | undefined };
+  | {
+      file: string;
+      problem: 'differs';
+      line: number;
+      expected: string | undefined;
+      committed: string | undefined;
+      tcId: number | undefined;
+    };
 
 /** Whether a file name of vectors/ is a vector file (every JSON file there but the generator's tsconfig). */
 export function isVectorFileName(name: string): boolean {
@@ -71,7 +78,11 @@ export function compareFile(file: string, expected: string, committed: string | 
  * committed file's text (undefined when absent), `committedFiles` the JSON files present,
  * each of which some kind must generate.
  */
-export function checkVectors(kinds: ReadonlyArray<GeneratorKind>, read: (file: string) => string | undefined, committedFiles: ReadonlyArray<string>): Difference[] {
+export function checkVectors(
+  kinds: ReadonlyArray<GeneratorKind>,
+  read: (file: string) => string | undefined,
+  committedFiles: ReadonlyArray<string>,
+): Difference[] {
   const out: Difference[] = [];
   for (const k of kinds) {
     const d = compareFile(k.file, serialise(k.build()), read(k.file));
@@ -104,7 +115,8 @@ function excerpt(line: string | undefined, column: number): string {
 export function describeDifference(d: Difference): string[] {
   const file = `vectors/${d.file}`;
   if (d.problem === 'missing') return [`${file}: missing (the generator writes it)`];
-  if (d.problem === 'not-generated') return [`${file}: no generator kind writes it (add a module to vectors/generate/kinds.ts or remove the file)`];
+  if (d.problem === 'not-generated')
+    return [`${file}: no generator kind writes it (add a module to vectors/generate/kinds.ts or remove the file)`];
   const column = firstDifferentColumn(d.expected ?? '', d.committed ?? '');
   return [
     `${file}: differs from the generator at line ${d.line}${d.tcId === undefined ? '' : `, tcId ${d.tcId}`}`,

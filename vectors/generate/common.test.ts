@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { TimeWindowVector } from '../types.js';
 import { serialise, vectorFile, type Draft } from './common.js';
 
-const draft = (flags: string[]): Draft<TimeWindowVector> => ({ comment: 'c', flags, result: 'valid', serverTime: 1, timestamp: 1 });
+const draft = (flags: string[]): Draft<TimeWindowVector> => ({
+  comment: 'c',
+  flags,
+  result: 'valid',
+  serverTime: 1,
+  timestamp: 1,
+});
 
 describe('vectorFile', () => {
   it('numbers the vectors from 1 in order and wraps them in the envelope the loader expects', () => {
@@ -15,8 +21,12 @@ describe('vectorFile', () => {
   });
 
   it('refuses a flag without a note and a note no vector uses', () => {
-    expect(() => vectorFile<TimeWindowVector>('time-window', [], { A: 'a' }, [draft(['A', 'Z'])])).toThrow('time-window: flag Z has no note');
-    expect(() => vectorFile<TimeWindowVector>('time-window', [], { A: 'a', B: 'b' }, [draft(['A'])])).toThrow('time-window: note B is not used');
+    expect(() => vectorFile<TimeWindowVector>('time-window', [], { A: 'a' }, [draft(['A', 'Z'])])).toThrow(
+      'time-window: flag Z has no note',
+    );
+    expect(() => vectorFile<TimeWindowVector>('time-window', [], { A: 'a', B: 'b' }, [draft(['A'])])).toThrow(
+      'time-window: note B is not used',
+    );
   });
 });
 

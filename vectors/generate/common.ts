@@ -12,7 +12,12 @@ export type Draft<T extends VectorBase> = T extends unknown ? Omit<T, 'tcId'> : 
  * envelope the loader expects. Throws when a flag used has no note or a note is unused,
  * so a file can never explain less, or more, than it holds.
  */
-export function vectorFile<T extends VectorBase>(kind: string, header: string[], notes: Record<string, string>, drafts: Array<Draft<T>>): VectorFile<T> {
+export function vectorFile<T extends VectorBase>(
+  kind: string,
+  header: string[],
+  notes: Record<string, string>,
+  drafts: Array<Draft<T>>,
+): VectorFile<T> {
   const tests = drafts.map((d, i) => ({ tcId: i + 1, ...d }) as T);
   const used = new Set(tests.flatMap((t) => t.flags));
   for (const f of used) if (!(f in notes)) throw new Error(`${kind}: flag ${f} has no note`);

@@ -15,7 +15,11 @@ export interface GeneratorKind<K extends VectorKind = VectorKind> {
   build: () => VectorFileOf[K];
 }
 
-const kind = <K extends VectorKind>(k: K, build: () => VectorFileOf[K]): GeneratorKind => ({ kind: k, file: `${k}.json`, build });
+const kind = <K extends VectorKind>(k: K, build: () => VectorFileOf[K]): GeneratorKind => ({
+  kind: k,
+  file: `${k}.json`,
+  build,
+});
 
 /** The kinds, in the loader's order. */
 export const KINDS: ReadonlyArray<GeneratorKind> = [

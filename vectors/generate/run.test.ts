@@ -6,7 +6,12 @@ import type { GeneratorKind } from './kinds.js';
 import { runVectors, type GeneratorIo } from './run.js';
 
 /** vectors/ in memory, starting from the committed files, with the output captured. */
-function memoryIo(): GeneratorIo & { files: Map<string, string>; writes: string[]; stdout: string[]; stderr: string[] } {
+function memoryIo(): GeneratorIo & {
+  files: Map<string, string>;
+  writes: string[];
+  stdout: string[];
+  stderr: string[];
+} {
   const files = new Map(
     readdirSync(kitPath('vectors'))
       .filter(isVectorFileName)
@@ -44,7 +49,9 @@ describe('npm run vectors', () => {
     io.files.delete('doctor.json');
     expect(runVectors(['--check'], io)).toBe(1);
     expect(io.writes).toEqual([]);
-    expect(io.stderr.join('\n')).toMatch(/vectors\/signing\.json: differs from the generator at line \d+\n[\s\S]*vectors\/doctor\.json: missing[\s\S]*2 file\(s\) differ/);
+    expect(io.stderr.join('\n')).toMatch(
+      /vectors\/signing\.json: differs from the generator at line \d+\n[\s\S]*vectors\/doctor\.json: missing[\s\S]*2 file\(s\) differ/,
+    );
 
     expect(runVectors([], io)).toBe(0);
     expect(io.writes).toEqual(['signing.json', 'doctor.json']);

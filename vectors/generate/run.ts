@@ -26,7 +26,11 @@ Writes vectors/<kind>.json from the generator modules of vectors/generate/.
   --help    this text`;
 
 /** Run with the command-line arguments; returns the exit code (0 done/equal, 1 differs or a builder failed, 2 bad usage). */
-export function runVectors(args: ReadonlyArray<string>, io: GeneratorIo, kinds: ReadonlyArray<GeneratorKind> = KINDS): number {
+export function runVectors(
+  args: ReadonlyArray<string>,
+  io: GeneratorIo,
+  kinds: ReadonlyArray<GeneratorKind> = KINDS,
+): number {
   const unknown = args.filter((a) => a !== '--check' && a !== '--help' && a !== '-h');
   if (unknown.length > 0) {
     io.err(`vectors: unknown argument ${unknown.map((a) => JSON.stringify(a)).join(', ')}`);

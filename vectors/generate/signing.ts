@@ -20,25 +20,30 @@ const SIGNING_HEADER = [
 ];
 
 const SIGNING_NOTES: Record<string, string> = {
-  Published: 'A worked example from public documentation; every value, the signature included, is as published (see source).',
+  Published:
+    'A worked example from public documentation; every value, the signature included, is as published (see source).',
   DerivedFromPublished: 'A published example changed in one named way; the change is in the comment.',
   QueryOnly: 'All parameters travel in the query string (placement 1 of §5.3).',
   FormBody: 'All parameters travel in a form-encoded body (placement 2 of §5.3).',
-  Split: 'Parameters split between query string and form body; totalParams is query immediately followed by body (§5.3 item 4).',
+  Split:
+    'Parameters split between query string and form body; totalParams is query immediately followed by body (§5.3 item 4).',
   EmptyBody: 'The request has no body; totalParams is the query string alone.',
   EmptyQuery: 'The request has no query string; totalParams is the body alone.',
   SignatureInQuery: 'The signature pair travels in the query string although (part of) the parameters are in the body.',
-  SignatureMidQuery: 'The signature pair sits between other pairs of the query string; removing it must leave the other bytes as sent.',
+  SignatureMidQuery:
+    'The signature pair sits between other pairs of the query string; removing it must leave the other bytes as sent.',
   SignatureMidBody: 'The signature pair sits between other pairs of a form body.',
   SignatureFirst: 'The signature pair is the first pair of the query string.',
-  OtherPathPrefix: 'The request uses a path prefix other than /api/ (seed §4.2); the path is not part of the signed string.',
+  OtherPathPrefix:
+    'The request uses a path prefix other than /api/ (seed §4.2); the path is not part of the signed string.',
   PercentEncoded: 'Values carry percent-escapes; the escaped bytes as sent are signed, never the decoded text.',
   NonAscii: 'The request contains non-ASCII characters (percent-encoded UTF-8, raw UTF-8 or JSON escapes).',
   PlusForSpace: 'A space is sent as "+" (form encoding) and signed that way.',
   PlusVersusPercent20: 'The request was signed with one spelling of a space ("+" or "%20") and sent with the other.',
   EncodingNormalised: 'Percent-escapes were rewritten (case changed) after signing.',
   LongSecret: 'The secret is longer than the 64-byte SHA-256 block, so HMAC hashes the key first.',
-  UpperCaseSignature: 'The signature is written in upper-case hex; the signature is not case sensitive (§5.3 item 3), so the request is valid.',
+  UpperCaseSignature:
+    'The signature is written in upper-case hex; the signature is not case sensitive (§5.3 item 3), so the request is valid.',
   MixedCaseSignature: 'The signature mixes upper- and lower-case hex digits; still valid (§5.3 item 3).',
   FlippedBit: 'One bit of the presented signature differs from the correct one.',
   TruncatedSignature: 'The presented signature is not 64 hex digits long (shorter, longer or empty).',
@@ -48,7 +53,8 @@ const SIGNING_NOTES: Record<string, string> = {
   ValueChangedAfterSigning: 'A value was changed after signing.',
   AmpersandAtJoin: 'The client inserted "&" between query and body when signing; §5.3 item 4 inserts nothing.',
   QueryNotCovered: 'The presented signature covers the body only, not the query string.',
-  BodyNotCovered: 'The presented signature covers the query string only, not the JSON body: a server accepting it lets anyone in transit rewrite the orders.',
+  BodyNotCovered:
+    'The presented signature covers the query string only, not the JSON body: a server accepting it lets anyone in transit rewrite the orders.',
   JsonBody: 'The body is a JSON document (the batch endpoint, §4.1), signed as the raw text sent.',
   Batch: 'A request to the batch endpoint POST /api/v1/spot/batchOrders.',
   MaxBatch: 'The batch holds 20 orders, the maximum (§4.1).',
@@ -56,11 +62,17 @@ const SIGNING_NOTES: Record<string, string> = {
   DecimalsAsNumbers: 'DECIMAL values are JSON numbers in the body.',
   JsonEscapes: 'Non-ASCII characters of the JSON body are written as \\u escapes.',
   JsonWhitespace: 'The JSON body contains insignificant whitespace (newlines, indentation), which is signed as sent.',
-  JsonReserialised: 'The JSON body was re-serialised after signing (whitespace, escapes or number format changed): same value, other bytes.',
-  SignatureTextInJson: 'A JSON string value contains the text "&signature=", which must not be treated as a signature pair.',
+  JsonReserialised:
+    'The JSON body was re-serialised after signing (whitespace, escapes or number format changed): same value, other bytes.',
+  SignatureTextInJson:
+    'A JSON string value contains the text "&signature=", which must not be treated as a signature pair.',
 };
 
 /** The content of `vectors/signing.json`. */
 export function build(): SigningVectorFile {
-  return vectorFile<SigningVector>('signing', SIGNING_HEADER, SIGNING_NOTES, [...publishedDrafts(), ...formDrafts(), ...jsonDrafts()]);
+  return vectorFile<SigningVector>('signing', SIGNING_HEADER, SIGNING_NOTES, [
+    ...publishedDrafts(),
+    ...formDrafts(),
+    ...jsonDrafts(),
+  ]);
 }

@@ -7,7 +7,13 @@ import { vectorFile, type Draft } from './common.js';
 
 function timeDrafts(): Array<Draft<TimeWindowVector>> {
   const S = 1767225600000;
-  const ok = (comment: string, flags: string[], timestamp: number, recvWindow?: number, serverTime = S): Draft<TimeWindowVector> => ({
+  const ok = (
+    comment: string,
+    flags: string[],
+    timestamp: number,
+    recvWindow?: number,
+    serverTime = S,
+  ): Draft<TimeWindowVector> => ({
     comment,
     flags,
     result: 'valid',
@@ -15,7 +21,13 @@ function timeDrafts(): Array<Draft<TimeWindowVector>> {
     timestamp,
     ...(recvWindow === undefined ? {} : { recvWindow }),
   });
-  const old = (comment: string, flags: string[], timestamp: number, recvWindow?: number, serverTime = S): Draft<TimeWindowVector> => ({
+  const old = (
+    comment: string,
+    flags: string[],
+    timestamp: number,
+    recvWindow?: number,
+    serverTime = S,
+  ): Draft<TimeWindowVector> => ({
     comment,
     flags,
     result: 'invalid',
@@ -25,7 +37,13 @@ function timeDrafts(): Array<Draft<TimeWindowVector>> {
     reason: 'too-old',
     ruleId: 'TIME-WINDOW-PAST',
   });
-  const ahead = (comment: string, flags: string[], timestamp: number, recvWindow?: number, serverTime = S): Draft<TimeWindowVector> => ({
+  const ahead = (
+    comment: string,
+    flags: string[],
+    timestamp: number,
+    recvWindow?: number,
+    serverTime = S,
+  ): Draft<TimeWindowVector> => ({
     comment,
     flags,
     result: 'invalid',
@@ -38,7 +56,11 @@ function timeDrafts(): Array<Draft<TimeWindowVector>> {
   return [
     ok('timestamp equal to serverTime, recvWindow omitted', ['SameMillisecond', 'DefaultRecvWindow'], S),
     ok('timestamp equal to serverTime, recvWindow 5000', ['SameMillisecond'], S, 5000),
-    ok('exactly 5000 ms old with the default recvWindow (serverTime - timestamp <= recvWindow)', ['DefaultRecvWindow', 'Boundary'], S - 5000),
+    ok(
+      'exactly 5000 ms old with the default recvWindow (serverTime - timestamp <= recvWindow)',
+      ['DefaultRecvWindow', 'Boundary'],
+      S - 5000,
+    ),
     old('5001 ms old with the default recvWindow', ['DefaultRecvWindow', 'Boundary'], S - 5001),
     ok('exactly 5000 ms old with recvWindow 5000 given', ['Boundary'], S - 5000, 5000),
     old('5001 ms old with recvWindow 5000 given', ['Boundary'], S - 5001, 5000),
@@ -49,8 +71,18 @@ function timeDrafts(): Array<Draft<TimeWindowVector>> {
     ok('timestamp leads serverTime by 999 ms (timestamp < serverTime + 1000)', ['Lead', 'Boundary'], S + 999),
     ahead('timestamp leads serverTime by 1000 ms', ['Lead', 'Boundary'], S + 1000),
     ahead('timestamp leads serverTime by 1001 ms', ['Lead'], S + 1001),
-    ahead('lead of 1000 ms with recvWindow 60000: recvWindow does not widen the lead', ['Lead', 'Boundary', 'LargeRecvWindow'], S + 1000, 60000),
-    ok('lead of 999 ms with recvWindow 0: the lead allowance does not depend on recvWindow', ['Lead', 'Boundary', 'ZeroRecvWindow'], S + 999, 0),
+    ahead(
+      'lead of 1000 ms with recvWindow 60000: recvWindow does not widen the lead',
+      ['Lead', 'Boundary', 'LargeRecvWindow'],
+      S + 1000,
+      60000,
+    ),
+    ok(
+      'lead of 999 ms with recvWindow 0: the lead allowance does not depend on recvWindow',
+      ['Lead', 'Boundary', 'ZeroRecvWindow'],
+      S + 999,
+      0,
+    ),
     ahead('timestamp a day ahead', ['Lead', 'FarOff'], S + 86_400_000),
     ok('recvWindow 0, same millisecond', ['ZeroRecvWindow', 'SameMillisecond', 'Boundary'], S, 0),
     old('recvWindow 0, 1 ms old', ['ZeroRecvWindow', 'Boundary'], S - 1, 0),
@@ -61,9 +93,19 @@ function timeDrafts(): Array<Draft<TimeWindowVector>> {
     ok('recvWindow 60000, 30000 ms old', ['LargeRecvWindow'], S - 30000, 60000),
     old('recvWindow 10000 but 10 minutes old', ['FarOff'], S - 600_000, 10000),
     old('timestamp 0 (epoch): far too old', ['FarOff', 'DefaultRecvWindow'], 0),
-    old('timestamp in seconds instead of milliseconds', ['FarOff', 'DefaultRecvWindow', 'Seconds'], Math.floor(S / 1000)),
+    old(
+      'timestamp in seconds instead of milliseconds',
+      ['FarOff', 'DefaultRecvWindow', 'Seconds'],
+      Math.floor(S / 1000),
+    ),
     ahead('timestamp in microseconds instead of milliseconds', ['Lead', 'FarOff', 'Microseconds'], S * 1000),
-    ok('serverTime and timestamp of a published signing example (HashKey, 1538323200000), 4999 ms old', ['DefaultRecvWindow'], 1538323200000 - 4999, undefined, 1538323200000),
+    ok(
+      'serverTime and timestamp of a published signing example (HashKey, 1538323200000), 4999 ms old',
+      ['DefaultRecvWindow'],
+      1538323200000 - 4999,
+      undefined,
+      1538323200000,
+    ),
     old('6000 ms old with recvWindow 5999', ['Boundary'], S - 6000, 5999),
     ok('6000 ms old with recvWindow 6000', ['Boundary'], S - 6000, 6000),
   ];

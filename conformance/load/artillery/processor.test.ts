@@ -39,10 +39,29 @@ describe('Artillery processor hooks', () => {
     // The correctness totals exist from the first request on, so `ensure` can read them.
     expect(events.filter(([, n, v]) => n.startsWith('spotcheck.fail.') && v === 0).length).toBe(8);
 
-    const answer = JSON.stringify({ code: 0, result: [{ code: 0, order: { clientOrderId: ids[1] } }, { code: 0, order: { clientOrderId: ids[0] } }] });
-    hook('check')(req, { statusCode: 200, body: answer, timings: { upload: Date.now(), end: Date.now() + 3 } }, context, ee, () => undefined);
-    const counters = Object.fromEntries(events.filter(([e, , v]) => e === 'counter' && v !== 0).map(([, n, v]) => [n, v]));
-    expect(counters).toMatchObject({ 'spotcheck.batch.requests': 1, 'spotcheck.batch.accepted': 1, 'spotcheck.batch.results.misalignedEntries': 2, 'spotcheck.fail.misalignedEntries': 2 });
+    const answer = JSON.stringify({
+      code: 0,
+      result: [
+        { code: 0, order: { clientOrderId: ids[1] } },
+        { code: 0, order: { clientOrderId: ids[0] } },
+      ],
+    });
+    hook('check')(
+      req,
+      { statusCode: 200, body: answer, timings: { upload: Date.now(), end: Date.now() + 3 } },
+      context,
+      ee,
+      () => undefined,
+    );
+    const counters = Object.fromEntries(
+      events.filter(([e, , v]) => e === 'counter' && v !== 0).map(([, n, v]) => [n, v]),
+    );
+    expect(counters).toMatchObject({
+      'spotcheck.batch.requests': 1,
+      'spotcheck.batch.accepted': 1,
+      'spotcheck.batch.results.misalignedEntries': 2,
+      'spotcheck.fail.misalignedEntries': 2,
+    });
     expect(events).toContainEqual(['histogram', 'spotcheck.batch.latency', 3]);
   });
 
@@ -65,7 +84,12 @@ describe('Artillery processor hooks', () => {
     expect(String(err)).not.toContain('secret-1');
     vi.stubEnv('SPOTCHECK_SECRET', 'secret-1');
     const { events, ee } = emitter();
-    hook('sign_v1_query')({}, { vars: { target: 'http://h', spotcheckMaxOrders: '0' } }, ee, (e?: unknown) => (err = e));
+    hook('sign_v1_query')(
+      {},
+      { vars: { target: 'http://h', spotcheckMaxOrders: '0' } },
+      ee,
+      (e?: unknown) => (err = e),
+    );
     expect(String(err)).toContain('spotcheckMaxOrders');
     expect(events).toContainEqual(['counter', 'spotcheck.notSent.maxOrders', 1]);
   });

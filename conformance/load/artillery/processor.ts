@@ -44,7 +44,8 @@ interface Sent {
   clientIds: string[];
 }
 
-const hmac = (secret: string, message: string): string => createHmac('sha256', secret).update(message, 'utf8').digest('hex');
+const hmac = (secret: string, message: string): string =>
+  createHmac('sha256', secret).update(message, 'utf8').digest('hex');
 const nextId = clientIdSource(runPrefix());
 let zeroed = false;
 /** Orders this process has sent, against `spotcheckMaxOrders`. */
@@ -54,8 +55,10 @@ let sentOrders = 0;
 function options(vars: Record<string, unknown>): LoadBuildOptions | Error {
   const apiKey = process.env.SPOTCHECK_API_KEY;
   const secret = process.env.SPOTCHECK_SECRET;
-  if (apiKey === undefined || apiKey === '' || secret === undefined || secret === '') return new Error('set SPOTCHECK_API_KEY and SPOTCHECK_SECRET in the environment');
-  const str = (k: string, d: string): string => (typeof vars[k] === 'string' || typeof vars[k] === 'number' ? String(vars[k]) : d);
+  if (apiKey === undefined || apiKey === '' || secret === undefined || secret === '')
+    return new Error('set SPOTCHECK_API_KEY and SPOTCHECK_SECRET in the environment');
+  const str = (k: string, d: string): string =>
+    typeof vars[k] === 'string' || typeof vars[k] === 'number' ? String(vars[k]) : d;
   const wire: WireProfile = {
     ...SEED_WIRE,
     apiKeyHeader: str('spotcheckApiKeyHeader', SEED_WIRE.apiKeyHeader),
@@ -70,7 +73,11 @@ function options(vars: Record<string, unknown>): LoadBuildOptions | Error {
     apiKey,
     secret,
     wire,
-    order: { symbol: str('spotcheckSymbol', 'BTCUSDT'), price: str('spotcheckPrice', '42000.00'), quantity: str('spotcheckQuantity', '0.01') },
+    order: {
+      symbol: str('spotcheckSymbol', 'BTCUSDT'),
+      price: str('spotcheckPrice', '42000.00'),
+      quantity: str('spotcheckQuantity', '0.01'),
+    },
     batchSize: Number(str('spotcheckBatchSize', '20')),
     recvWindow: Number(str('spotcheckRecvWindow', '5000')),
     ...(str('spotcheckBatchSignature', 'query+body') === 'query-only' ? { batchQueryOnly: true } : {}),

@@ -98,26 +98,38 @@ export interface Diagnosis {
 export const DOCTOR_SENTENCES: Readonly<Record<DoctorCode, string>> = {
   BODY_NOT_SIGNED: 'The client signed only the query string: the body must follow it in totalParams (§5.3 item 4).',
   QUERY_NOT_SIGNED: 'The client signed only the body: the query string must come first in totalParams (§5.3 item 4).',
-  SEPARATOR_INSERTED: 'The client put an `&` between query string and body (or before the body when the query string is empty): totalParams joins them with nothing (§5.3 item 4).',
-  SIGNATURE_PARAM_SIGNED: 'The client signed a string still holding a `signature` pair: it must be removed first (§5.3 item 5).',
-  PARAMS_REORDERED: 'The client signed the parameters in another order (sorted by name, or body before query): they are signed in the order sent (§5.3).',
-  SIGNED_BEFORE_ENCODING: 'The client signed the values before percent-encoding them: the bytes sent are signed (§5.3).',
-  ENCODING_MISMATCH: "The client signed a differently percent-encoded string (e.g. `'!*()` or `/:` escaped or not) than it sent (§5.3).",
+  SEPARATOR_INSERTED:
+    'The client put an `&` between query string and body (or before the body when the query string is empty): totalParams joins them with nothing (§5.3 item 4).',
+  SIGNATURE_PARAM_SIGNED:
+    'The client signed a string still holding a `signature` pair: it must be removed first (§5.3 item 5).',
+  PARAMS_REORDERED:
+    'The client signed the parameters in another order (sorted by name, or body before query): they are signed in the order sent (§5.3).',
+  SIGNED_BEFORE_ENCODING:
+    'The client signed the values before percent-encoding them: the bytes sent are signed (§5.3).',
+  ENCODING_MISMATCH:
+    "The client signed a differently percent-encoded string (e.g. `'!*()` or `/:` escaped or not) than it sent (§5.3).",
   JSON_RESERIALISED: 'The client signed a re-serialised JSON body, not the bytes it sent (§5.3 item 4).',
   OTHER_TIMESTAMP: 'The client signed another timestamp value than the one it sent (§5.3).',
   SPACE_SIGNED_AS_PLUS: 'The client signed spaces as `+` but sent them as `%20`: the bytes sent are signed (§5.3).',
-  LOWERCASE_ESCAPES_SIGNED: 'The client signed lower-case percent-escapes (e.g. `%2c`) but sent upper-case ones (`%2C`): the bytes sent are signed (§5.3).',
-  SIGNED_DOUBLE_ENCODED: 'The client signed its parameters percent-encoded twice (e.g. `%2520` for `%20`): the bytes sent are signed (§5.3).',
-  JSON_SIGNED_WITH_SPACES: "The client signed the JSON body with `, ` and `: ` separators (Python's `json.dumps` default) but sent it compact: the body is signed as sent (§5.3 item 4).",
-  JSON_KEYS_SORTED: 'The client signed the JSON body with its keys sorted (e.g. `sort_keys=True`, a Go map) but sent them in another order: the body is signed as sent (§5.3 item 4).',
-  PATH_SIGNED: 'The client signed the path (or method and path) in front of the parameters, as other venues require: totalParams is the query string and body only (§5.3 item 4).',
+  LOWERCASE_ESCAPES_SIGNED:
+    'The client signed lower-case percent-escapes (e.g. `%2c`) but sent upper-case ones (`%2C`): the bytes sent are signed (§5.3).',
+  SIGNED_DOUBLE_ENCODED:
+    'The client signed its parameters percent-encoded twice (e.g. `%2520` for `%20`): the bytes sent are signed (§5.3).',
+  JSON_SIGNED_WITH_SPACES:
+    "The client signed the JSON body with `, ` and `: ` separators (Python's `json.dumps` default) but sent it compact: the body is signed as sent (§5.3 item 4).",
+  JSON_KEYS_SORTED:
+    'The client signed the JSON body with its keys sorted (e.g. `sort_keys=True`, a Go map) but sent them in another order: the body is signed as sent (§5.3 item 4).',
+  PATH_SIGNED:
+    'The client signed the path (or method and path) in front of the parameters, as other venues require: totalParams is the query string and body only (§5.3 item 4).',
   SIGNATURE_BASE64: 'The client wrote the HMAC in base64: the signature is written as hexadecimal (§5.3 item 2).',
   API_KEY_AS_SECRET: 'The client keyed the HMAC with the API key: the key is the secret key (§5.3 item 2).',
-  UNKNOWN: 'No known mistake explains the signature: check the secret, and that the exact bytes sent are signed (§5.3).',
+  UNKNOWN:
+    'No known mistake explains the signature: check the secret, and that the exact bytes sent are signed (§5.3).',
 };
 
 const BROWSER_ENC = (s: string): string => encodeURIComponent(s);
-const WIDE_ENC = (s: string): string => encodeComponent(s).replace(/[/:]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const WIDE_ENC = (s: string): string =>
+  encodeComponent(s).replace(/[/:]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 const NO_ENC = (s: string): string => s;
 
 function isSignaturePair(pair: string): boolean {
@@ -183,7 +195,13 @@ function joined(s: Shape, pairs: readonly string[]): string {
 }
 
 /** Per search: re-encoded pairs and re-written JSON bodies, computed once (the same recur in many shapes). */
-type Ctx = { req: DoctorRequest; recoded: Map<string, string>; json: Map<string, string>; tree?: JsonNode | null; reserialised?: string[] };
+type Ctx = {
+  req: DoctorRequest;
+  recoded: Map<string, string>;
+  json: Map<string, string>;
+  tree?: JsonNode | null;
+  reserialised?: string[];
+};
 
 const queryText = (s: Shape): string => (s.signQuery ? joined(s, s.query) : '');
 
@@ -201,7 +219,8 @@ function jsonText(s: Shape, ctx: Ctx): string {
   return out;
 }
 
-const bodyText = (s: Shape, ctx: Ctx): string => (!s.signBody ? '' : s.kind === 'form' ? joined(s, s.form) : jsonText(s, ctx));
+const bodyText = (s: Shape, ctx: Ctx): string =>
+  !s.signBody ? '' : s.kind === 'form' ? joined(s, s.form) : jsonText(s, ctx);
 
 /** The string a client with this shape signed; the untouched shape gives totalParams. */
 function render(s: Shape, ctx: Ctx): string {
@@ -234,7 +253,11 @@ function recodePairs(pairs: readonly string[], enc: (s: string) => string, tag: 
     if (r === undefined) {
       // Nothing to decode in most pairs: skip the decoder for them.
       const eq = p.indexOf('=');
-      const [k, v] = /[%+]/.test(p) ? (parsePairs(p)[0] ?? ['', '']) : eq === -1 ? [p, ''] : [p.slice(0, eq), p.slice(eq + 1)];
+      const [k, v] = /[%+]/.test(p)
+        ? (parsePairs(p)[0] ?? ['', ''])
+        : eq === -1
+          ? [p, '']
+          : [p.slice(0, eq), p.slice(eq + 1)];
       r = `${enc(k)}=${enc(v)}`;
       ctx.recoded.set(key, r);
     }
@@ -264,7 +287,9 @@ function rewrite(s: Shape, f: (pair: string) => string): Shape | undefined {
 /** One raw component encoded again, `%` included (`%20` becomes `%2520`). */
 const encodeAgain = (pair: string): string => {
   const eq = pair.indexOf('=');
-  return eq === -1 ? encodeURIComponent(pair) : `${encodeURIComponent(pair.slice(0, eq))}=${encodeURIComponent(pair.slice(eq + 1))}`;
+  return eq === -1
+    ? encodeURIComponent(pair)
+    : `${encodeURIComponent(pair.slice(0, eq))}=${encodeURIComponent(pair.slice(eq + 1))}`;
 };
 
 /**
@@ -273,7 +298,8 @@ const encodeAgain = (pair: string): string => {
  * by its HTTP stack, so the mistake is read as ENCODING_MISMATCH, not as signing before
  * encoding (what the client can change is the re-encoding, §5.3).
  */
-const VALID_PAIR = /^(?:[A-Za-z0-9\-._~!$'()*,;:@/?]|%[0-9A-Fa-f]{2})*(?:=(?:[A-Za-z0-9\-._~!$'()*,;:@/?=]|%[0-9A-Fa-f]{2})*)?$/;
+const VALID_PAIR =
+  /^(?:[A-Za-z0-9\-._~!$'()*,;:@/?]|%[0-9A-Fa-f]{2})*(?:=(?:[A-Za-z0-9\-._~!$'()*,;:@/?=]|%[0-9A-Fa-f]{2})*)?$/;
 const isValidEncoding = (s: Shape): boolean => [...s.query, ...s.form].every((p) => p === '' || VALID_PAIR.test(p));
 
 function replaceTimestamp(pairs: readonly string[], value: string): string[] {
@@ -312,7 +338,9 @@ type Transformation = (s: Shape, ctx: Ctx) => Shape[];
 function pathPrefixes(req: DoctorRequest, s: Shape): string[] {
   if (req.path === undefined || req.path === '') return [];
   const m = (req.method ?? 'POST').toUpperCase();
-  return queryText(s) !== '' && !s.bodyFirst ? [`${req.path}?`, `${m}${req.path}?`, req.path, `${m}${req.path}`] : [req.path, `${m}${req.path}`];
+  return queryText(s) !== '' && !s.bodyFirst
+    ? [`${req.path}?`, `${m}${req.path}?`, req.path, `${m}${req.path}`]
+    : [req.path, `${m}${req.path}`];
 }
 
 const some = (s: Shape): boolean => s.query.length + s.form.length > 0;
@@ -320,11 +348,20 @@ const some = (s: Shape): boolean => s.query.length + s.form.length > 0;
 /** The mistakes as composable transformations, in the order single candidates are tried (§5.3). */
 const TRANSFORMATIONS: ReadonlyArray<readonly [DoctorCode, Transformation]> = [
   ['BODY_NOT_SIGNED', (s, ctx) => (s.signBody && bodyText(s, ctx) !== '' ? [{ ...s, signBody: false }] : [])],
-  ['QUERY_NOT_SIGNED', (s, ctx) => (s.signQuery && queryText(s) !== '' && bodyText(s, ctx) !== '' ? [{ ...s, signQuery: false }] : [])],
+  [
+    'QUERY_NOT_SIGNED',
+    (s, ctx) => (s.signQuery && queryText(s) !== '' && bodyText(s, ctx) !== '' ? [{ ...s, signQuery: false }] : []),
+  ],
   // Between query string and body, or before the body when the query string is empty (`'' + '&' + body`).
-  ['SEPARATOR_INSERTED', (s, ctx) => (s.join === '' && s.signQuery && bodyText(s, ctx) !== '' ? [{ ...s, join: '&' }] : [])],
+  [
+    'SEPARATOR_INSERTED',
+    (s, ctx) => (s.join === '' && s.signQuery && bodyText(s, ctx) !== '' ? [{ ...s, join: '&' }] : []),
+  ],
   // The client cannot have signed its own signature: it signed an empty placeholder pair.
-  ['SIGNATURE_PARAM_SIGNED', (s) => (!s.keepSignature && [...s.query, ...s.form].some(isSignaturePair) ? [{ ...s, keepSignature: true }] : [])],
+  [
+    'SIGNATURE_PARAM_SIGNED',
+    (s) => (!s.keepSignature && [...s.query, ...s.form].some(isSignaturePair) ? [{ ...s, keepSignature: true }] : []),
+  ],
   [
     'PARAMS_REORDERED',
     (s, ctx) => {
@@ -332,7 +369,8 @@ const TRANSFORMATIONS: ReadonlyArray<readonly [DoctorCode, Transformation]> = [
       const out: Shape[] = [{ ...s, query: sortPairs(s.query), form: sortPairs(s.form) }];
       const both = s.kind !== 'none' && s.signQuery && s.signBody && queryText(s) !== '' && bodyText(s, ctx) !== '';
       // All pairs sorted as one list (joined with `&`, a form body only), or the body (form or JSON) before the query string.
-      if (both && s.kind === 'form' && s.join === '') out.push({ ...s, query: sortPairs([...s.query, ...s.form]), form: [] });
+      if (both && s.kind === 'form' && s.join === '')
+        out.push({ ...s, query: sortPairs([...s.query, ...s.form]), form: [] });
       if (both && !s.bodyFirst) out.push({ ...s, bodyFirst: true });
       return out;
     },
@@ -354,11 +392,28 @@ const TRANSFORMATIONS: ReadonlyArray<readonly [DoctorCode, Transformation]> = [
       return [...(isValidEncoding(raw) ? [raw] : []), recode(s, BROWSER_ENC, '1', ctx), recode(s, WIDE_ENC, '2', ctx)];
     },
   ],
-  ['JSON_RESERIALISED', (s, ctx) => (s.kind !== 'json' || !s.signBody ? [] : reserialised(s.text, ctx).map((text) => ({ ...s, text })))],
-  ['OTHER_TIMESTAMP', (s, ctx) => (ctx.req.otherTimestamps ?? []).map((ts) => ({ ...s, query: replaceTimestamp(s.query, ts), form: replaceTimestamp(s.form, ts) }))],
+  [
+    'JSON_RESERIALISED',
+    (s, ctx) => (s.kind !== 'json' || !s.signBody ? [] : reserialised(s.text, ctx).map((text) => ({ ...s, text }))),
+  ],
+  [
+    'OTHER_TIMESTAMP',
+    (s, ctx) =>
+      (ctx.req.otherTimestamps ?? []).map((ts) => ({
+        ...s,
+        query: replaceTimestamp(s.query, ts),
+        form: replaceTimestamp(s.form, ts),
+      })),
+  ],
   ['SPACE_SIGNED_AS_PLUS', (s) => [rewrite(s, (p) => p.replace(/%20/g, '+'))].filter((x) => x !== undefined)],
-  ['LOWERCASE_ESCAPES_SIGNED', (s) => [rewrite(s, (p) => p.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()))].filter((x) => x !== undefined)],
-  ['SIGNED_DOUBLE_ENCODED', (s) => [rewrite(s, (p) => (p.includes('%') ? encodeAgain(p) : p))].filter((x) => x !== undefined)],
+  [
+    'LOWERCASE_ESCAPES_SIGNED',
+    (s) => [rewrite(s, (p) => p.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()))].filter((x) => x !== undefined),
+  ],
+  [
+    'SIGNED_DOUBLE_ENCODED',
+    (s) => [rewrite(s, (p) => (p.includes('%') ? encodeAgain(p) : p))].filter((x) => x !== undefined),
+  ],
   [
     'JSON_SIGNED_WITH_SPACES',
     (s, ctx) =>
@@ -369,7 +424,10 @@ const TRANSFORMATIONS: ReadonlyArray<readonly [DoctorCode, Transformation]> = [
             ...(hasNonAscii(ctx.req.body) ? [{ ...f, separators: 'python' as const, asciiOnly: false }] : []),
           ]),
   ],
-  ['JSON_KEYS_SORTED', (s, ctx) => (s.json?.sortKeys === true ? [] : jsonForms(s, ctx, (f) => [{ ...f, sortKeys: true }]))],
+  [
+    'JSON_KEYS_SORTED',
+    (s, ctx) => (s.json?.sortKeys === true ? [] : jsonForms(s, ctx, (f) => [{ ...f, sortKeys: true }])),
+  ],
   ['PATH_SIGNED', (s, ctx) => (s.prefix === '' ? pathPrefixes(ctx.req, s).map((prefix) => ({ ...s, prefix })) : [])],
 ];
 
@@ -395,7 +453,13 @@ const PAIR_ORDER: readonly DoctorCode[] = [
   'BODY_NOT_SIGNED',
   'QUERY_NOT_SIGNED',
 ];
-const ENCODINGS: readonly DoctorCode[] = ['SIGNED_BEFORE_ENCODING', 'ENCODING_MISMATCH', 'SPACE_SIGNED_AS_PLUS', 'LOWERCASE_ESCAPES_SIGNED', 'SIGNED_DOUBLE_ENCODED'];
+const ENCODINGS: readonly DoctorCode[] = [
+  'SIGNED_BEFORE_ENCODING',
+  'ENCODING_MISMATCH',
+  'SPACE_SIGNED_AS_PLUS',
+  'LOWERCASE_ESCAPES_SIGNED',
+  'SIGNED_DOUBLE_ENCODED',
+];
 const JSON_FORMS: readonly DoctorCode[] = ['JSON_RESERIALISED', 'JSON_SIGNED_WITH_SPACES', 'JSON_KEYS_SORTED'];
 const EXCLUDED_PAIRS: readonly string[] = [
   ...ENCODINGS.flatMap((a) => ENCODINGS.map((b) => `${a}+${b}`)),
@@ -477,9 +541,13 @@ function* unboundedCandidates(req: DoctorRequest): Generator<Candidate> {
   }
   // Last, a guess: without a hint, the timestamps near the one sent (bounded: 41 strings).
   if (req.otherTimestamps === undefined) {
-    const sent = [...base.query, ...base.form].find((p) => p.startsWith('timestamp='))?.slice('timestamp='.length) ?? '';
+    const sent =
+      [...base.query, ...base.form].find((p) => p.startsWith('timestamp='))?.slice('timestamp='.length) ?? '';
     for (const ts of nearTimestamps(sent)) {
-      const text = render({ ...base, query: replaceTimestamp(base.query, ts), form: replaceTimestamp(base.form, ts) }, ctx);
+      const text = render(
+        { ...base, query: replaceTimestamp(base.query, ts), form: replaceTimestamp(base.form, ts) },
+        ctx,
+      );
       if (!seen.has(text)) {
         seen.add(text);
         yield ['OTHER_TIMESTAMP', text];
@@ -513,7 +581,8 @@ export function firstDifference(server: string, client: string): FirstDifference
   let i = 0;
   while (i < server.length && i < client.length && server[i] === client[i]) i++;
   if (i === server.length && i === client.length) return undefined;
-  const mark = (s: string): string => `${s.slice(Math.max(0, i - EXCERPT), i)}[>${s.slice(i, i + 1)}<]${s.slice(i + 1, i + 1 + EXCERPT)}`;
+  const mark = (s: string): string =>
+    `${s.slice(Math.max(0, i - EXCERPT), i)}[>${s.slice(i, i + 1)}<]${s.slice(i + 1, i + 1 + EXCERPT)}`;
   return { index: i, server: mark(server), client: mark(client) };
 }
 
@@ -558,7 +627,13 @@ function diagnosis(codes: readonly DoctorCode[], serverSigned: string, clientSig
   const d: Diagnosis =
     also.length === 0
       ? { code, sentence: DOCTOR_SENTENCES[code], serverSigned, clientSigned }
-      : { code, also, sentence: codes.map((c, i) => (i === 0 ? '' : 'Also: ') + DOCTOR_SENTENCES[c]).join(' '), serverSigned, clientSigned };
+      : {
+          code,
+          also,
+          sentence: codes.map((c, i) => (i === 0 ? '' : 'Also: ') + DOCTOR_SENTENCES[c]).join(' '),
+          serverSigned,
+          clientSigned,
+        };
   const fd = firstDifference(serverSigned, clientSigned);
   if (fd !== undefined) d.firstDifference = fd;
   return d;

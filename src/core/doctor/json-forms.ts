@@ -7,7 +7,10 @@
  */
 
 /** A JSON value with its scalar tokens kept as written. */
-export type JsonNode = { t: 'lit'; raw: string } | { t: 'arr'; items: JsonNode[] } | { t: 'obj'; entries: Array<[raw: string, key: string, value: JsonNode]> };
+export type JsonNode =
+  | { t: 'lit'; raw: string }
+  | { t: 'arr'; items: JsonNode[] }
+  | { t: 'obj'; entries: Array<[raw: string, key: string, value: JsonNode]> };
 
 /** How to write the body again. */
 export interface JsonForm {
@@ -34,7 +37,9 @@ class Parser {
     if (c === '{') return this.object(depth);
     if (c === '[') return this.array(depth);
     if (c === '"') return { t: 'lit', raw: this.string() };
-    const m = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(this.s.slice(this.i, this.i + 400));
+    const m = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(
+      this.s.slice(this.i, this.i + 400),
+    );
     if (m === null) throw new Error('not JSON');
     this.i += m[0].length;
     return { t: 'lit', raw: m[0] };
@@ -108,7 +113,8 @@ function asciiOnly(raw: string): string {
   return raw.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-const byKey = (a: [string, string, JsonNode], b: [string, string, JsonNode]): number => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
+const byKey = (a: [string, string, JsonNode], b: [string, string, JsonNode]): number =>
+  a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
 
 /** Write the tree in `form`. */
 export function writeJson(node: JsonNode, form: JsonForm): string {

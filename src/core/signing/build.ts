@@ -27,6 +27,7 @@ export interface SignedRequest {
  * the signature: `split` puts the first `splitAt` (default half, rounded up) in the query.
  */
 export function placeParams(params: Params, placement: Placement, splitAt?: number): { query: string; body: string } {
-  const cut = placement === 'query' ? params.length : placement === 'body' ? 0 : (splitAt ?? Math.ceil(params.length / 2));
+  const cut =
+    placement === 'query' ? params.length : placement === 'body' ? 0 : (splitAt ?? Math.ceil(params.length / 2));
   return { query: encodePairs(params.slice(0, cut)), body: encodePairs(params.slice(cut)) };
 }

@@ -23,7 +23,12 @@ describe('signatureMatches: the one compare (§5.3 item 3)', () => {
 
 describe('Web Crypto HMAC adapter', () => {
   it('gives the node:crypto digest, including long keys and UTF-8', async () => {
-    for (const [k, m] of [['secret', 'message'], ['k'.repeat(200), 'x'], ['é', 'ü€'], ['', '']] as const) {
+    for (const [k, m] of [
+      ['secret', 'message'],
+      ['k'.repeat(200), 'x'],
+      ['é', 'ü€'],
+      ['', ''],
+    ] as const) {
       expect(await webCryptoHmac(k, m)).toBe(sign(k, m));
     }
     expect(await webCryptoVerify('secret', 'message', SIG.toUpperCase())).toBe(true);

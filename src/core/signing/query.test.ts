@@ -35,7 +35,9 @@ describe('withoutSignature (§5.3 item 5)', () => {
   });
 
   it('removes only pairs named exactly "signature"', () => {
-    expect(withoutSignature('signatures=1&Signature=2&xsignature=3&a=signature')).toBe('signatures=1&Signature=2&xsignature=3&a=signature');
+    expect(withoutSignature('signatures=1&Signature=2&xsignature=3&a=signature')).toBe(
+      'signatures=1&Signature=2&xsignature=3&a=signature',
+    );
     expect(withoutSignature('a=1&signature&b=2')).toBe('a=1&b=2');
     expect(withoutSignature('a=1&signature=&b=2')).toBe('a=1&b=2');
   });
@@ -56,7 +58,12 @@ describe('withoutSignature (§5.3 item 5)', () => {
   });
 
   it('undoes inserting a signature pair at any position (property)', () => {
-    const pair = fc.tuple(fc.stringMatching(/^[a-z]{1,6}$/).filter((n) => n !== SIGNATURE_PARAM), fc.string()).map(([n, v]) => `${n}=${encodeComponent(v)}`);
+    const pair = fc
+      .tuple(
+        fc.stringMatching(/^[a-z]{1,6}$/).filter((n) => n !== SIGNATURE_PARAM),
+        fc.string(),
+      )
+      .map(([n, v]) => `${n}=${encodeComponent(v)}`);
     fc.assert(
       fc.property(fc.array(pair, { maxLength: 8 }), fc.nat(), (pairs, at) => {
         const i = pairs.length === 0 ? 0 : at % (pairs.length + 1);
@@ -134,7 +141,12 @@ describe('encodeComponent and encodePairs', () => {
 
   it('join ordered pairs with "&" in the order given', () => {
     expect(encodePairs([])).toBe('');
-    expect(encodePairs([['b', '2'], ['a', '1 2']])).toBe('b=2&a=1%202');
+    expect(
+      encodePairs([
+        ['b', '2'],
+        ['a', '1 2'],
+      ]),
+    ).toBe('b=2&a=1%202');
   });
 
   it('produce what parsePairs reads back (property)', () => {

@@ -75,9 +75,13 @@ export function encodeComponent(s: string): string {
   try {
     encoded = encodeURIComponent(s);
   } catch {
-    throw new SpotcheckError('ERR_INVALID_INPUT', 'cannot percent-encode a string holding a lone UTF-16 surrogate (it has no UTF-8 form)', {
-      length: s.length,
-    });
+    throw new SpotcheckError(
+      'ERR_INVALID_INPUT',
+      'cannot percent-encode a string holding a lone UTF-16 surrogate (it has no UTF-8 form)',
+      {
+        length: s.length,
+      },
+    );
   }
   return encoded.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }

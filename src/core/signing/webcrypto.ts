@@ -13,7 +13,11 @@ function hex(bytes: ArrayBuffer): string {
 }
 
 /** Lower-case hex HMAC-SHA256 of `message` under `secret` via `crypto.subtle`. */
-export async function webCryptoHmac(secret: string, message: string, subtle: SubtleCrypto = globalThis.crypto.subtle): Promise<string> {
+export async function webCryptoHmac(
+  secret: string,
+  message: string,
+  subtle: SubtleCrypto = globalThis.crypto.subtle,
+): Promise<string> {
   // Web Crypto refuses a zero-length key; HMAC pads keys with zero bytes, so one zero byte is the same key.
   const raw = secret === '' ? new Uint8Array(1) : utf8.encode(secret);
   const key = await subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);

@@ -12,11 +12,16 @@ const decimal = fc.oneof(
 /** A valid batch element (§4.1: v1 per-order rules) for `symbol`. */
 const element = (symbol: string): fc.Arbitrary<Order> =>
   fc.oneof(
-    fc.tuple(fc.constantFrom('BUY', 'SELL'), fc.constantFrom('LIMIT', 'LIMIT_MAKER'), decimal, decimal).map(([side, type, quantity, price]) => ({ symbol, side, type, quantity, price })),
-    fc.tuple(fc.constantFrom('BUY', 'SELL'), decimal).map(([side, quantity]) => ({ symbol, side, type: 'MARKET', quantity })),
+    fc
+      .tuple(fc.constantFrom('BUY', 'SELL'), fc.constantFrom('LIMIT', 'LIMIT_MAKER'), decimal, decimal)
+      .map(([side, type, quantity, price]) => ({ symbol, side, type, quantity, price })),
+    fc
+      .tuple(fc.constantFrom('BUY', 'SELL'), decimal)
+      .map(([side, quantity]) => ({ symbol, side, type: 'MARKET', quantity })),
   );
 
-const batchOf = (min: number, max: number, symbol = 'BTCUSDT'): fc.Arbitrary<Order[]> => fc.array(element(symbol), { minLength: min, maxLength: max });
+const batchOf = (min: number, max: number, symbol = 'BTCUSDT'): fc.Arbitrary<Order[]> =>
+  fc.array(element(symbol), { minLength: min, maxLength: max });
 const ids = (body: unknown): string[] => [...new Set(validateBatch(body).map((i) => i.ruleId))].sort();
 
 describe('validateBatch: properties (§4.1)', () => {
@@ -51,7 +56,9 @@ describe('validateBatch: properties (§4.1)', () => {
     fc.assert(
       fc.property(batchOf(1, 20), fc.nat(), (b, at) => {
         const i = at % b.length;
-        const broken = b.map((o, j) => (j === i ? { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1' } : o));
+        const broken = b.map((o, j) =>
+          j === i ? { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1' } : o,
+        );
         const issues = validateBatch(broken);
         expect(issues.map((x) => [x.ruleId, x.path])).toEqual([['ORDER-PRICE-REQUIRED-LIMIT', [i, 'price']]]);
         const { whole, byOrder } = splitBatchIssues(issues);
@@ -85,13 +92,21 @@ describe('validateBatch: examples', () => {
 
   it('applies v1 rules to each order: no amount, quantity required', () => {
     expect(ids([{ ...o, amount: '5' }])).toEqual(['ORDER-AMOUNT-MARKET-ONLY']);
-    expect(ids([{ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', amount: '5' }])).toEqual(['ORDER-AMOUNT-MARKET-ONLY', 'ORDER-QUANTITY-REQUIRED-V1']);
+    expect(ids([{ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', amount: '5' }])).toEqual([
+      'ORDER-AMOUNT-MARKET-ONLY',
+      'ORDER-QUANTITY-REQUIRED-V1',
+    ]);
   });
 
   it('reports batch-level and order-level issues together, and splitBatchIssues separates them', () => {
     const body = [...Array.from({ length: 21 }, () => o), { ...o, symbol: 'ETHUSDT', side: 'HOLD' }, 'not an order'];
     const issues = validateBatch(body);
-    expect([...new Set(issues.map((i) => i.ruleId))].sort()).toEqual(['BATCH-MAX-ORDERS', 'BATCH-PER-ORDER-RULES', 'BATCH-SINGLE-SYMBOL', 'ORDER-SIDE-ENUM']);
+    expect([...new Set(issues.map((i) => i.ruleId))].sort()).toEqual([
+      'BATCH-MAX-ORDERS',
+      'BATCH-PER-ORDER-RULES',
+      'BATCH-SINGLE-SYMBOL',
+      'ORDER-SIDE-ENUM',
+    ]);
     const { whole, byOrder } = splitBatchIssues(issues);
     expect(whole.map((i) => i.ruleId).sort()).toEqual(['BATCH-MAX-ORDERS', 'BATCH-SINGLE-SYMBOL']);
     expect(byOrder.get(21)?.map((i) => i.ruleId)).toEqual(['ORDER-SIDE-ENUM']);
@@ -107,7 +122,17 @@ describe('validateBatch never throws', () => {
     fc.integer({ min: 1, max: 3000 }).map((n) => JSON.parse(`${'['.repeat(n)}${']'.repeat(n)}`) as unknown),
     fc.constantFrom(1e308, -1e308, 5e-324, Number.MAX_SAFE_INTEGER + 2, -0),
   );
-  const field = fc.constantFrom('symbol', 'side', 'type', 'quantity', 'price', 'newClientOrderId', 'timeInForce', 'stpMode', 'amount');
+  const field = fc.constantFrom(
+    'symbol',
+    'side',
+    'type',
+    'quantity',
+    'price',
+    'newClientOrderId',
+    'timeInForce',
+    'stpMode',
+    'amount',
+  );
 
   it('returns issues as data for any JSON value, alone, as an order, or as a field of an order', () => {
     fc.assert(

@@ -14,7 +14,14 @@ export const MAX_BATCH_ORDERS = 20;
  */
 export function validateBatch(body: unknown): Issue[] {
   if (!Array.isArray(body)) {
-    return [issue('BATCH-JSON-BODY', [], 'a JSON array of order objects', Array.isArray(body) ? 'array' : body === null ? 'null' : typeof body)];
+    return [
+      issue(
+        'BATCH-JSON-BODY',
+        [],
+        'a JSON array of order objects',
+        Array.isArray(body) ? 'array' : body === null ? 'null' : typeof body,
+      ),
+    ];
   }
   const out: Issue[] = [];
   if (body.length === 0) out.push(issue('BATCH-EMPTY', [], 'at least one order', '0 orders'));
@@ -26,7 +33,14 @@ export function validateBatch(body: unknown): Issue[] {
     if (typeof o === 'object' && o !== null && 'symbol' in o) symbols.add((o as { symbol: unknown }).symbol);
   }
   if (symbols.size > 1) {
-    out.push(issue('BATCH-SINGLE-SYMBOL', [], 'every order for the same symbol', [...symbols].map((v) => (typeof v === 'string' ? v : describeValue(v))).join(', ')));
+    out.push(
+      issue(
+        'BATCH-SINGLE-SYMBOL',
+        [],
+        'every order for the same symbol',
+        [...symbols].map((v) => (typeof v === 'string' ? v : describeValue(v))).join(', '),
+      ),
+    );
   }
   body.forEach((o, i) => out.push(...validateOrder(o, { version: 'v1', path: [i] })));
   return out;

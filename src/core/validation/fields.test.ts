@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { charLength, isOneOf, MAX_CLIENT_ORDER_ID, parseDecimal, parseLong, SIDES, TIME_IN_FORCE_VALUES } from './fields.js';
+import {
+  charLength,
+  isOneOf,
+  MAX_CLIENT_ORDER_ID,
+  parseDecimal,
+  parseLong,
+  SIDES,
+  TIME_IN_FORCE_VALUES,
+} from './fields.js';
 
 describe('parseDecimal (§2.1 DECIMAL, decision D-DECIMALS)', () => {
   it('reads finite JSON numbers and decimal strings', () => {
@@ -11,7 +19,24 @@ describe('parseDecimal (§2.1 DECIMAL, decision D-DECIMALS)', () => {
   });
 
   it('refuses everything else', () => {
-    for (const v of [Number.NaN, Number.POSITIVE_INFINITY, '', '1,5', '1e3', '-1', '.5', '1.', ' 1', '0x10', 'abc', null, undefined, true, [1], { v: 1 }]) {
+    for (const v of [
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      '',
+      '1,5',
+      '1e3',
+      '-1',
+      '.5',
+      '1.',
+      ' 1',
+      '0x10',
+      'abc',
+      null,
+      undefined,
+      true,
+      [1],
+      { v: 1 },
+    ]) {
       expect(parseDecimal(v), JSON.stringify(v) ?? String(v)).toBeUndefined();
     }
   });
@@ -35,7 +60,20 @@ describe('parseLong (timestamp, recvWindow)', () => {
   });
 
   it('refuses fractions, negatives, unsafe and non-digit values', () => {
-    for (const v of [1.5, -1, Number.MAX_SAFE_INTEGER + 1, '9007199254740992', '12345678901234567', '-5', '1e3', '5000 ', '', null, undefined, true]) {
+    for (const v of [
+      1.5,
+      -1,
+      Number.MAX_SAFE_INTEGER + 1,
+      '9007199254740992',
+      '12345678901234567',
+      '-5',
+      '1e3',
+      '5000 ',
+      '',
+      null,
+      undefined,
+      true,
+    ]) {
       expect(parseLong(v), String(v)).toBeUndefined();
     }
   });

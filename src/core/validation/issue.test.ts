@@ -19,16 +19,18 @@ describe('describeValue', () => {
 
   it('survives values JSON cannot print', () => {
     const cyclic: Record<string, unknown> = {};
-    cyclic['self'] = cyclic;
+    cyclic.self = cyclic;
     expect(describeValue(cyclic)).toBe('[object Object]');
     expect(describeValue(10n)).toBe('10');
     expect(describeValue(() => 1)).toContain('=>');
   });
 
   it('never throws, even where String() itself throws', () => {
-    expect(describeValue(JSON.parse('{"toString":1,"valueOf":2,"self":null}') as unknown)).toBe('{"toString":1,"valueOf":2,"self":null}');
+    expect(describeValue(JSON.parse('{"toString":1,"valueOf":2,"self":null}') as unknown)).toBe(
+      '{"toString":1,"valueOf":2,"self":null}',
+    );
     const cyclicBadString: Record<string, unknown> = { toString: 1 };
-    cyclicBadString['self'] = cyclicBadString;
+    cyclicBadString.self = cyclicBadString;
     expect(describeValue(cyclicBadString)).toBe('(object)');
     const deep = JSON.parse(`${'['.repeat(200_000)}${']'.repeat(200_000)}`) as unknown;
     expect(describeValue(deep)).toBe('(array)');
@@ -45,7 +47,9 @@ describe('issue', () => {
       missing: false,
       message: '2.side: expected BUY or SELL, got "HOLD"',
     });
-    expect(issue('BATCH-EMPTY', [], 'at least one order', '0 orders').message).toBe('request: expected at least one order, got "0 orders"');
+    expect(issue('BATCH-EMPTY', [], 'at least one order', '0 orders').message).toBe(
+      'request: expected at least one order, got "0 orders"',
+    );
     expect(issue('BATCH-EMPTY', [], 'e', 1, 'custom').message).toBe('custom');
     expect(issue('ORDER-SYMBOL-REQUIRED', ['symbol'], 'a symbol', undefined).missing).toBe(true);
     expect(issue('ORDER-SYMBOL-REQUIRED', ['symbol'], 'a symbol', 'missing').missing).toBe(false);
@@ -58,7 +62,10 @@ describe('assertNoIssues', () => {
   });
 
   it('throws ERR_VALIDATION listing every rule ID, with the issues as data', () => {
-    const issues = [issue('ORDER-SIDE-ENUM', ['side'], 'BUY or SELL', 'x'), issue('ORDER-TYPE-ENUM', ['type'], 'a type', 'y')];
+    const issues = [
+      issue('ORDER-SIDE-ENUM', ['side'], 'BUY or SELL', 'x'),
+      issue('ORDER-TYPE-ENUM', ['type'], 'a type', 'y'),
+    ];
     let caught: unknown;
     try {
       assertNoIssues(issues, 'order');
@@ -68,7 +75,7 @@ describe('assertNoIssues', () => {
     expect(isSpotcheckError(caught, 'ERR_VALIDATION')).toBe(true);
     if (isSpotcheckError(caught)) {
       expect(caught.message).toMatch(/^order is invalid: ORDER-SIDE-ENUM: .*; ORDER-TYPE-ENUM: /);
-      expect(caught.details['issues']).toEqual(issues);
+      expect(caught.details.issues).toEqual(issues);
     }
   });
 });

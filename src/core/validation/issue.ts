@@ -46,10 +46,23 @@ function lastResortText(v: unknown): string {
 }
 
 /** Build an issue; `message` defaults to a sentence made of the others. */
-export function issue(ruleId: RuleId, path: ReadonlyArray<string | number>, expected: string, received: unknown, message?: string): Issue {
+export function issue(
+  ruleId: RuleId,
+  path: ReadonlyArray<string | number>,
+  expected: string,
+  received: unknown,
+  message?: string,
+): Issue {
   const where = path.length === 0 ? 'request' : path.join('.');
   const got = describeValue(received);
-  return { ruleId, path, expected, received: got, missing: received === undefined, message: message ?? `${where}: expected ${expected}, got ${got}` };
+  return {
+    ruleId,
+    path,
+    expected,
+    received: got,
+    missing: received === undefined,
+    message: message ?? `${where}: expected ${expected}, got ${got}`,
+  };
 }
 
 /** Throw `ERR_VALIDATION` listing the issues, when there are any. */

@@ -12,9 +12,12 @@ const decimal: fc.Arbitrary<number | string> = fc.oneof(
 );
 
 /** A client order id of 1 to 255 characters, some outside the BMP. */
-const clientId = fc.array(fc.constantFrom('a', 'Z', '9', '-', 'é', '注', '🚀'), { minLength: 1, maxLength: 255 }).map((cs) => cs.join(''));
+const clientId = fc
+  .array(fc.constantFrom('a', 'Z', '9', '-', 'é', '注', '🚀'), { minLength: 1, maxLength: 255 })
+  .map((cs) => cs.join(''));
 
-const optional = <T>(key: string, arb: fc.Arbitrary<T>): fc.Arbitrary<Order> => fc.option(arb, { nil: undefined }).map((v) => (v === undefined ? {} : { [key]: v }));
+const optional = <T>(key: string, arb: fc.Arbitrary<T>): fc.Arbitrary<Order> =>
+  fc.option(arb, { nil: undefined }).map((v) => (v === undefined ? {} : { [key]: v }));
 
 const common = fc
   .tuple(
@@ -33,7 +36,9 @@ function validOrder(version: ApiVersion): fc.Arbitrary<Order> {
     .map(([o, type, quantity, price]) => ({ ...o, type, quantity, price }));
   const market =
     version === 'v1'
-      ? fc.tuple(common, decimal, optional('price', decimal)).map(([o, quantity, p]) => ({ ...o, type: 'MARKET', quantity, ...p }))
+      ? fc
+          .tuple(common, decimal, optional('price', decimal))
+          .map(([o, quantity, p]) => ({ ...o, type: 'MARKET', quantity, ...p }))
       : fc
           .tuple(common, optional('quantity', decimal), optional('amount', decimal))
           .filter(([, q, a]) => 'quantity' in q || 'amount' in a)
@@ -41,7 +46,7 @@ function validOrder(version: ApiVersion): fc.Arbitrary<Order> {
   return fc.oneof(limit, market);
 }
 
-const validLimit = (version: ApiVersion): fc.Arbitrary<Order> => validOrder(version).filter((o) => o['type'] !== 'MARKET');
+const validLimit = (version: ApiVersion): fc.Arbitrary<Order> => validOrder(version).filter((o) => o.type !== 'MARKET');
 const versions = fc.constantFrom<ApiVersion>('v1', 'v1.1');
 const ruleIds = (o: unknown, version: ApiVersion): string[] => validateOrder(o, { version }).map((i) => i.ruleId);
 
@@ -61,21 +66,28 @@ describe('validateOrder: properties (§2.1)', () => {
 
   it('a LIMIT or LIMIT_MAKER order without price gives exactly ORDER-PRICE-REQUIRED-LIMIT at .price', () => {
     fc.assert(
-      fc.property(versions.chain((v) => fc.tuple(fc.constant(v), validLimit(v))), ([version, o]) => {
-        const { price: _price, ...rest } = o;
-        const issues = validateOrder(rest, { version });
-        expect(issues.map((i) => i.ruleId)).toEqual(['ORDER-PRICE-REQUIRED-LIMIT']);
-        expect(issues[0]?.path).toEqual(['price']);
-      }),
+      fc.property(
+        versions.chain((v) => fc.tuple(fc.constant(v), validLimit(v))),
+        ([version, o]) => {
+          const { price: _price, ...rest } = o;
+          const issues = validateOrder(rest, { version });
+          expect(issues.map((i) => i.ruleId)).toEqual(['ORDER-PRICE-REQUIRED-LIMIT']);
+          expect(issues[0]?.path).toEqual(['price']);
+        },
+      ),
     );
   });
 
   it('any side other than BUY/SELL gives exactly ORDER-SIDE-ENUM', () => {
     fc.assert(
-      fc.property(versions.chain((v) => fc.tuple(fc.constant(v), validOrder(v))), fc.anything(), ([version, o], side) => {
-        fc.pre(side !== 'BUY' && side !== 'SELL' && side !== undefined);
-        expect(ruleIds({ ...o, side }, version)).toEqual(['ORDER-SIDE-ENUM']);
-      }),
+      fc.property(
+        versions.chain((v) => fc.tuple(fc.constant(v), validOrder(v))),
+        fc.anything(),
+        ([version, o], side) => {
+          fc.pre(side !== 'BUY' && side !== 'SELL' && side !== undefined);
+          expect(ruleIds({ ...o, side }, version)).toEqual(['ORDER-SIDE-ENUM']);
+        },
+      ),
     );
   });
 
@@ -104,9 +116,13 @@ describe('validateOrder: properties (§2.1)', () => {
   it('a client id longer than 255 characters gives exactly ORDER-CLIENT-ID-LENGTH, counting code points', () => {
     const long = fc.array(fc.constantFrom('a', 'é', '🚀'), { minLength: 256, maxLength: 400 }).map((cs) => cs.join(''));
     fc.assert(
-      fc.property(versions.chain((v) => fc.tuple(fc.constant(v), validOrder(v))), long, ([version, o], id) => {
-        expect(ruleIds({ ...o, newClientOrderId: id }, version)).toEqual(['ORDER-CLIENT-ID-LENGTH']);
-      }),
+      fc.property(
+        versions.chain((v) => fc.tuple(fc.constant(v), validOrder(v))),
+        long,
+        ([version, o], id) => {
+          expect(ruleIds({ ...o, newClientOrderId: id }, version)).toEqual(['ORDER-CLIENT-ID-LENGTH']);
+        },
+      ),
     );
   });
 

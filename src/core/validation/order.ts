@@ -67,7 +67,9 @@ export function validateOrder(input: unknown, opts: ValidateOrderOptions): Issue
     }
   } else {
     if (isMarket && quantity === undefined && amount === undefined) {
-      out.push(issue('ORDER-MARKET-SIZE-V11', [...path, 'quantity'], 'quantity or amount for a v1.1 MARKET order', undefined));
+      out.push(
+        issue('ORDER-MARKET-SIZE-V11', [...path, 'quantity'], 'quantity or amount for a v1.1 MARKET order', undefined),
+      );
     }
     if (isLimit && quantity === undefined) {
       out.push(issue('ORDER-QUANTITY-V11', [...path, 'quantity'], 'quantity for a v1.1 limit order', quantity));

@@ -5,7 +5,11 @@ const ids = (r: ReturnType<typeof checkTimeParams>): string[] => r.issues.map((i
 
 describe('checkTimeParams (§5.4 items 1-2, decision D-RECVWINDOW-MAX)', () => {
   it('reads timestamp and recvWindow from query strings or JSON numbers', () => {
-    expect(checkTimeParams('1767225600000', '5000')).toEqual({ timestamp: 1767225600000, recvWindow: 5000, issues: [] });
+    expect(checkTimeParams('1767225600000', '5000')).toEqual({
+      timestamp: 1767225600000,
+      recvWindow: 5000,
+      issues: [],
+    });
     expect(checkTimeParams(1767225600000, undefined)).toEqual({ timestamp: 1767225600000, issues: [] });
     expect(checkTimeParams(1, 0)).toEqual({ timestamp: 1, recvWindow: 0, issues: [] });
   });
@@ -37,8 +41,14 @@ describe('checkTimeParams (§5.4 items 1-2, decision D-RECVWINDOW-MAX)', () => {
 describe('the text forms of a LONG (D-LONG-CANONICAL)', () => {
   it('refuses a leading zero, a plus sign and padding as ORDER-LONG-CANONICAL, and keeps plain digits and 0', () => {
     for (const v of ['01700000000000', '+1700000000000', ' 1700000000000', '1700000000000 ', '05000', '00']) {
-      expect(checkTimeParams(v, undefined).issues.map((i) => i.ruleId), v).toEqual(['ORDER-LONG-CANONICAL']);
-      expect(checkTimeParams('1700000000000', v).issues.map((i) => i.ruleId), v).toEqual(['ORDER-LONG-CANONICAL']);
+      expect(
+        checkTimeParams(v, undefined).issues.map((i) => i.ruleId),
+        v,
+      ).toEqual(['ORDER-LONG-CANONICAL']);
+      expect(
+        checkTimeParams('1700000000000', v).issues.map((i) => i.ruleId),
+        v,
+      ).toEqual(['ORDER-LONG-CANONICAL']);
     }
     expect(checkTimeParams('1700000000000', '0').issues).toEqual([]);
     expect(checkTimeParams('1700000000000', '5000').issues).toEqual([]);
@@ -46,7 +56,10 @@ describe('the text forms of a LONG (D-LONG-CANONICAL)', () => {
 
   it('refuses a fraction, a sign and an exponent as ORDER-RECVWINDOW-FORMAT', () => {
     for (const v of ['1700000000000.5', '-1700000000000', '1.7e12', '5e3']) {
-      expect(checkTimeParams(v, undefined).issues.map((i) => i.ruleId), v).toEqual(['ORDER-RECVWINDOW-FORMAT']);
+      expect(
+        checkTimeParams(v, undefined).issues.map((i) => i.ruleId),
+        v,
+      ).toEqual(['ORDER-RECVWINDOW-FORMAT']);
     }
   });
 });

@@ -33,14 +33,20 @@ export function checkTimeParams(timestamp: unknown, recvWindow: unknown): TimePa
     issues.push(issue('TIME-TIMESTAMP-REQUIRED', ['timestamp'], 'timestamp in milliseconds', timestamp));
   } else {
     const t = parseLong(timestamp);
-    if (nonCanonicalLong(timestamp)) issues.push(issue('ORDER-LONG-CANONICAL', ['timestamp'], 'plain digits (no leading zero, sign or spaces)', timestamp));
-    else if (t === undefined) issues.push(issue('ORDER-RECVWINDOW-FORMAT', ['timestamp'], 'a whole number of milliseconds', timestamp));
+    if (nonCanonicalLong(timestamp))
+      issues.push(
+        issue('ORDER-LONG-CANONICAL', ['timestamp'], 'plain digits (no leading zero, sign or spaces)', timestamp),
+      );
+    else if (t === undefined)
+      issues.push(issue('ORDER-RECVWINDOW-FORMAT', ['timestamp'], 'a whole number of milliseconds', timestamp));
     else out.timestamp = t;
   }
   if (recvWindow !== undefined) {
     const w = parseLong(recvWindow);
     if (nonCanonicalLong(recvWindow)) {
-      issues.push(issue('ORDER-LONG-CANONICAL', ['recvWindow'], 'plain digits (no leading zero, sign or spaces)', recvWindow));
+      issues.push(
+        issue('ORDER-LONG-CANONICAL', ['recvWindow'], 'plain digits (no leading zero, sign or spaces)', recvWindow),
+      );
     } else if (w === undefined) {
       issues.push(issue('ORDER-RECVWINDOW-FORMAT', ['recvWindow'], 'a whole number of milliseconds', recvWindow));
     } else if (w > MAX_RECV_WINDOW) {

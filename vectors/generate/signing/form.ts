@@ -6,7 +6,7 @@
 import { encodePairs } from '../../../src/core/signing/query.js';
 import { sign } from '../../../src/signing/hmac.js';
 import { signParams } from '../../../src/signing/build.js';
-import { type Params } from '../../../src/core/signing/build.js';
+import type { Params } from '../../../src/core/signing/build.js';
 import type { SigningVector } from '../../types.js';
 import type { Draft } from '../common.js';
 import { TS } from '../fixtures.js';
@@ -54,12 +54,28 @@ export function formDrafts(): Array<Draft<SigningVector>> {
       presentedSignature: r.steps.signature,
     });
   };
-  form('Single v1 LIMIT order, all in the query string, empty body', ['QueryOnly', 'EmptyBody'], singleOrderParams(), 'query');
-  form('Single v1 LIMIT order, all in a form body, empty query string', ['FormBody', 'EmptyQuery'], singleOrderParams(), 'body');
-  form('Single v1 order split after timeInForce, signature pair in the query', ['Split', 'SignatureInQuery'], singleOrderParams(), 'split', {
-    splitAt: 4,
-    signatureIn: 'query',
-  });
+  form(
+    'Single v1 LIMIT order, all in the query string, empty body',
+    ['QueryOnly', 'EmptyBody'],
+    singleOrderParams(),
+    'query',
+  );
+  form(
+    'Single v1 LIMIT order, all in a form body, empty query string',
+    ['FormBody', 'EmptyQuery'],
+    singleOrderParams(),
+    'body',
+  );
+  form(
+    'Single v1 order split after timeInForce, signature pair in the query',
+    ['Split', 'SignatureInQuery'],
+    singleOrderParams(),
+    'split',
+    {
+      splitAt: 4,
+      signatureIn: 'query',
+    },
+  );
   form('Single v1 order split after symbol, signature pair in the body', ['Split'], singleOrderParams(), 'split', {
     splitAt: 1,
     signatureIn: 'body',
@@ -302,7 +318,8 @@ export function formDrafts(): Array<Draft<SigningVector>> {
 
   // `+` versus `%20`, and percent-escape case: bytes as sent are signed.
   {
-    const withPlus = 'symbol=BTCUSDT&side=SELL&type=LIMIT&quantity=1&price=50000&newClientOrderId=take+profit+1&timestamp=1767225600000';
+    const withPlus =
+      'symbol=BTCUSDT&side=SELL&type=LIMIT&quantity=1&price=50000&newClientOrderId=take+profit+1&timestamp=1767225600000';
     const withPct = withPlus.replace(/\+/g, '%20');
     const sPlus = sign(own.secret, withPlus);
     const sPct = sign(own.secret, withPct);

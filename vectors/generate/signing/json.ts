@@ -4,7 +4,7 @@
  */
 import { sign } from '../../../src/signing/hmac.js';
 import { signJsonBody } from '../../../src/signing/build.js';
-import { type Params } from '../../../src/core/signing/build.js';
+import type { Params } from '../../../src/core/signing/build.js';
 import type { SigningVector } from '../../types.js';
 import type { Draft } from '../common.js';
 import { batchOrders, TS } from '../fixtures.js';
@@ -36,19 +36,55 @@ export function jsonDrafts(): Array<Draft<SigningVector>> {
     return { query: r.query, body: r.body, sig: r.steps.signature, q: r.steps.queryWithoutSignature };
   };
   const one = JSON.stringify(batchOrders(1, 'string'));
-  const oneSigned = batch('Batch of 1 order, JSON body, decimals as strings; the raw JSON text is signed', ['JsonBody', 'Batch', 'DecimalsAsStrings'], one);
-  batch('Batch of 1 order, decimals as JSON numbers', ['JsonBody', 'Batch', 'DecimalsAsNumbers'], JSON.stringify(batchOrders(1, 'number')));
+  const oneSigned = batch(
+    'Batch of 1 order, JSON body, decimals as strings; the raw JSON text is signed',
+    ['JsonBody', 'Batch', 'DecimalsAsStrings'],
+    one,
+  );
+  batch(
+    'Batch of 1 order, decimals as JSON numbers',
+    ['JsonBody', 'Batch', 'DecimalsAsNumbers'],
+    JSON.stringify(batchOrders(1, 'number')),
+  );
   const twenty = JSON.stringify(batchOrders(20, 'string'));
-  const twentySigned = batch('Batch of 20 orders (the maximum), decimals as strings', ['JsonBody', 'Batch', 'MaxBatch', 'DecimalsAsStrings'], twenty);
-  batch('Batch of 20 orders, decimals as JSON numbers', ['JsonBody', 'Batch', 'MaxBatch', 'DecimalsAsNumbers'], JSON.stringify(batchOrders(20, 'number')));
-  const unicodeOrders = batchOrders(2, 'string').map((o, i) => ({ ...o, newClientOrderId: i === 0 ? '注文-ü-😀' : 'ордер-№2' }));
+  const twentySigned = batch(
+    'Batch of 20 orders (the maximum), decimals as strings',
+    ['JsonBody', 'Batch', 'MaxBatch', 'DecimalsAsStrings'],
+    twenty,
+  );
+  batch(
+    'Batch of 20 orders, decimals as JSON numbers',
+    ['JsonBody', 'Batch', 'MaxBatch', 'DecimalsAsNumbers'],
+    JSON.stringify(batchOrders(20, 'number')),
+  );
+  const unicodeOrders = batchOrders(2, 'string').map((o, i) => ({
+    ...o,
+    newClientOrderId: i === 0 ? '注文-ü-😀' : 'ордер-№2',
+  }));
   const unicodeText = JSON.stringify(unicodeOrders);
-  const unicodeSigned = batch('Batch with non-ASCII newClientOrderId values written as raw UTF-8 in the JSON text', ['JsonBody', 'Batch', 'NonAscii', 'DecimalsAsStrings'], unicodeText);
-  const escapedText = unicodeText.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  batch('The same batch with the non-ASCII characters written as \\u escapes: the escapes are the bytes signed', ['JsonBody', 'Batch', 'NonAscii', 'JsonEscapes'], escapedText);
+  const unicodeSigned = batch(
+    'Batch with non-ASCII newClientOrderId values written as raw UTF-8 in the JSON text',
+    ['JsonBody', 'Batch', 'NonAscii', 'DecimalsAsStrings'],
+    unicodeText,
+  );
+  const escapedText = unicodeText.replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  batch(
+    'The same batch with the non-ASCII characters written as \\u escapes: the escapes are the bytes signed',
+    ['JsonBody', 'Batch', 'NonAscii', 'JsonEscapes'],
+    escapedText,
+  );
   const pretty = JSON.stringify(batchOrders(2, 'string'), null, 2);
-  const prettySigned = batch('Pretty-printed JSON body (newlines, indentation) signed as sent', ['JsonBody', 'Batch', 'JsonWhitespace'], pretty);
-  batch('Batch whose query carries only timestamp (recvWindow omitted)', ['JsonBody', 'Batch'], one, [['timestamp', String(TS)]]);
+  const prettySigned = batch(
+    'Pretty-printed JSON body (newlines, indentation) signed as sent',
+    ['JsonBody', 'Batch', 'JsonWhitespace'],
+    pretty,
+  );
+  batch('Batch whose query carries only timestamp (recvWindow omitted)', ['JsonBody', 'Batch'], one, [
+    ['timestamp', String(TS)],
+  ]);
   {
     const r = signJsonBody(own.secret, batchQuery(), one);
     const q = r.steps.queryWithoutSignature;
@@ -123,7 +159,10 @@ export function jsonDrafts(): Array<Draft<SigningVector>> {
     });
     const numbersText = JSON.stringify(batchOrders(1, 'number'));
     const firstOrder = batchOrders(1, 'number')[0];
-    const reformatted = firstOrder === undefined ? numbersText : numbersText.replace(`"price":${firstOrder.price}`, `"price":${firstOrder.price}.00`);
+    const reformatted =
+      firstOrder === undefined
+        ? numbersText
+        : numbersText.replace(`"price":${firstOrder.price}`, `"price":${firstOrder.price}.00`);
     const numbersSig = sign(own.secret, `${oneSigned.q}${numbersText}`);
     add({
       ...own,
@@ -154,7 +193,8 @@ export function jsonDrafts(): Array<Draft<SigningVector>> {
     add({
       ...own,
       path: BATCH_PATH,
-      comment: 'Signature of the query only, JSON body not covered (what some client libraries send; a server must refuse it)',
+      comment:
+        'Signature of the query only, JSON body not covered (what some client libraries send; a server must refuse it)',
       flags: ['JsonBody', 'Batch', 'BodyNotCovered'],
       result: 'invalid',
       query: withSig(oneSigned.q, queryOnly),
@@ -175,7 +215,9 @@ export function jsonDrafts(): Array<Draft<SigningVector>> {
       presentedSignature: ampJson,
     });
     const swapped = JSON.stringify(
-      (JSON.parse(twenty) as Array<Record<string, unknown>>).map((o, i) => (i === 7 ? { ...o, side: o['side'] === 'BUY' ? 'SELL' : 'BUY' } : o)),
+      (JSON.parse(twenty) as Array<Record<string, unknown>>).map((o, i) =>
+        i === 7 ? { ...o, side: o.side === 'BUY' ? 'SELL' : 'BUY' } : o,
+      ),
     );
     add({
       ...own,
@@ -200,8 +242,13 @@ export function jsonDrafts(): Array<Draft<SigningVector>> {
       bodyKind: 'json',
       presentedSignature: jsonWrong,
     });
-    const injected = '[{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","quantity":"1","price":"1","newClientOrderId":"x&signature=00"}]';
-    batch('JSON body containing the text "&signature=" inside a string: a JSON body is signed whole, never stripped', ['JsonBody', 'Batch', 'SignatureTextInJson'], injected);
+    const injected =
+      '[{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","quantity":"1","price":"1","newClientOrderId":"x&signature=00"}]';
+    batch(
+      'JSON body containing the text "&signature=" inside a string: a JSON body is signed whole, never stripped',
+      ['JsonBody', 'Batch', 'SignatureTextInJson'],
+      injected,
+    );
   }
   return out;
 }

@@ -7,7 +7,8 @@ import type { SigningVector } from '../../types.js';
 import type { Draft } from '../common.js';
 import { BINANCE, collector, flipBit, HASHKEY, ORDER_PATH_V1, plainHmac, withSig } from './request.js';
 
-const A_QUERY = 'symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559';
+const A_QUERY =
+  'symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559';
 const A_SIG = 'c8db56825ae71d6d79447849e617115f4a920fa2acdcab2b053c4b2838bd6b71';
 const A3_QUERY = 'symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC';
 const A3_BODY = 'quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559';
@@ -15,7 +16,8 @@ const A3_SIG = '0fd168b8ddb4876a0358a8d14d0c9f3da0e9b20c5d52b2a00fcf7d1c602f9a77
 const A4_QUERY =
   'symbol=%EF%BC%91%EF%BC%92%EF%BC%93%EF%BC%94%EF%BC%95%EF%BC%96&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559';
 const A4_SIG = 'e1353ec6b14d888f1164ae9af8228a3dbd508bc82eb867db8ab6046442f33ef3';
-const B_QUERY = 'symbol=ETHBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1538323200000';
+const B_QUERY =
+  'symbol=ETHBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1538323200000';
 const B_SIG = '5f2750ad7589d1d40757a55342e621a44037dad23b5128cc70e18ec1d1c3f4c6';
 const B3_QUERY = 'symbol=ETHBTC&side=BUY&type=LIMIT&timeInForce=GTC';
 const B3_BODY = 'quantity=1&price=0.1&recvWindow=5000&timestamp=1538323200000';
@@ -51,7 +53,8 @@ export function publishedDrafts(): Array<Draft<SigningVector>> {
   });
   add({
     ...a,
-    comment: 'Published A3: split between query and form body; totalParams joins them with no "&" (...GTCquantity=1...)',
+    comment:
+      'Published A3: split between query and form body; totalParams joins them with no "&" (...GTCquantity=1...)',
     flags: ['Published', 'Split'],
     result: 'valid',
     source: `${BINANCE.source}, vector A3 (mixed query string and request body; signature pair in the body as in the published curl command)`,
@@ -63,7 +66,8 @@ export function publishedDrafts(): Array<Draft<SigningVector>> {
   });
   add({
     ...a,
-    comment: 'Published A4: non-ASCII symbol (full-width digits) percent-encoded before signing; the encoded bytes are signed',
+    comment:
+      'Published A4: non-ASCII symbol (full-width digits) percent-encoded before signing; the encoded bytes are signed',
     flags: ['Published', 'QueryOnly', 'PercentEncoded', 'NonAscii', 'EmptyBody'],
     result: 'valid',
     source: `${BINANCE.source}, vector A4 (non-ASCII characters percent-encoded before signing)`,
@@ -151,7 +155,8 @@ export function publishedDrafts(): Array<Draft<SigningVector>> {
     presentedSignature: a3Amp,
     publishedSignature: A3_SIG,
   });
-  const bReordered = 'side=BUY&symbol=ETHBTC&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1538323200000';
+  const bReordered =
+    'side=BUY&symbol=ETHBTC&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1538323200000';
   add({
     ...b,
     path: ORDER_PATH_V1,
@@ -168,7 +173,7 @@ export function publishedDrafts(): Array<Draft<SigningVector>> {
   add({
     ...b,
     path: '/openapi/v1/order',
-    comment: 'B3 request signed with another key pair\'s secret',
+    comment: "B3 request signed with another key pair's secret",
     flags: ['DerivedFromPublished', 'Split', 'OtherPathPrefix', 'WrongSecret'],
     result: 'invalid',
     source: `derived from ${HASHKEY.source}, vector B3, signed with the secret of ${BINANCE.source}`,

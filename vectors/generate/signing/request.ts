@@ -7,18 +7,20 @@ import { createHmac } from 'node:crypto';
 import { ENDPOINTS } from '../../../src/core/wire.js';
 import { sign } from '../../../src/signing/hmac.js';
 import { signingSteps, type BodyKind } from '../../../src/core/signing/total-params.js';
-import { type Params } from '../../../src/core/signing/build.js';
+import type { Params } from '../../../src/core/signing/build.js';
 import type { SigningVector } from '../../types.js';
 import type { Draft } from '../common.js';
 import { TS } from '../fixtures.js';
 
 /** HMAC-SHA256 by `node:crypto` directly, independent of src/signing. */
-export const plainHmac = (secret: string, s: string): string => createHmac('sha256', secret).update(s, 'utf8').digest('hex');
+export const plainHmac = (secret: string, s: string): string =>
+  createHmac('sha256', secret).update(s, 'utf8').digest('hex');
 
 export const BINANCE = {
   apiKey: 'vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgwCIPy6utIco14y7Ju91duEh8A',
   secret: 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j',
-  source: 'Binance spot REST API docs (github.com/binance/binance-spot-api-docs, rest-api.md), SIGNED endpoint examples for POST /api/v3/order',
+  source:
+    'Binance spot REST API docs (github.com/binance/binance-spot-api-docs, rest-api.md), SIGNED endpoint examples for POST /api/v3/order',
 };
 export const HASHKEY = {
   apiKey: 'tAQfOrPIZAhym0qHISRt8EFvxPemdBm5j5WMlkm3Ke9aFp0EGWC2CGM8GHV4kCYW',
@@ -54,7 +56,8 @@ export interface RequestSpec {
 export function signingVector(r: RequestSpec): Draft<SigningVector> {
   const steps = signingSteps(r.query, r.body, r.bodyKind);
   const computed = sign(r.secret, steps.totalParams);
-  if (computed !== plainHmac(r.secret, steps.totalParams)) throw new Error(`signer disagrees with node:crypto: ${r.comment}`);
+  if (computed !== plainHmac(r.secret, steps.totalParams))
+    throw new Error(`signer disagrees with node:crypto: ${r.comment}`);
   if (r.publishedSignature !== undefined && r.publishedSignature !== computed) {
     throw new Error(`published signature does not verify: ${r.comment}`);
   }
@@ -84,7 +87,8 @@ export function collector(): { out: Array<Draft<SigningVector>>; add: (r: Reques
   return { out, add: (r) => out.push(signingVector(r)) };
 }
 
-export const withSig = (raw: string, sig: string): string => (raw === '' ? `signature=${sig}` : `${raw}&signature=${sig}`);
+export const withSig = (raw: string, sig: string): string =>
+  raw === '' ? `signature=${sig}` : `${raw}&signature=${sig}`;
 
 /** Flip the lowest bit of the hex digit at `i`. */
 export function flipBit(sig: string, i: number): string {
