@@ -4,7 +4,8 @@
  * pure core `spotcheck/core` and the vectors loader).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kitPath } from '../src/paths.js';
@@ -22,18 +23,46 @@ const FORBIDDEN = [
   /tsconfig/,
 ];
 
+interface Packed {
+  /** the clone's package.json text before the pack */
+  before: string;
+  files: string[];
+  packed: { scripts: Record<string, string>; bin: unknown; exports: unknown };
+}
+let packResult: Packed | undefined;
+/**
+ * One real `npm pack` for every test here (15 s under load): its prepack/postpack hooks run,
+ * with the build step skipped (the dist/ npm ci built is the one judged); the tarball's
+ * package.json is read back.
+ */
+function packOnce(): Packed {
+  if (packResult) return packResult;
+  const before = readFileSync(join(ROOT, 'package.json'), 'utf8');
+  const dest = mkdtempSync(join(tmpdir(), 'spotcheck-pack-'));
+  try {
+    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dest], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, SPOTCHECK_PACK_PREBUILT: '1' },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const entry = (JSON.parse(out) as Array<{ filename: string; files: Array<{ path: string }> }>)[0];
+    if (!entry) throw new Error(`npm pack printed no entry: ${out}`);
+    execFileSync('tar', ['-xzf', join(dest, entry.filename), '-C', dest, 'package/package.json']);
+    const packed = JSON.parse(readFileSync(join(dest, 'package', 'package.json'), 'utf8')) as Packed['packed'];
+    packResult = { before, files: entry.files.map((f) => f.path), packed };
+    return packResult;
+  } finally {
+    rmSync(dest, { recursive: true, force: true });
+  }
+}
+
 describe('npm pack', () => {
   const built = existsSync(join(ROOT, 'dist', 'src', 'index.js'));
 
   it('lists no test, bench, test-harness or generator file, and does list the library, CLI, spec and vectors', () => {
     if (!built) throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the tests');
-    // --ignore-scripts: the list is judged on the dist/ already built, without rebuilding inside the tests.
-    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    const files = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]?.files.map((f) => f.path) ?? [];
+    const { files } = packOnce();
     expect(files.filter((f) => FORBIDDEN.some((re) => re.test(f)))).toEqual([]);
     // the harness is built (benches run from dist/harness) but never packed
     expect(existsSync(join(ROOT, 'dist', 'harness', 'selftest.js'))).toBe(true);
@@ -59,6 +88,19 @@ describe('npm pack', () => {
     ]) {
       expect(files, f).toContain(f);
     }
+  }, 60_000);
+
+  it('packs a package.json without `prepare` (nothing to build on install) and leaves the clone its own', () => {
+    if (!built) throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the tests');
+    const { before, packed } = packOnce();
+    expect((JSON.parse(before) as { scripts: Record<string, string> }).scripts.prepare).toBe('npm run build');
+    expect(packed.scripts.prepare).toBeUndefined();
+    expect(packed.scripts.build).toBeDefined();
+    const own = JSON.parse(before) as { bin: unknown; exports: unknown };
+    expect(packed.bin).toEqual(own.bin);
+    expect(packed.exports).toEqual(own.exports);
+    expect(readFileSync(join(ROOT, 'package.json'), 'utf8')).toBe(before);
+    expect(existsSync(join(ROOT, '.package.json.prepack'))).toBe(false);
   }, 60_000);
 
   it('files lists only what ships: no negation', () => {
@@ -88,12 +130,7 @@ describe('npm pack', () => {
 
   it('packs self-contained text: no README, spec, schema or vectors file points at ../shared (absent in an install)', () => {
     if (!built) throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the tests');
-    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    const files = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]?.files.map((f) => f.path) ?? [];
+    const { files } = packOnce();
     const text = files.filter((f) => /\.(md|json|ya?ml)$/.test(f) && !f.startsWith('dist/'));
     expect(text).toEqual(
       expect.arrayContaining([
