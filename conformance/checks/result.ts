@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { LIMITS } from '../../src/core/wire.js';
 import { charLength, parseDecimal } from '../../src/core/validation/fields.js';
+import { sameDecimalValue } from '../../src/core/validation/decimal.js';
 import type { BatchOrderItem } from '../../src/core/types.js';
 import type { CheckDefinition } from '../types.js';
 import { boundaryBatches, editableBatch, firstValue, validBatch, withClientIds } from '../generators.js';
@@ -70,11 +71,6 @@ function resultCheck(def: Omit<CheckDefinition, 'run'>, judge: Judge): CheckDefi
 const orderOf = (e: unknown): Record<string, unknown> | undefined =>
   isRecord(e) && isRecord(e.order) ? e.order : undefined;
 const isInteger = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v);
-const sameDecimal = (a: unknown, b: unknown): boolean => {
-  const x = parseDecimal(a);
-  const y = parseDecimal(b);
-  return x !== undefined && y !== undefined && Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x));
-};
 
 export const resultChecks: CheckDefinition[] = [
   resultCheck(
@@ -180,7 +176,8 @@ export const resultChecks: CheckDefinition[] = [
     {
       id: 'RESULT-ORDER-ECHO',
       ruleId: 'RESULT-ORDER-ECHO',
-      title: 'placed orders echo symbol, side, type, price and origQty of the order sent',
+      title:
+        'each placed order echoes the symbol, side, type, timeInForce (when sent), price and origQty of the order sent, entry by entry, decimals compared exactly by value',
     },
     (s, _o, e, x) => {
       for (const [i, sent] of s.entries()) {
@@ -190,9 +187,11 @@ export const resultChecks: CheckDefinition[] = [
         if (o.symbol !== sent.symbol) wrong.push(`symbol ${JSON.stringify(o.symbol)}`);
         if (o.side !== sent.side) wrong.push(`side ${JSON.stringify(o.side)}`);
         if (o.type !== sent.type) wrong.push(`type ${JSON.stringify(o.type)}`);
-        if (sent.type !== 'MARKET' && o.price !== undefined && !sameDecimal(o.price, sent.price))
+        if (sent.timeInForce !== undefined && o.timeInForce !== undefined && o.timeInForce !== sent.timeInForce)
+          wrong.push(`timeInForce ${JSON.stringify(o.timeInForce)}`);
+        if (sent.type !== 'MARKET' && o.price !== undefined && !sameDecimalValue(o.price, sent.price))
           wrong.push(`price ${JSON.stringify(o.price)}`);
-        if (o.origQty !== undefined && !sameDecimal(o.origQty, sent.quantity))
+        if (o.origQty !== undefined && !sameDecimalValue(o.origQty, sent.quantity))
           wrong.push(`origQty ${JSON.stringify(o.origQty)}`);
         if (wrong.length > 0) return fail(`result[${i}].order describing ${JSON.stringify(sent)}`, wrong.join(', '), x);
       }
