@@ -44,9 +44,17 @@ const mapOrders = (f: (o: Record<string, unknown>) => Record<string, unknown>) =
 /** A decimal rounded to two fraction digits, kept in the type it came in (string or number). */
 const toCents = (v: unknown): unknown => {
   const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : Number.NaN;
-  if (!Number.isFinite(n)) return v;
+  // whole numbers are left as written: this rounder only cuts fraction digits
+  if (!Number.isFinite(n) || Number.isInteger(n)) return v;
   const r = Math.round(n * 100) / 100;
   return typeof v === 'string' ? String(r) : r;
+};
+
+/** A decimal string whose integer part is past 64 bits, read into a signed 64-bit integer (wrapped), fraction dropped. */
+const wrap64 = (v: unknown): unknown => {
+  if (typeof v !== 'string' || !/^[0-9]+(\.[0-9]+)?$/.test(v)) return v;
+  const int = BigInt(v.split('.')[0] ?? '0');
+  return int > 2n ** 63n - 1n ? String(BigInt.asIntN(64, int)) : v;
 };
 
 const formBody = (body: string): boolean => body !== '' && !body.trimStart().startsWith('[');
@@ -168,6 +176,11 @@ export const edgeMutants: readonly EdgeMutant[] = [
     name: 'timeInForce echoed as GTC whatever was sent',
     caughtBy: 'RESULT-ORDER-ECHO',
     options: { policy: mapOrders((o) => ({ ...o, timeInForce: 'GTC' })) },
+  },
+  {
+    name: 'a quantity or price past the LONG range wrapped to 64 bits and placed',
+    caughtBy: 'RESULT-ORDER-ECHO.huge',
+    options: { policy: mapOrders((o) => ({ ...o, price: wrap64(o.price), origQty: wrap64(o.origQty) })) },
   },
   {
     name: 'clientOrderId echoed cut to 64 characters',

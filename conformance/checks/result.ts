@@ -15,6 +15,7 @@ import {
   fail,
   inconclusive,
   info,
+  outcome,
   pass,
   property,
   send,
@@ -71,6 +72,13 @@ function resultCheck(def: Omit<CheckDefinition, 'run'>, judge: Judge): CheckDefi
 const orderOf = (e: unknown): Record<string, unknown> | undefined =>
   isRecord(e) && isRecord(e.order) ? e.order : undefined;
 const isInteger = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v);
+
+/** Values past the LONG range (2^63 - 1): 2^64 + 5 wraps to 5 in 64 bits; 10^39 is past 128 bits too. */
+const HUGE: ReadonlyArray<readonly ['quantity' | 'price', string]> = [
+  ['quantity', '18446744073709551621'],
+  ['price', '18446744073709551621'],
+  ['quantity', `1${'0'.repeat(39)}`],
+];
 
 export const resultChecks: CheckDefinition[] = [
   resultCheck(
@@ -415,6 +423,46 @@ export const resultChecks: CheckDefinition[] = [
             `${typeof echoed === 'string' ? `${echoed.length} characters` : JSON.stringify(echoed)}: ${JSON.stringify(echoed)?.slice(0, 80)}…`,
             r.exchange,
           );
+    },
+  },
+  {
+    id: 'RESULT-ORDER-ECHO.huge',
+    ruleId: 'RESULT-ORDER-ECHO',
+    covers: ['batch/json'],
+    title:
+      'a quantity or price past the LONG range (2^64 + 5, 10^39) is refused, or placed and echoed with its exact value (§2.1 DECIMAL: never wrapped or overflowed)',
+    placesOrders: true,
+    async run(ctx) {
+      const steps: Step[] = [];
+      let judged = 0;
+      for (const [field, value] of HUGE) {
+        const o = {
+          ...oneOrder(ctx),
+          type: 'LIMIT',
+          timeInForce: 'GTC',
+          price: firstValue(ctx.target.profile?.price, '0.1'),
+          [field]: value,
+        };
+        const r = await send(ctx, ctx.requests.batch([o]));
+        if (r.observation.verdict === 'rejected') continue;
+        const step = expectAccepted(r, `a one-order batch with ${field} ${value} (or a rejection)`);
+        if (step) {
+          steps.push(step);
+          continue;
+        }
+        const e = resultEntries(r.observation)?.[0];
+        if (!isRecord(e) || e.code !== 0) continue;
+        const echoed = orderOf(e)?.[field === 'quantity' ? 'origQty' : 'price'];
+        if (echoed === undefined) continue;
+        judged++;
+        if (!sameDecimalValue(echoed, value))
+          steps.push(
+            fail(`an order placed with ${field} ${value} echoing that value`, JSON.stringify(echoed), r.exchange),
+          );
+      }
+      const failed = steps.find((s) => s !== undefined);
+      if (failed) return outcome(failed);
+      return judged === 0 ? pass({ observed: 'every huge value refused' }) : pass();
     },
   },
   {
