@@ -200,6 +200,34 @@ export function isLoopback(url: URL): boolean {
 }
 
 /**
+ * A target given by --base-url: its URL (http or https) and its credentials, from the
+ * flags or SPOTCHECK_API_KEY / SPOTCHECK_SECRET; a usage error names what is missing.
+ */
+export function remoteTarget(
+  baseUrlArg: string,
+  v: { 'api-key'?: string | undefined; secret?: string | undefined },
+  env: NodeJS.ProcessEnv,
+): { url: URL; apiKey: string; secret: string } {
+  let url: URL;
+  try {
+    url = new URL(baseUrlArg);
+  } catch {
+    throw new SpotcheckError('ERR_USAGE', `--base-url is not a URL: '${baseUrlArg}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new SpotcheckError('ERR_USAGE', '--base-url must be http:// or https://');
+  const apiKey = credential(v['api-key'], 'SPOTCHECK_API_KEY', env);
+  const secret = credential(v.secret, 'SPOTCHECK_SECRET', env);
+  if (apiKey === undefined || secret === undefined) {
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      'a target needs credentials: --api-key and --secret, or SPOTCHECK_API_KEY and SPOTCHECK_SECRET',
+    );
+  }
+  return { url, apiKey, secret };
+}
+
+/**
  * Where failures link their rule, and the line says which place it is: the docs site at
  * --docs-url, else the site built in this clone (`npm run docs`), else the rule catalog
  * shipped in the package (spec/rules.json), so an installed kit's link always opens.
@@ -437,22 +465,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
         io.err(`spotcheck: started the embedded reference server at ${server.url}\n`);
         start();
       } else {
-        let url: URL;
-        try {
-          url = new URL(baseUrlArg);
-        } catch {
-          throw new SpotcheckError('ERR_USAGE', `--base-url is not a URL: '${baseUrlArg}'`);
-        }
-        if (url.protocol !== 'http:' && url.protocol !== 'https:')
-          throw new SpotcheckError('ERR_USAGE', '--base-url must be http:// or https://');
-        const apiKey = credential(v['api-key'], 'SPOTCHECK_API_KEY', io.env);
-        const secret = credential(v.secret, 'SPOTCHECK_SECRET', io.env);
-        if (apiKey === undefined || secret === undefined) {
-          throw new SpotcheckError(
-            'ERR_USAGE',
-            'a target needs credentials: --api-key and --secret, or SPOTCHECK_API_KEY and SPOTCHECK_SECRET',
-          );
-        }
+        const { url, apiKey, secret } = remoteTarget(baseUrlArg, v, io.env);
         target = {
           baseUrl: baseUrlArg,
           apiKey,

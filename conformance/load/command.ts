@@ -7,14 +7,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { Client } from 'undici';
-import { credential, parse, type Io } from '../../src/cli/args.js';
+import { parse, type Io } from '../../src/cli/args.js';
 import { SpotcheckError } from '../../src/core/errors.js';
 import { sign } from '../../src/signing/hmac.js';
 import { DEMO_API_KEY, DEMO_SECRET } from '../../src/server/credentials.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { assertWritable, writeReportFile } from '../report/files.js';
 import { loadDescription, resolveDescription, type TargetDescription } from '../target/description.js';
-import { isLoopback } from '../cli/run.js';
+import { isLoopback, remoteTarget } from '../cli/run.js';
 import { clientIdSource, DEFAULT_ORDER, runPrefix, type LoadBuildOptions } from './build.js';
 import { discover } from './discover.js';
 import { runLoad, splitBase } from './engine.js';
@@ -138,24 +138,11 @@ export async function loadCommand(argv: string[], io: Io): Promise<number> {
       `spotcheck: started the embedded reference server at ${baseUrl} (in this process: for throughput figures, load a server running in another process)\n`,
     );
   } else {
-    let url: URL;
-    try {
-      url = new URL(baseUrlArg);
-    } catch {
-      throw new SpotcheckError('ERR_USAGE', `--base-url is not a URL: '${baseUrlArg}'`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      throw new SpotcheckError('ERR_USAGE', '--base-url must be http:// or https://');
-    const k = credential(v['api-key'], 'SPOTCHECK_API_KEY', io.env);
-    const s = credential(v.secret, 'SPOTCHECK_SECRET', io.env);
-    if (k === undefined || s === undefined)
-      throw new SpotcheckError(
-        'ERR_USAGE',
-        'a target needs credentials: --api-key and --secret, or SPOTCHECK_API_KEY and SPOTCHECK_SECRET',
-      );
+    const target = remoteTarget(baseUrlArg, v, io.env);
+    const url = target.url;
     baseUrl = baseUrlArg;
-    apiKey = k;
-    secret = s;
+    apiKey = target.apiKey;
+    secret = target.secret;
     if (!isLoopback(url)) {
       io.err(
         `WARNING: ${url.host} is not this machine. spotcheck load will send real signed orders for ${profile.symbol} for ${durationMs / 1000} s ` +
