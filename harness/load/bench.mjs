@@ -7,10 +7,14 @@
  * (target: the engine at least 0.9x autocannon). The engine also judges every answer (JSON parse, verdict);
  * autocannon only counts status codes, which the bench checks are all 2xx; a third run,
  * autocannon reading each answer as JSON, shows what reading the answers costs alone.
+ * On a shared machine req/s drifts with the load of others (the load average is printed):
+ * the median of the per-round ratios (each round's runs back to back) is the figure that
+ * drift disturbs least; client CPU per request is the figure it disturbs least of all.
  *
  *   node harness/load/bench.mjs [--rounds 9] [--seconds 3] [--connections 16] [--routes batch,v1/query]
  */
 import { spawn } from 'node:child_process';
+import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -129,6 +133,12 @@ async function cannon(url, route, parse = false) {
   };
 }
 
+/** The load average (1, 5, 15 min): how much others used the machine during the runs. */
+const la = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
@@ -137,7 +147,7 @@ const median = (xs) => {
 
 const server = await startReference();
 console.log(
-  `node ${process.version}; reference server in a child process at ${server.url}; ${connections} connections, ${seconds} s per run, ${rounds} alternating rounds; every request signed at send time`,
+  `node ${process.version}; reference server in a child process at ${server.url}; ${connections} connections, ${seconds} s per run, ${rounds} alternating rounds; every request signed at send time; load average ${la()}`,
 );
 try {
   for (const route of values.routes.split(',')) {
@@ -155,6 +165,8 @@ try {
     }
     const er = median(e.map((x) => x.rps));
     const ar = median(a.map((x) => x.rps));
+    const apr = median(ap.map((x) => x.rps));
+    const paired = (xs, ys) => xs.map((x, i) => x.rps / (ys[i]?.rps ?? NaN));
     const f = (x) => x.toFixed(0).padStart(6);
     console.log(`\n== route ${route}${route === 'batch' ? ' (20 orders)' : ''}`);
     console.log(
@@ -164,11 +176,17 @@ try {
       `autocannon      req/s median ${f(ar)}  (all: ${a.map((x) => x.rps.toFixed(0)).join(', ')})  p99 median ${median(a.map((x) => x.p99)).toFixed(1)} ms  client CPU ${median(a.map((x) => x.cpuUs)).toFixed(0)} µs/request  non-2xx/errors ${a.reduce((s, x) => s + x.bad, 0)}`,
     );
     console.log(
-      `autocannon+JSON req/s median ${f(median(ap.map((x) => x.rps)))}  (each answer JSON.parse'd in onResponse)  p99 median ${median(ap.map((x) => x.p99)).toFixed(1)} ms  client CPU ${median(ap.map((x) => x.cpuUs)).toFixed(0)} µs/request`,
+      `autocannon+JSON req/s median ${f(apr)}  (all: ${ap.map((x) => x.rps.toFixed(0)).join(', ')}; each answer JSON.parse'd in onResponse)  p99 median ${median(ap.map((x) => x.p99)).toFixed(1)} ms  client CPU ${median(ap.map((x) => x.cpuUs)).toFixed(0)} µs/request`,
+    );
+    const pa = paired(e, a);
+    const pj = paired(e, ap);
+    console.log(
+      `ratio           spotcheck load / autocannon: of medians ${(er / ar).toFixed(2)}x, median per round ${median(pa).toFixed(2)}x req/s (target >= 0.90x); per-round ratios ${pa.map((x) => x.toFixed(2)).join(', ')}`,
     );
     console.log(
-      `ratio           spotcheck load / autocannon ${(er / ar).toFixed(2)}x req/s (target >= 0.90x); per-round ratios ${e.map((x, i) => (x.rps / (a[i]?.rps ?? NaN)).toFixed(2)).join(', ')}`,
+      `ratio           spotcheck load / autocannon+JSON: of medians ${(er / apr).toFixed(2)}x, median per round ${median(pj).toFixed(2)}x req/s; client CPU ${(median(e.map((x) => x.cpuUs)) / median(a.map((x) => x.cpuUs))).toFixed(2)}x autocannon's, ${(median(e.map((x) => x.cpuUs)) / median(ap.map((x) => x.cpuUs))).toFixed(2)}x autocannon+JSON's`,
     );
+    console.log(`load average    ${la()} (1, 5, 15 min) on ${availableParallelism()} cores`);
   }
 } finally {
   server.child.kill();
