@@ -3,7 +3,7 @@
  * the kit sends only at that edge takes the faulty path (recvWindow 0, an over-limit batch
  * with an invalid or repeated member, a repeated client id inside a batch, a v1 order with
  * the v1.1-only amount, a zero decimal, a split request signed over one half, a long client
- * id echoed short). Each is caught by one edge check and no other. Test harness only.
+ * id echoed short, an order field echoed altered). Each is caught by one edge check and no other. Test harness only.
  */
 import { verify } from '../src/signing/hmac.js';
 import { checkTimeWindow } from '../src/core/time.js';
@@ -36,6 +36,26 @@ const mapEntries = (f: (entries: unknown[]) => unknown[]) => ({
       ? { ...res, body: { ...res.body, result: f(res.body.result) } }
       : res,
 });
+
+/** Rewrite the order object of every placed entry of a batch answer. */
+const mapOrders = (f: (o: Record<string, unknown>) => Record<string, unknown>) =>
+  mapEntries((es) => es.map((e) => (isRecord(e) && isRecord(e.order) ? { ...e, order: f(e.order) } : e)));
+
+/** A decimal rounded to two fraction digits, kept in the type it came in (string or number). */
+const toCents = (v: unknown): unknown => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : Number.NaN;
+  // whole numbers are left as written: this rounder only cuts fraction digits
+  if (!Number.isFinite(n) || Number.isInteger(n)) return v;
+  const r = Math.round(n * 100) / 100;
+  return typeof v === 'string' ? String(r) : r;
+};
+
+/** A decimal string whose integer part is past 64 bits, read into a signed 64-bit integer (wrapped), fraction dropped. */
+const wrap64 = (v: unknown): unknown => {
+  if (typeof v !== 'string' || !/^[0-9]+(\.[0-9]+)?$/.test(v)) return v;
+  const int = BigInt(v.split('.')[0] ?? '0');
+  return int > 2n ** 63n - 1n ? String(BigInt.asIntN(64, int)) : v;
+};
 
 const formBody = (body: string): boolean => body !== '' && !body.trimStart().startsWith('[');
 
@@ -134,6 +154,33 @@ export const edgeMutants: readonly EdgeMutant[] = [
           (s.queryWithoutSignature !== '' && formBody(s.body) && verify(secret, s.body, sig)),
       },
     },
+  },
+  {
+    name: 'the side echoed swapped (BUY as SELL and SELL as BUY)',
+    caughtBy: 'RESULT-ORDER-ECHO',
+    options: {
+      policy: mapOrders((o) => ({ ...o, side: o.side === 'BUY' ? 'SELL' : o.side === 'SELL' ? 'BUY' : o.side })),
+    },
+  },
+  {
+    name: 'the price echoed rounded to two fraction digits',
+    caughtBy: 'RESULT-ORDER-ECHO',
+    options: { policy: mapOrders((o) => (o.price === undefined ? o : { ...o, price: toCents(o.price) })) },
+  },
+  {
+    name: 'the origQty echoed rounded to two fraction digits',
+    caughtBy: 'RESULT-ORDER-ECHO',
+    options: { policy: mapOrders((o) => (o.origQty === undefined ? o : { ...o, origQty: toCents(o.origQty) })) },
+  },
+  {
+    name: 'timeInForce echoed as GTC whatever was sent',
+    caughtBy: 'RESULT-ORDER-ECHO',
+    options: { policy: mapOrders((o) => ({ ...o, timeInForce: 'GTC' })) },
+  },
+  {
+    name: 'a quantity or price past the LONG range wrapped to 64 bits and placed',
+    caughtBy: 'RESULT-ORDER-ECHO.huge',
+    options: { policy: mapOrders((o) => ({ ...o, price: wrap64(o.price), origQty: wrap64(o.origQty) })) },
   },
   {
     name: 'clientOrderId echoed cut to 64 characters',

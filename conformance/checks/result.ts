@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { LIMITS } from '../../src/core/wire.js';
 import { charLength, parseDecimal } from '../../src/core/validation/fields.js';
+import { sameDecimalValue } from '../../src/core/validation/decimal.js';
 import type { BatchOrderItem } from '../../src/core/types.js';
 import type { CheckDefinition } from '../types.js';
 import { boundaryBatches, editableBatch, firstValue, validBatch, withClientIds } from '../generators.js';
@@ -14,6 +15,7 @@ import {
   fail,
   inconclusive,
   info,
+  outcome,
   pass,
   property,
   send,
@@ -70,11 +72,13 @@ function resultCheck(def: Omit<CheckDefinition, 'run'>, judge: Judge): CheckDefi
 const orderOf = (e: unknown): Record<string, unknown> | undefined =>
   isRecord(e) && isRecord(e.order) ? e.order : undefined;
 const isInteger = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v);
-const sameDecimal = (a: unknown, b: unknown): boolean => {
-  const x = parseDecimal(a);
-  const y = parseDecimal(b);
-  return x !== undefined && y !== undefined && Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x));
-};
+
+/** Values past the LONG range (2^63 - 1): 2^64 + 5 wraps to 5 in 64 bits; 10^39 is past 128 bits too. */
+const HUGE: ReadonlyArray<readonly ['quantity' | 'price', string]> = [
+  ['quantity', '18446744073709551621'],
+  ['price', '18446744073709551621'],
+  ['quantity', `1${'0'.repeat(39)}`],
+];
 
 export const resultChecks: CheckDefinition[] = [
   resultCheck(
@@ -180,7 +184,8 @@ export const resultChecks: CheckDefinition[] = [
     {
       id: 'RESULT-ORDER-ECHO',
       ruleId: 'RESULT-ORDER-ECHO',
-      title: 'placed orders echo symbol, side, type, price and origQty of the order sent',
+      title:
+        'each placed order echoes the symbol, side, type, timeInForce (when sent), price and origQty of the order sent, entry by entry, decimals compared exactly by value',
     },
     (s, _o, e, x) => {
       for (const [i, sent] of s.entries()) {
@@ -190,9 +195,11 @@ export const resultChecks: CheckDefinition[] = [
         if (o.symbol !== sent.symbol) wrong.push(`symbol ${JSON.stringify(o.symbol)}`);
         if (o.side !== sent.side) wrong.push(`side ${JSON.stringify(o.side)}`);
         if (o.type !== sent.type) wrong.push(`type ${JSON.stringify(o.type)}`);
-        if (sent.type !== 'MARKET' && o.price !== undefined && !sameDecimal(o.price, sent.price))
+        if (sent.timeInForce !== undefined && o.timeInForce !== undefined && o.timeInForce !== sent.timeInForce)
+          wrong.push(`timeInForce ${JSON.stringify(o.timeInForce)}`);
+        if (sent.type !== 'MARKET' && o.price !== undefined && !sameDecimalValue(o.price, sent.price))
           wrong.push(`price ${JSON.stringify(o.price)}`);
-        if (o.origQty !== undefined && !sameDecimal(o.origQty, sent.quantity))
+        if (o.origQty !== undefined && !sameDecimalValue(o.origQty, sent.quantity))
           wrong.push(`origQty ${JSON.stringify(o.origQty)}`);
         if (wrong.length > 0) return fail(`result[${i}].order describing ${JSON.stringify(sent)}`, wrong.join(', '), x);
       }
@@ -416,6 +423,46 @@ export const resultChecks: CheckDefinition[] = [
             `${typeof echoed === 'string' ? `${echoed.length} characters` : JSON.stringify(echoed)}: ${JSON.stringify(echoed)?.slice(0, 80)}…`,
             r.exchange,
           );
+    },
+  },
+  {
+    id: 'RESULT-ORDER-ECHO.huge',
+    ruleId: 'RESULT-ORDER-ECHO',
+    covers: ['batch/json'],
+    title:
+      'a quantity or price past the LONG range (2^64 + 5, 10^39) is refused, or placed and echoed with its exact value (§2.1 DECIMAL: never wrapped or overflowed)',
+    placesOrders: true,
+    async run(ctx) {
+      const steps: Step[] = [];
+      let judged = 0;
+      for (const [field, value] of HUGE) {
+        const o = {
+          ...oneOrder(ctx),
+          type: 'LIMIT',
+          timeInForce: 'GTC',
+          price: firstValue(ctx.target.profile?.price, '0.1'),
+          [field]: value,
+        };
+        const r = await send(ctx, ctx.requests.batch([o]));
+        if (r.observation.verdict === 'rejected') continue;
+        const step = expectAccepted(r, `a one-order batch with ${field} ${value} (or a rejection)`);
+        if (step) {
+          steps.push(step);
+          continue;
+        }
+        const e = resultEntries(r.observation)?.[0];
+        if (!isRecord(e) || e.code !== 0) continue;
+        const echoed = orderOf(e)?.[field === 'quantity' ? 'origQty' : 'price'];
+        if (echoed === undefined) continue;
+        judged++;
+        if (!sameDecimalValue(echoed, value))
+          steps.push(
+            fail(`an order placed with ${field} ${value} echoing that value`, JSON.stringify(echoed), r.exchange),
+          );
+      }
+      const failed = steps.find((s) => s !== undefined);
+      if (failed) return outcome(failed);
+      return judged === 0 ? pass({ observed: 'every huge value refused' }) : pass();
     },
   },
   {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { plainDecimal } from './decimal.js';
+import { plainDecimal, sameDecimalValue } from './decimal.js';
 
 describe('plainDecimal', () => {
   it('writes exponents out', () => {
@@ -20,5 +20,27 @@ describe('plainDecimal', () => {
         expect(Number(s)).toBe(n === 0 ? 0 : n);
       }),
     );
+  });
+});
+
+describe('sameDecimalValue', () => {
+  it('compares by value, not text', () => {
+    expect(sameDecimalValue('1.50', '1.5')).toBe(true);
+    expect(sameDecimalValue('007.5', 7.5)).toBe(true);
+    expect(sameDecimalValue('0.0000001', 1e-7)).toBe(true);
+    expect(sameDecimalValue('100', '100.000')).toBe(true);
+    expect(sameDecimalValue('100', '10')).toBe(false);
+    expect(sameDecimalValue('1.2345', '1.23')).toBe(false);
+  });
+
+  it('is exact where both sides are text, and at double precision where one is a JSON number', () => {
+    expect(sameDecimalValue('0.123456789012345678', '0.12345678901234568')).toBe(false);
+    expect(sameDecimalValue('1.0000000001', '1')).toBe(false);
+    expect(sameDecimalValue('0.123456789012345678', 0.123456789012345678)).toBe(true);
+  });
+
+  it('refuses what is not a decimal', () => {
+    for (const v of [undefined, null, '', '1e3', '-1', ' 1', Number.NaN, Number.POSITIVE_INFINITY, {}])
+      expect(sameDecimalValue(v, '1'), String(v)).toBe(false);
   });
 });

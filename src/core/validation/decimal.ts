@@ -22,3 +22,32 @@ export function plainDecimal(n: number): string {
         : `${digits.slice(0, point)}.${digits.slice(point)}`;
   return neg ? `-${body}` : body;
 }
+
+const DECIMAL_TEXT = /^[0-9]+(\.[0-9]+)?$/;
+
+/** Canonical text of a decimal string: no leading integer zeros, no trailing fraction zeros (`007.50` gives `7.5`). */
+function canonical(s: string): string {
+  const [int = '', frac = ''] = s.split('.');
+  const i = int.replace(/^0+(?=[0-9])/, '');
+  const f = frac.replace(/0+$/, '');
+  return f === '' ? i : `${i}.${f}`;
+}
+
+/**
+ * Two DECIMALs (§2.1: a JSON number or a decimal string) equal by value, exactly: `1.50` equals
+ * `1.5`, `0.123456789012345678` does not equal `0.12345678901234568`. Where one side is a JSON
+ * number, both are read as a JSON parser reads them (a double), the most such an echo can carry.
+ */
+export function sameDecimalValue(a: unknown, b: unknown): boolean {
+  const text = (v: unknown): string | undefined =>
+    typeof v === 'number' && Number.isFinite(v)
+      ? plainDecimal(v)
+      : typeof v === 'string' && DECIMAL_TEXT.test(v)
+        ? v
+        : undefined;
+  const x = text(a);
+  const y = text(b);
+  if (x === undefined || y === undefined) return false;
+  if (typeof a === 'number' || typeof b === 'number') return Number(x) === Number(y);
+  return canonical(x) === canonical(y);
+}
