@@ -767,7 +767,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   while (next < selected.length && !halted) {
     const first = selected[next] as CheckDefinition;
     if (first.exclusive === true || width === 1) {
-      await runOne(first, next, first.exclusive === true ? 1 : width);
+      // alone, it may still keep up to `width` of its own independent probes in flight
+      await runOne(first, next, width);
       next++;
       continue;
     }

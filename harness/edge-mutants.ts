@@ -156,6 +156,28 @@ export const edgeMutants: readonly EdgeMutant[] = [
     },
   },
   {
+    name: 'a batch signed over its JSON body only is accepted',
+    caughtBy: 'SIG-QUERY-COVERED.batch-body-only',
+    options: {
+      policy: {
+        verifySignature: (secret, s, sig) =>
+          defaultPolicy.verifySignature(secret, s, sig) ||
+          (s.body.trimStart().startsWith('[') && verify(secret, s.body, sig)),
+      },
+    },
+  },
+  {
+    name: 'a request signed over its body followed by its query is accepted',
+    caughtBy: 'SIG-TOTALPARAMS-NO-SEPARATOR.reversed',
+    options: {
+      policy: {
+        verifySignature: (secret, s, sig) =>
+          defaultPolicy.verifySignature(secret, s, sig) ||
+          (s.queryWithoutSignature !== '' && s.body !== '' && verify(secret, s.body + s.queryWithoutSignature, sig)),
+      },
+    },
+  },
+  {
     name: 'the side echoed swapped (BUY as SELL and SELL as BUY)',
     caughtBy: 'RESULT-ORDER-ECHO',
     options: {

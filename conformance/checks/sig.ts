@@ -377,6 +377,20 @@ export const sigChecks: CheckDefinition[] = [
     },
   }),
   perRoute({
+    id: 'SIG-QUERY-COVERED.batch-body-only',
+    ruleId: 'SIG-QUERY-COVERED',
+    title:
+      'a batch signed over its JSON body alone, leaving the query (timestamp, recvWindow) unsigned, is rejected (§5.3 item 4)',
+    routes: routes('batch/json'),
+    async probe(ctx, r) {
+      return expectRejected(
+        await send(ctx, onRoute(ctx, r, { signedString: (_tp, _q, b) => b })),
+        `${routeKey(r)}: signature over the JSON body only`,
+        'auth',
+      );
+    },
+  }),
+  perRoute({
     id: 'SIG-QUERY-COVERED.routes',
     ruleId: 'SIG-QUERY-COVERED',
     title: 'a change to the query string after signing is rejected, in the query and split placements',
@@ -450,6 +464,20 @@ export const sigChecks: CheckDefinition[] = [
       return expectRejected(
         await send(ctx, onRoute(ctx, r, { signedString: amp })),
         `${routeKey(r)} signed with '&' at the query/body join`,
+        'auth',
+      );
+    },
+  }),
+  perRoute({
+    id: 'SIG-TOTALPARAMS-NO-SEPARATOR.reversed',
+    ruleId: 'SIG-TOTALPARAMS-NO-SEPARATOR',
+    title:
+      'a signature over the body followed by the query (the halves swapped) is rejected, wherever both carry signed bytes (§5.3 item 4: the query string directly followed by the body)',
+    routes: routes('batch/json', 'v1/split', 'v1.1/split'),
+    async probe(ctx, r) {
+      return expectRejected(
+        await send(ctx, onRoute(ctx, r, { signedString: (_tp, q, b) => `${b}${q}` })),
+        `${routeKey(r)} signed over body then query`,
         'auth',
       );
     },

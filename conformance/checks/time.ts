@@ -15,6 +15,7 @@ import {
   fail,
   firstFailure,
   inconclusive,
+  inOrder,
   info,
   openPoint,
   outcome,
@@ -37,6 +38,22 @@ export function probeMargin(ctx: CheckContext): { margin: number } | { reason: s
   if (c.offsetMs === undefined || c.uncertaintyMs === undefined)
     return { reason: `server clock not measured: ${c.note ?? 'unknown'}` };
   return { margin: c.uncertaintyMs + ctx.maxRttMs + ctx.requestSpacingMs + SAFETY_MS };
+}
+
+/**
+ * Starts of one check's concurrent time probes at least `spacing` ms apart (the --rate
+ * spacing): a probe takes its timestamp after its turn, so it waits in the run's rate
+ * limit no longer than the one spacing its margin allows (probeMargin).
+ */
+export function pacer(spacing: number): () => Promise<void> {
+  let next = 0;
+  return async () => {
+    if (spacing <= 0) return;
+    const now = Date.now();
+    const at = Math.max(now, next);
+    next = at + spacing;
+    if (at > now) await new Promise((r) => setTimeout(r, at - now));
+  };
 }
 
 /** Send one request on a route whose timestamp is `age` ms before the server's estimated time (negative = ahead); default the batch. */
@@ -72,8 +89,10 @@ function timeCheck(
       if (typeof probes === 'string') return skip(probes);
       const steps: Step[] = [];
       const cells: RouteCell[] = [];
-      // Every route, probes in turn: the window is one rule of §5.4 wherever the timestamp travels.
-      for (const route of ALL_ROUTES) {
+      const pace = pacer(ctx.requestSpacingMs);
+      // Every route, its probes in turn: the window is one rule of §5.4 wherever the timestamp
+      // travels. Routes are independent: up to ctx.parallel of them at once, steps in route order.
+      const byRoute = await inOrder(ALL_ROUTES, ctx.parallel ?? 1, async (route) => {
         const mine: Step[] = [];
         for (const p of probes) {
           // A probe near an edge is moved by a request's delay (an "ahead" timestamp arrives less
@@ -83,14 +102,18 @@ function timeCheck(
           let attempt = 0;
           do {
             attempt++;
+            await pace();
             const r = await probe(ctx, p.age, p.recvWindow, route);
             const what = `${routeKey(route)}: ${p.what}${attempt > 1 ? ` (attempt ${attempt} of ${TIME_ATTEMPTS})` : ''}`;
             step = p.accept ? expectAccepted(r, what) : expectRejected(r, what);
           } while (step?.status === 'fail' && attempt < TIME_ATTEMPTS);
           mine.push(step);
         }
+        return mine;
+      });
+      for (const [i, mine] of byRoute.entries()) {
         steps.push(...mine);
-        cells.push(cellOf(route, firstFailure(...mine)));
+        cells.push(cellOf(ALL_ROUTES[i] as Route, firstFailure(...mine)));
       }
       const first = outcome(firstFailure(...steps));
       return first.status === 'pass' || first.status === 'fail' || first.status === 'inconclusive'
@@ -127,7 +150,9 @@ async function windowByBehaviour(
   const on = route;
   /** Why the last valid order refused was no verdict on the window (a business refusal valid orders meet in this run). */
   let undecided: string | undefined;
+  const pace = pacer(ctx.requestSpacingMs);
   const accepted = async (x: number) => {
+    await pace();
     const r = await send(
       ctx,
       onRoute(ctx, on, { timestamp: Date.now() + x, ...(recvWindow === undefined ? {} : { recvWindow }) }),
@@ -154,7 +179,11 @@ async function windowByBehaviour(
     }
     return yes;
   };
-  return { lead: await edge(inside, inside + 70_000), past: await edge(inside, inside - 70_000), route: on };
+  // The two edges are independent: bisected side by side when the check may keep two requests in flight.
+  if ((ctx.parallel ?? 1) < 2)
+    return { lead: await edge(inside, inside + 70_000), past: await edge(inside, inside - 70_000), route: on };
+  const [lead, past] = await Promise.all([edge(inside, inside + 70_000), edge(inside, inside - 70_000)]);
+  return { lead, past, route: on };
 }
 
 /**
@@ -595,8 +624,15 @@ export const timeChecks: CheckDefinition[] = [
         }
         return lo;
       }
-      const lead = await edge(0, 5000, async (x) => (await probe(ctx, -x)).observation.verdict === 'accepted');
-      const age = await edge(0, 20000, async (x) => (await probe(ctx, x)).observation.verdict === 'accepted');
+      const pace = pacer(ctx.requestSpacingMs);
+      const accepted = async (age: number) => {
+        await pace();
+        return (await probe(ctx, age)).observation.verdict === 'accepted';
+      };
+      const ahead = () => edge(0, 5000, (x) => accepted(-x));
+      const old = () => edge(0, 20000, (x) => accepted(x));
+      // The two edges are independent: bisected side by side when the check may keep two requests in flight.
+      const [lead, age] = (ctx.parallel ?? 1) < 2 ? [await ahead(), await old()] : await Promise.all([ahead(), old()]);
       const c = ctx.clock;
       const text =
         `clock offset ${c.offsetMs} ms ± ${c.uncertaintyMs} ms (${c.method}); ` +
