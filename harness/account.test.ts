@@ -5,10 +5,9 @@
  * be exhausted, with the checks meeting it inconclusive, never failed.
  */
 import { describe, expect, it } from 'vitest';
-import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
-import { runConformance } from '../conformance/runner.js';
-import { resolveDescription, type TargetDescription } from '../conformance/target/description.js';
-import { startVariant, type VariantOptions } from './variants.js';
+import type { TargetDescription } from '../conformance/target/description.js';
+import { runVariant } from './run-variant.js';
+import type { VariantOptions } from './variants.js';
 import type { RunReport } from '../conformance/types.js';
 
 const ORDER = {
@@ -18,33 +17,9 @@ const ORDER = {
 /** What the small account holds: a few hundred of the cheapest orders (0.1 quote, 0.001 base each). */
 const HOLDS = { quote: 40, base: 0.4, marketPrice: 120 };
 
-async function run(options: VariantOptions, description: TargetDescription): Promise<RunReport> {
-  const v = await startVariant(options, 13);
-  const profile = resolveDescription(description);
-  try {
-    return await runConformance({
-      target: {
-        baseUrl: v.url,
-        apiKey: DEMO_API_KEY,
-        secret: DEMO_SECRET,
-        symbol: profile.symbol,
-        otherSymbol: profile.otherSymbol,
-        profile,
-      },
-      profile: 'core',
-      seed: 41,
-      runs: 4,
-      rate: 0,
-      timeoutMs: 5000,
-      // the families that place nearly every order (properties over batches, per-route order rules);
-      // the rest place a handful each and would only lengthen the two runs
-      only: ['BATCH-', 'ORDER-', 'RESULT-'],
-      maxOrders: Infinity,
-    });
-  } finally {
-    await v.close();
-  }
-}
+/** The families that place nearly every order (properties over batches, per-route order rules); the rest place a handful each and would only lengthen the two runs. */
+const run = (options: VariantOptions, description: TargetDescription): Promise<RunReport> =>
+  runVariant(options, description, { serverSeed: 13, seed: 41, runs: 4, only: ['BATCH-', 'ORDER-', 'RESULT-'] });
 
 describe.concurrent('a small test account', () => {
   it('declared: the cheapest orders, no more than the account pays for; no failure, no exhaustion', async () => {

@@ -4,40 +4,16 @@
  * ones; a venue that refuses it entry by entry must still give it its own entry, in order.
  */
 import { describe, expect, it } from 'vitest';
-import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
-import { runConformance } from '../conformance/runner.js';
-import { resolveDescription, type TargetDescription } from '../conformance/target/description.js';
-import { startVariant, type VariantOptions } from './variants.js';
+import type { TargetDescription } from '../conformance/target/description.js';
+import { runVariant } from './run-variant.js';
+import type { VariantOptions } from './variants.js';
 import type { RunReport } from '../conformance/types.js';
 
 const GRID: TargetDescription = { order: { price: { min: '100', max: '150', step: '0.5' } } };
 const FILTER = { tick: '0.5', minPrice: '100' };
 
-async function run(options: VariantOptions, description: TargetDescription): Promise<RunReport> {
-  const v = await startVariant(options, 9);
-  const profile = resolveDescription(description);
-  try {
-    return await runConformance({
-      target: {
-        baseUrl: v.url,
-        apiKey: DEMO_API_KEY,
-        secret: DEMO_SECRET,
-        symbol: profile.symbol,
-        otherSymbol: profile.otherSymbol,
-        profile,
-      },
-      profile: 'core',
-      seed: 37,
-      runs: 6,
-      rate: 0,
-      timeoutMs: 5000,
-      only: ['RESULT-'],
-      maxOrders: Infinity,
-    });
-  } finally {
-    await v.close();
-  }
-}
+const run = (options: VariantOptions, description: TargetDescription): Promise<RunReport> =>
+  runVariant(options, description, { serverSeed: 9, seed: 37, runs: 6, only: ['RESULT-'] });
 
 const status = (r: RunReport, id: string) => r.checks.find((c) => c.id === id);
 

@@ -5,40 +5,16 @@
  * clean server passes either way and the report says which method decided.
  */
 import { describe, expect, it } from 'vitest';
-import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
-import { runConformance } from '../conformance/runner.js';
-import { resolveDescription, type TargetDescription } from '../conformance/target/description.js';
-import { startVariant, type VariantOptions } from './variants.js';
+import type { TargetDescription } from '../conformance/target/description.js';
+import { runVariant } from './run-variant.js';
+import type { VariantOptions } from './variants.js';
 import type { RunReport } from '../conformance/types.js';
 import { effectFaults } from './effect-faults.js';
 
 const LOOKUP = '/api/v1/spot/order/lookup';
 
-async function run(options: VariantOptions, description: TargetDescription, only: string[]): Promise<RunReport> {
-  const v = await startVariant(options, 5);
-  const profile = resolveDescription(description);
-  try {
-    return await runConformance({
-      target: {
-        baseUrl: v.url,
-        apiKey: DEMO_API_KEY,
-        secret: DEMO_SECRET,
-        symbol: profile.symbol,
-        otherSymbol: profile.otherSymbol,
-        profile,
-      },
-      profile: 'core',
-      seed: 31,
-      runs: 4,
-      rate: 0,
-      timeoutMs: 5000,
-      only,
-      maxOrders: Infinity,
-    });
-  } finally {
-    await v.close();
-  }
-}
+const run = (options: VariantOptions, description: TargetDescription, only: string[]): Promise<RunReport> =>
+  runVariant(options, description, { serverSeed: 5, seed: 31, runs: 4, only });
 
 const check = (r: RunReport, id: string) => r.checks.find((c) => c.id === id);
 
