@@ -90,9 +90,15 @@ function limitWith(ctx: CheckContext, route: Route, field: Field, value: string)
   };
 }
 
-/** A v1.1 MARKET order carrying a valid quantity and `amount` (§2.1: both named for a v1.1 MARKET order). */
+/**
+ * A v1.1 MARKET order sized by `amount` alone (§2.1: amount is the cash size of a v1.1 MARKET
+ * order; whether it suffices alone is D-V11-MARKET-SIZE, and a server wanting quantity too
+ * refuses it, which is no fault here). Without a quantity beside it, a placed order can only
+ * have been sized by the amount, so its reqAmount echo is the value read.
+ */
 function marketWithAmount(ctx: CheckContext, amount: string): Record<string, unknown> {
-  return { ...marketParams(ctx), amount };
+  const { quantity: _q, ...m } = marketParams(ctx);
+  return { ...m, amount };
 }
 
 const V11 = routes('v1.1/query', 'v1.1/body', 'v1.1/split');
@@ -120,12 +126,12 @@ export const extremeChecks: CheckDefinition[] = [
     id: 'ORDER-DECIMAL-FORMAT.huge-amount',
     ruleId: 'ORDER-DECIMAL-FORMAT',
     title:
-      'a v1.1 MARKET order whose amount is past the LONG range (2^64 + 5) is refused, or placed with that exact amount (reqAmount), on every v1.1 route',
+      'a v1.1 MARKET order sized by an amount past the LONG range (2^64 + 5) is refused, or placed with that exact amount (reqAmount), on every v1.1 route',
     placesOrders: true,
     routes: V11,
     async probe(ctx, r) {
       const res = await send(ctx, onRoute(ctx, r, {}, marketWithAmount(ctx, PAST_LONG)));
-      return judgeExtreme(res, r, 'amount', PAST_LONG, `${routeKey(r)}: MARKET with amount ${PAST_LONG}`);
+      return judgeExtreme(res, r, 'amount', PAST_LONG, `${routeKey(r)}: MARKET sized by amount ${PAST_LONG}`);
     },
   }),
   perRoute({
@@ -150,7 +156,7 @@ export const extremeChecks: CheckDefinition[] = [
       }
       if (r.endpoint === 'v1.1') {
         const res = await send(ctx, onRoute(ctx, r, {}, marketWithAmount(ctx, PAST_DOUBLE)));
-        return judgeExtreme(res, r, 'amount', PAST_DOUBLE, `${routeKey(r)}: MARKET with amount ${PAST_DOUBLE}`);
+        return judgeExtreme(res, r, 'amount', PAST_DOUBLE, `${routeKey(r)}: MARKET sized by amount ${PAST_DOUBLE}`);
       }
       const res = await send(ctx, onRoute(ctx, r, {}, limitWith(ctx, r, 'quantity', PAST_DOUBLE)));
       return judgeExtreme(res, r, 'quantity', PAST_DOUBLE, `${routeKey(r)}: quantity ${PAST_DOUBLE}`);
