@@ -3,11 +3,12 @@
  * the kit sends only at that edge takes the faulty path (recvWindow 0, an over-limit batch
  * with an invalid or repeated member, a repeated client id inside a batch, a v1 order with
  * the v1.1-only amount, a zero decimal, a split request signed over one half, a long client
- * id echoed short, an order field echoed altered). Each is caught by one edge check and no other. Test harness only.
+ * id echoed short, an order field echoed altered, an extreme decimal read into 64 bits or a
+ * double). Each is caught by one edge check and no other. Test harness only.
  */
 import { verify } from '../src/signing/hmac.js';
 import { checkTimeWindow } from '../src/core/time.js';
-import { defaultPolicy, type OutgoingResponse } from '../src/server/policy.js';
+import { defaultPolicy, type OutgoingResponse, type ResponseContext } from '../src/server/policy.js';
 import type { ServerOptions } from '../src/server/server.js';
 import { isRecord } from '../src/core/response.js';
 
@@ -55,6 +56,36 @@ const wrap64 = (v: unknown): unknown => {
   if (typeof v !== 'string' || !/^[0-9]+(\.[0-9]+)?$/.test(v)) return v;
   const int = BigInt(v.split('.')[0] ?? '0');
   return int > 2n ** 63n - 1n ? String(BigInt.asIntN(64, int)) : v;
+};
+
+/** Rewrite the top level of a single-order answer that placed an order (D-SINGLE-RESPONSE: the order fields sit there). */
+const mapSingle = (endpoints: readonly string[], f: (o: Record<string, unknown>) => Record<string, unknown>) => ({
+  finalizeResponse: (res: OutgoingResponse, c: ResponseContext): OutgoingResponse =>
+    endpoints.includes(c.endpoint) && c.rejection === undefined && isRecord(res.body) && res.body.code === 0
+      ? { ...res, body: f(res.body) }
+      : res,
+});
+
+/** A decimal string read into a double and written back (`18446744073709551621` becomes `18446744073709552000`). */
+const viaDouble = (v: unknown): unknown => (typeof v === 'string' && v !== '' ? String(Number(v)) : v);
+
+/** A decimal with an exponent (`1e400`) or a JSON number past the double range (Infinity). */
+const scientific = (v: unknown): boolean =>
+  (typeof v === 'string' && /^[0-9.]+[eE][+-]?[0-9]+$/.test(v)) || (typeof v === 'number' && !Number.isFinite(v));
+
+/** A float reader without a finiteness check: a positive exponent form (Infinity included) reads as a valid decimal. */
+const expandScientific = (o: unknown): unknown => {
+  if (!isRecord(o)) return o;
+  const out: Record<string, unknown> = { ...o };
+  for (const f of ['quantity', 'price', 'amount']) if (scientific(out[f]) && Number(out[f]) > 0) out[f] = '1';
+  return out;
+};
+
+/** An order's echoed decimals as the double an exponent form was read into (`1e400` is `Infinity`). */
+const doubleEcho = (o: Record<string, unknown>): Record<string, unknown> => {
+  const out: Record<string, unknown> = { ...o };
+  for (const k of ['origQty', 'price', 'reqAmount']) if (scientific(out[k])) out[k] = String(Number(out[k]));
+  return out;
 };
 
 const formBody = (body: string): boolean => body !== '' && !body.trimStart().startsWith('[');
@@ -203,6 +234,31 @@ export const edgeMutants: readonly EdgeMutant[] = [
     name: 'a quantity or price past the LONG range wrapped to 64 bits and placed',
     caughtBy: 'RESULT-ORDER-ECHO.huge',
     options: { policy: mapOrders((o) => ({ ...o, price: wrap64(o.price), origQty: wrap64(o.origQty) })) },
+  },
+  {
+    name: "a single order's quantity and price read as doubles and echoed from them",
+    caughtBy: 'ORDER-DECIMAL-FORMAT.huge',
+    options: {
+      policy: mapSingle(['v1', 'v1.1'], (o) => ({ ...o, price: viaDouble(o.price), origQty: viaDouble(o.origQty) })),
+    },
+  },
+  {
+    name: 'a v1.1 amount read into a signed 64-bit integer, wrapped, and placed',
+    caughtBy: 'ORDER-DECIMAL-FORMAT.huge-amount',
+    options: { policy: mapSingle(['v1.1'], (o) => ({ ...o, reqAmount: wrap64(o.reqAmount) })) },
+  },
+  {
+    name: 'decimals in exponent form read as doubles without a finiteness check (1e400 is Infinity, placed)',
+    caughtBy: 'ORDER-DECIMAL-FORMAT.overflow',
+    options: {
+      policy: {
+        validateOrder: (input, o) => defaultPolicy.validateOrder(expandScientific(input), o),
+        validateBatch: (b) => defaultPolicy.validateBatch(Array.isArray(b) ? b.map(expandScientific) : b),
+        // the placed order holds the double: Infinity, written as such
+        finalizeResponse: (res, c) =>
+          mapOrders(doubleEcho).finalizeResponse(mapSingle(['v1', 'v1.1'], doubleEcho).finalizeResponse(res, c)),
+      },
+    },
   },
   {
     name: 'clientOrderId echoed cut to 64 characters',

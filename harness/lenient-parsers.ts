@@ -92,6 +92,11 @@ export const lenientParsers: readonly LenientParser[] = [
     options: readAs('recvWindow', (v) => (/^[0-9]{19,}$/.test(v) ? '60000' : undefined)),
   },
   {
+    name: 'a timestamp read into an unsigned 64-bit integer, wrapping (2^64 + now is now)',
+    caughtBy: 'ORDER-RECVWINDOW-FORMAT.timestamp-overflow',
+    options: readAs('timestamp', (v) => (/^[0-9]{20,}$/.test(v) ? String(BigInt.asUintN(64, BigInt(v))) : undefined)),
+  },
+  {
     name: 'a timestamp with leading zeros read as its digits',
     caughtBy: 'ORDER-LONG-CANONICAL.timestamp-leading-zero',
     options: readAs('timestamp', (v) => (/^0[0-9]+$/.test(v) ? v.replace(/^0+(?=.)/, '') : undefined)),

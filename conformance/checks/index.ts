@@ -8,6 +8,7 @@ import { sigChecks } from './sig.js';
 import { timeChecks } from './time.js';
 import { batchChecks } from './batch.js';
 import { orderChecks } from './order.js';
+import { extremeChecks } from './extremes.js';
 import { resultChecks } from './result.js';
 import { schemaChecks } from './schema.js';
 import { robustChecks } from './robust.js';
@@ -19,6 +20,7 @@ export const checks: readonly CheckDefinition[] = [
   ...timeChecks,
   ...batchChecks,
   ...orderChecks,
+  ...extremeChecks,
   ...resultChecks,
   ...schemaChecks,
   ...robustChecks,

@@ -286,9 +286,9 @@ interface LongForm {
 /**
  * Forms a lenient parser reads as a number but that are not milliseconds as plain digits
  * (§2.1 LONG, §5.4 item 1 "milliseconds"): seconds and microseconds are milliseconds far
- * outside the window, fraction, sign and exponent are no LONG, a leading zero, a plus sign
- * and padding are no plain digits (SHOULD). Each probe has only that defect: its value is
- * the time now (or the default window 5000) written that way.
+ * outside the window, fraction, sign, exponent and a value past 2^63 - 1 are no LONG, a
+ * leading zero, a plus sign and padding are no plain digits (SHOULD). Each probe has only
+ * that defect: its value is the time now (or the default window 5000) written that way.
  */
 export const LONG_FORMS: readonly LongForm[] = [
   {
@@ -356,6 +356,13 @@ export const LONG_FORMS: readonly LongForm[] = [
     param: 'recvWindow',
     what: 'past the LONG range (2^63)',
     form: () => '9223372036854775808',
+  },
+  {
+    id: 'ORDER-RECVWINDOW-FORMAT.timestamp-overflow',
+    ruleId: 'ORDER-RECVWINDOW-FORMAT',
+    param: 'timestamp',
+    what: 'past the LONG range (2^64 + now: a 64-bit integer wraps it to the time now)',
+    form: (now) => String(2n ** 64n + BigInt(now)),
   },
   {
     id: 'ORDER-LONG-CANONICAL.timestamp-leading-zero',

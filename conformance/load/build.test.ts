@@ -1,8 +1,16 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sign } from '../../src/signing/hmac.js';
 import { totalParams } from '../../src/core/signing/total-params.js';
 import { withoutSignature, parsePairs } from '../../src/core/signing/query.js';
-import { buildLoadRequest, clientIdSource, DEFAULT_ORDER, runPrefix, type LoadBuildOptions } from './build.js';
+import {
+  batchJson,
+  buildLoadRequest,
+  clientIdSource,
+  DEFAULT_ORDER,
+  runPrefix,
+  type LoadBuildOptions,
+} from './build.js';
 import { LOAD_ROUTES } from './mix.js';
 
 const opts: LoadBuildOptions = {
@@ -66,5 +74,32 @@ describe('buildLoadRequest', () => {
     x = 0.2;
     expect(runPrefix(() => x)).not.toBe(a);
     expect(a).toMatch(/^ld[0-9a-z]{8}-$/);
+  });
+});
+
+describe('batchJson', () => {
+  it('is JSON.stringify of the orders, sides alternating, for any order values and client ids', () => {
+    const text = fc.string({ unit: 'binary', maxLength: 8 });
+    fc.assert(
+      fc.property(
+        fc.record({ symbol: text, price: text, quantity: text }),
+        fc.array(text, { maxLength: 5 }),
+        (order, ids) => {
+          const orders = ids.map((id, i) => ({
+            symbol: order.symbol,
+            side: i % 2 === 0 ? 'BUY' : 'SELL',
+            type: 'LIMIT',
+            quantity: order.quantity,
+            price: order.price,
+            timeInForce: 'GTC',
+            newClientOrderId: id,
+          }));
+          expect(batchJson(order, ids)).toBe(JSON.stringify(orders));
+          order.price += '1';
+          orders.forEach((o) => (o.price = order.price));
+          expect(batchJson(order, ids), 'values changed in place').toBe(JSON.stringify(orders));
+        },
+      ),
+    );
   });
 });

@@ -67,6 +67,42 @@ export function ordersPerRequest(route: LoadRoute, batchSize: number): number {
   return route === 'batch' ? batchSize : 1;
 }
 
+/** The run's order values and the start of an order's JSON text for each side (up to the client id). */
+interface BatchTemplate {
+  values: LoadOrderValues;
+  heads: readonly [string, string];
+}
+
+const templates = new WeakMap<LoadOrderValues, BatchTemplate>();
+
+/**
+ * The JSON text of a batch of the run's orders (§4.1), sides alternating BUY and SELL,
+ * with these client ids: `JSON.stringify` of the order objects, assembled from text made
+ * once per order values (only the client ids change from one batch to the next).
+ */
+export function batchJson(order: LoadOrderValues, clientIds: readonly string[]): string {
+  let t = templates.get(order);
+  if (
+    t === undefined ||
+    t.values.symbol !== order.symbol ||
+    t.values.quantity !== order.quantity ||
+    t.values.price !== order.price
+  ) {
+    const head = (side: string): string => {
+      const o = { symbol: order.symbol, side, type: 'LIMIT', quantity: order.quantity, price: order.price };
+      return `${JSON.stringify({ ...o, timeInForce: 'GTC' }).slice(0, -1)},"newClientOrderId":`;
+    };
+    t = { values: { ...order }, heads: [head('BUY'), head('SELL')] };
+    templates.set(order, t);
+  }
+  let out = '[';
+  for (let i = 0; i < clientIds.length; i++) {
+    if (i > 0) out += ',';
+    out += `${t.heads[i % 2]}${JSON.stringify(clientIds[i])}}`;
+  }
+  return `${out}]`;
+}
+
 /** Build and sign one request of `route` with `timestamp` (ms) and ids from `nextId`. */
 export function buildLoadRequest(
   o: LoadBuildOptions,
@@ -82,21 +118,12 @@ export function buildLoadRequest(
   ];
   if (endpoint === 'batch') {
     const clientIds = Array.from({ length: o.batchSize }, nextId);
-    const orders = clientIds.map((id, i) => ({
-      symbol: o.order.symbol,
-      side: i % 2 === 0 ? 'BUY' : 'SELL',
-      type: 'LIMIT',
-      quantity: o.order.quantity,
-      price: o.order.price,
-      timeInForce: 'GTC',
-      newClientOrderId: id,
-    }));
     const built = buildRequest(
       o.hmac,
       {
         endpoint: 'batch',
         params: time,
-        jsonText: JSON.stringify(orders),
+        jsonText: batchJson(o.order, clientIds),
         secret: o.secret,
         apiKey: o.apiKey,
         ...(o.batchQueryOnly === true ? { defects: { signedString: (_tp: string, q: string) => q } } : {}),

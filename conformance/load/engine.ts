@@ -214,18 +214,31 @@ export async function runLoad(o: EngineOptions): Promise<EngineResult> {
   const over = (): boolean => stopped !== undefined || performance.now() >= end;
   o.signal?.addEventListener('abort', () => (stopped ??= 'interrupted'), { once: true });
 
-  /** Build (sign now) and send one request of the next route; false when the order budget is spent. */
-  const sendOne = async (client: Dispatcher): Promise<boolean> => {
+  /** A request on its way: what the verdict needs once its answer is in. */
+  interface Sent {
+    route: LoadRoute;
+    orders: number;
+    lr: LoadRequest;
+    answer: Promise<Answer>;
+  }
+
+  /** Build (sign now) and send one request of the next route; undefined when the order budget is spent. */
+  const start1 = (client: Dispatcher): Sent | undefined => {
     const route = deal();
     const n = ordersPerRequest(route, o.build.batchSize);
     if (placed + inFlightOrders + n > o.maxOrders) {
       stopped ??= 'max-orders';
-      return false;
+      return undefined;
     }
     inFlightOrders += n;
     const lr: LoadRequest = buildLoadRequest(o.build, route, Date.now(), nextId);
-    const a = await dispatch(client, prefix, lr.request, o.timeoutMs);
-    inFlightOrders -= n;
+    return { route, orders: n, lr, answer: dispatch(client, prefix, lr.request, o.timeoutMs) };
+  };
+
+  /** Count one answered request (the verdict, the series); its orders leave the in-flight count. */
+  const judge = (x: Sent, a: Answer, answeredAt: number): void => {
+    const { route, lr } = x;
+    inFlightOrders -= x.orders;
     const t = (tallies[route] ??= emptyTally());
     const before = t.ordersPlaced;
     const outcome: Outcome = countExchange(
@@ -245,7 +258,7 @@ export async function runLoad(o: EngineOptions): Promise<EngineResult> {
     );
     placed += t.ordersPlaced - before;
     requests++;
-    const sec = Math.max(0, Math.floor((performance.now() - start) / 1000));
+    const sec = Math.max(0, Math.floor((answeredAt - start) / 1000));
     const b = (buckets[sec] ??= newBucket());
     b.requests++;
     if (outcome === 'accepted') accepted++;
@@ -259,6 +272,35 @@ export async function runLoad(o: EngineOptions): Promise<EngineResult> {
       else if (outcome === 'shed') b.shed++;
       else b.refused++;
     }
+  };
+
+  // Answers wait here to be judged after the requests that follow them are written: undici
+  // writes a request on a reused connection in the check phase (setImmediate), so judging
+  // in the next timers phase lets every connection's next request go out first.
+  let unjudged: Array<{ x: Sent; a: Answer; at: number }> = [];
+  let flushing: NodeJS.Timeout | undefined;
+  let judgeError: unknown;
+  const flush = (): void => {
+    flushing = undefined;
+    const batch = unjudged;
+    unjudged = [];
+    try {
+      for (const u of batch) judge(u.x, u.a, u.at);
+    } catch (err) {
+      judgeError ??= err;
+      stopped ??= 'interrupted';
+    }
+  };
+  const judgeLater = (x: Sent, a: Answer): void => {
+    unjudged.push({ x, a, at: performance.now() });
+    flushing ??= setTimeout(flush, 0);
+  };
+
+  /** Send one request and judge its answer later; false when the order budget is spent. */
+  const sendOne = async (client: Dispatcher): Promise<boolean> => {
+    const x = start1(client);
+    if (x === undefined) return false;
+    judgeLater(x, await x.answer);
     return true;
   };
 
@@ -286,8 +328,11 @@ export async function runLoad(o: EngineOptions): Promise<EngineResult> {
     }
   } finally {
     clearInterval(progress);
+    if (flushing !== undefined) clearTimeout(flushing);
+    flush();
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
   }
+  if (judgeError !== undefined) throw judgeError;
 
   /** Arrivals at `rate` per second; each waits (unsigned) for a free connection, the queue capped at one second of arrivals. */
   async function openModel(rate: number): Promise<void> {

@@ -14,6 +14,7 @@
  * - 5xx other than 503 shedding; answers that are not the API's (no JSON object, unreadable code).
  */
 import { codeValue } from '../../src/core/response.js';
+import { readAnswer } from './answer.js';
 import { LOAD_ROUTES, type LoadRoute } from './mix.js';
 
 /** What one refusal looks like: an HTTP status and/or a `code`; an absent part matches anything. */
@@ -148,6 +149,14 @@ function countEntry(t: RouteTally, entry: unknown, sent: string | undefined): bo
 
 /** Count one exchange into `t`; returns its outcome. */
 export function countExchange(t: RouteTally, x: Exchange, fp: Fingerprints): Outcome {
+  return countAnswer(t, x, x.status === 429 || x.status === 503 ? undefined : readAnswer(x.body), fp);
+}
+
+/**
+ * {@link countExchange} with the body already read: `json` is the parsed body or its
+ * {@link readAnswer} reduction (the same verdict either way), undefined when it is not JSON.
+ */
+export function countAnswer(t: RouteTally, x: Exchange, json: unknown, fp: Fingerprints): Outcome {
   t.requests++;
   if (x.status === undefined || x.error !== undefined) {
     t.transportErrors++;
@@ -161,12 +170,6 @@ export function countExchange(t: RouteTally, x: Exchange, fp: Fingerprints): Out
   if (status === 503) {
     t.shed503++;
     return 'shed';
-  }
-  let json: unknown;
-  try {
-    json = x.body === undefined || x.body === '' ? undefined : JSON.parse(x.body);
-  } catch {
-    json = undefined;
   }
   const hasCode = isObject(json) && json.code !== undefined;
   const code = hasCode ? codeValue((json as Record<string, unknown>).code) : undefined;

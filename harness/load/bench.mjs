@@ -14,12 +14,14 @@
  *   node harness/load/bench.mjs [--rounds 9] [--seconds 3] [--connections 16] [--routes batch,v1/query]
  */
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 
+const autocannonVersion = `${createRequire(import.meta.url)('autocannon/package.json').version}`;
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dist = (...p) => import(join(root, 'dist', ...p));
 const { runLoad, quantile } = await dist('conformance', 'load', 'engine.js');
@@ -70,13 +72,13 @@ function startReference() {
   });
 }
 
-async function engine(url, route) {
+async function engine(url, route, secs = seconds) {
   const cpu0 = process.cpuUsage();
   const r = await runLoad({
     baseUrl: url,
     build,
     mix: parseMix(`${route}=1`),
-    durationMs: seconds * 1000,
+    durationMs: secs * 1000,
     connections,
     maxOrders: Infinity,
     timeoutMs: 10000,
@@ -89,7 +91,7 @@ async function engine(url, route) {
     .flat()
     .sort((a, b) => a - b);
   return {
-    rps: rep.requests / seconds,
+    rps: rep.requests / secs,
     p99: quantile(all, 0.99),
     bad: rep.failures.length + rep.transportErrors + (rep.passed ? 0 : 1),
     cpuUs: (cpu.user + cpu.system) / rep.requests,
@@ -97,7 +99,7 @@ async function engine(url, route) {
 }
 
 /** autocannon; with `parse`, each answer is also read as JSON (what judging costs at the least). */
-async function cannon(url, route, parse = false) {
+async function cannon(url, route, parse = false, secs = seconds) {
   const nextId = clientIdSource(`${runPrefix()}a`);
   let unreadable = 0;
   const cpu0 = process.cpuUsage();
@@ -105,7 +107,7 @@ async function cannon(url, route, parse = false) {
     url,
     connections,
     pipelining: 1,
-    duration: seconds,
+    duration: secs,
     requests: [
       {
         method: 'POST',
@@ -126,7 +128,7 @@ async function cannon(url, route, parse = false) {
   });
   const cpu = process.cpuUsage(cpu0);
   return {
-    rps: res.requests.total / seconds,
+    rps: res.requests.total / secs,
     p99: res.latency.p99,
     bad: res.non2xx + res.errors + res.timeouts + unreadable,
     cpuUs: (cpu.user + cpu.system) / res.requests.total,
@@ -147,13 +149,26 @@ const median = (xs) => {
 
 const server = await startReference();
 console.log(
-  `node ${process.version}; reference server in a child process at ${server.url}; ${connections} connections, ${seconds} s per run, ${rounds} alternating rounds; every request signed at send time; load average ${la()}`,
+  `node ${process.version}; reference server in a child process (pid ${server.child.pid}) at ${server.url}; the load tools run in this process (pid ${process.pid}), one at a time; ${connections} connections, ${seconds} s per run, ${rounds} alternating rounds after a 1 s warm-up of each; load average ${la()}`,
+);
+console.log(
+  `  spotcheck load   undici, one connection per client, pipelining 1; each request built and signed with the kit's builder when its connection is free; every answer judged (status and code, each batch entry's code and echoed client id at its position, time window), its latency kept`,
+);
+console.log(
+  `  autocannon       version ${autocannonVersion}, pipelining 1; each request built and signed with the same builder in setupRequest; counts status codes and latency only`,
+);
+console.log(
+  `  autocannon+JSON  the same, and each answer JSON.parse'd in onResponse (reading the answers, no verdict)`,
 );
 try {
   for (const route of values.routes.split(',')) {
     const e = [];
     const a = [];
     const ap = [];
+    // One unrecorded second of each first, so no recorded run pays for compiling its code.
+    await engine(server.url, route, 1);
+    await cannon(server.url, route, false, 1);
+    await cannon(server.url, route, true, 1);
     for (let i = 0; i < rounds; i++) {
       // Rotate who goes first, so a drift in the machine's load hits all alike.
       const runs = [

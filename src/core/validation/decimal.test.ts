@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { plainDecimal, sameDecimalValue } from './decimal.js';
+import { echoesDecimal, plainDecimal, sameDecimalValue } from './decimal.js';
 
 describe('plainDecimal', () => {
   it('writes exponents out', () => {
@@ -42,5 +42,36 @@ describe('sameDecimalValue', () => {
   it('refuses what is not a decimal', () => {
     for (const v of [undefined, null, '', '1e3', '-1', ' 1', Number.NaN, Number.POSITIVE_INFINITY, {}])
       expect(sameDecimalValue(v, '1'), String(v)).toBe(false);
+  });
+});
+
+describe('echoesDecimal', () => {
+  it('compares a string echo exactly, in any notation', () => {
+    expect(echoesDecimal('1E+400', '1e400')).toBe(true);
+    expect(echoesDecimal(`1${'0'.repeat(400)}`, '1e400')).toBe(true);
+    expect(echoesDecimal('10e399', '1e400')).toBe(true);
+    expect(echoesDecimal('0.1e401', '1e400')).toBe(true);
+    expect(echoesDecimal('18446744073709551621', '18446744073709551621')).toBe(true);
+    expect(echoesDecimal('18446744073709551621.000', '18446744073709551621')).toBe(true);
+    expect(echoesDecimal('1e399', '1e400')).toBe(false);
+    expect(echoesDecimal('18446744073709552000', '18446744073709551621')).toBe(false);
+    expect(echoesDecimal('5', '18446744073709551621')).toBe(false);
+    expect(echoesDecimal('1e+39', `1${'0'.repeat(39)}`)).toBe(true);
+    expect(echoesDecimal('1.0000000000000001e+39', `1${'0'.repeat(39)}`)).toBe(false);
+  });
+
+  it('fails an echo that is no decimal (Infinity, null, empty)', () => {
+    for (const v of ['Infinity', null, '', 'NaN', '-1e400', undefined, {}])
+      expect(echoesDecimal(v, '1e400')).toBe(false);
+  });
+
+  it('reads a JSON number echo as a double: equal, different, or undecidable', () => {
+    expect(echoesDecimal(0.5, '0.5')).toBe(true);
+    expect(echoesDecimal(1e39, '1e39')).toBe(true);
+    expect(echoesDecimal(7, '18446744073709551621')).toBe(false);
+    expect(echoesDecimal(Number.POSITIVE_INFINITY, '1e400')).toBeUndefined();
+    // the double nearest to 2^64 + 5 may be an exact echo or a rounded one: undecidable
+    expect(echoesDecimal(18446744073709551621, '18446744073709551621')).toBeUndefined();
+    expect(echoesDecimal(1.5, '1e400')).toBe(false);
   });
 });

@@ -51,3 +51,37 @@ export function sameDecimalValue(a: unknown, b: unknown): boolean {
   if (typeof a === 'number' || typeof b === 'number') return Number(x) === Number(y);
   return canonical(x) === canonical(y);
 }
+
+/** A decimal text with an optional exponent (`1e400`, `1.5E+3`, `18446744073709551621`). */
+const SCIENTIFIC_TEXT = /^([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/;
+
+/** The value of a decimal text as `digits x 10^exp`, digits without leading or trailing zeros (`0` for zero); exact. */
+function scaled(s: string): { digits: string; exp: bigint } | undefined {
+  const m = SCIENTIFIC_TEXT.exec(s);
+  if (m === null) return undefined;
+  const frac = m[2] ?? '';
+  const all = `${m[1] ?? ''}${frac}`.replace(/^0+/, '');
+  if (all === '') return { digits: '0', exp: 0n };
+  const digits = all.replace(/0+$/, '');
+  return { digits, exp: BigInt(m[3] ?? '0') - BigInt(frac.length) + BigInt(all.length - digits.length) };
+}
+
+/**
+ * Whether an echoed DECIMAL carries exactly the value sent as `sent` (plain or exponent text,
+ * §2.1): a string echo is compared digit for digit whatever its notation (`1E+400` is `1e400`).
+ * A JSON number echo has been read as a double: it matches when the double is the value sent;
+ * undefined (undecidable) when it is past the double range, or is the double nearest to a
+ * value no double holds (the server's digits are lost to any JSON parser, exact or not).
+ */
+export function echoesDecimal(echo: unknown, sent: string): boolean | undefined {
+  const want = scaled(sent);
+  if (want === undefined) return false;
+  if (typeof echo === 'number') {
+    if (!Number.isFinite(echo)) return undefined;
+    const got = scaled(plainDecimal(echo));
+    if (got !== undefined && got.digits === want.digits && got.exp === want.exp) return true;
+    return Number(sent) === echo ? undefined : false;
+  }
+  const got = typeof echo === 'string' ? scaled(echo) : undefined;
+  return got !== undefined && got.digits === want.digits && got.exp === want.exp;
+}
