@@ -38,7 +38,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /**
  * A parsed value reduced to what the verdict reads (the reference for {@link readAnswer}):
- * an object of a read shape keeps only its read members (in a null-prototype object), an
+ * an object of a read shape keeps only its read members (no member of Object.prototype is one), an
  * array of entries keeps its length, a value that is not of the expected kind becomes null
  * (the verdict only asks whether it is an object or an array).
  */
@@ -50,7 +50,7 @@ function prune(v: unknown, s: Shape): unknown {
   if (s === WHOLE) return v;
   if (s === RESULT) return Array.isArray(v) ? v.map((e) => prune(e, ENTRY)) : null;
   if (!isRecord(v)) return null;
-  const out: Record<string, unknown> = Object.create(null);
+  const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {
     const m = memberShape(s, k);
     if (m !== SKIP) out[k] = prune(x, m);
@@ -163,7 +163,7 @@ function read(s: string, i: number, shape: Shape, depth: number): number {
     return skip(s, i, depth);
   }
   const close = c + 2;
-  const out: unknown[] | Record<string, unknown> = shape === RESULT ? [] : Object.create(null);
+  const out: unknown[] | Record<string, unknown> = shape === RESULT ? [] : {};
   i = sp(s, i + 1);
   if (s.charCodeAt(i) !== close)
     for (;;) {
@@ -340,7 +340,7 @@ function build(p: Plan, values: readonly string[]): unknown {
     case 'array':
       return p.items.map((x) => build(x, values));
     default: {
-      const o: Record<string, unknown> = Object.create(null);
+      const o: Record<string, unknown> = {};
       for (const [k, x] of p.members) o[k] = build(x, values);
       return o;
     }
