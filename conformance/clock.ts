@@ -137,14 +137,21 @@ export async function measureClock(opts: MeasureOptions): Promise<ClockEstimate>
   const n = opts.samples ?? 12;
   const spacing = Math.ceil((opts.spreadMs ?? 1100) / n);
   const bounds: OffsetBound[] = [];
-  for (let i = 0; i < n; i++) {
-    const { response } = await opts.send(opts.probe);
-    const date = headerValue(response?.headers.date);
-    const ms = date === undefined ? NaN : Date.parse(date);
-    if (response && Number.isFinite(ms)) bounds.push(dateHeaderBound(ms, response.sentAt, response.receivedAt));
-    else if (i >= 1 && bounds.length === 0) break;
-    if (spacing > 0 && i < n - 1) await sleep(spacing);
-  }
+  let answered = 0;
+  // Each sample leaves at its time in the spread, not after the one before returns: the spread
+  // is what catches a tick of the header, and the round trips overlap.
+  await Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      if (spacing > 0 && i > 0) await sleep(i * spacing);
+      // two answers without a usable Date header: the target sends none, no more samples
+      if (answered >= 2 && bounds.length === 0) return;
+      const { response } = await opts.send(opts.probe);
+      answered++;
+      const date = headerValue(response?.headers.date);
+      const ms = date === undefined ? NaN : Date.parse(date);
+      if (response && Number.isFinite(ms)) bounds.push(dateHeaderBound(ms, response.sentAt, response.receivedAt));
+    }),
+  );
   if (bounds.length === 0) {
     return unknownClock('the target sends no usable Date header; pass --time-path to name a time endpoint');
   }

@@ -97,37 +97,37 @@ function buildFor(
   );
 }
 
-/** Send the controls, then the fingerprint probes. */
+/** Send the controls, then the fingerprint probes (each group at once). */
 export async function discover(input: DiscoveryInput): Promise<Discovery> {
   let requests = 0;
   const send = (b: Built) => {
     requests++;
     return input.send(b);
   };
-  const controls: Control[] = [];
-  for (const route of allRoutes()) {
-    const e = input.profile.endpoints[route.endpoint];
-    if (!e.offered || (route.placement !== 'json' && !e.placements.includes(route.placement))) {
-      controls.push({ route, state: 'not-offered', observed: 'not offered (target description); nothing sent' });
-      continue;
-    }
-    const r = await send(buildFor(input, route));
-    const o = r.observation;
-    const fingerprint = fingerprintOf(o);
-    const c: Control = {
-      route,
-      state: o.verdict === 'accepted' ? 'accepted' : 'refused',
-      observed: describe(o),
-      exchange: r.exchange,
-    };
-    if (fingerprint !== undefined) c.fingerprint = fingerprint;
-    if (c.state === 'refused' && fingerprint !== undefined && o.status !== 404 && o.status !== 405) {
-      // Refused for a reason other than the signature? The same request with a bad signature tells.
-      const bad = await send(buildFor(input, route, { signature: flipFirstDigit }));
-      if (fingerprintOf(bad.observation) !== fingerprint) c.state = 'signature-ok';
-    }
-    controls.push(c);
-  }
+  // The routes are independent: their controls go out together (the run's gate paces them).
+  const controls: Control[] = await Promise.all(
+    allRoutes().map(async (route): Promise<Control> => {
+      const e = input.profile.endpoints[route.endpoint];
+      if (!e.offered || (route.placement !== 'json' && !e.placements.includes(route.placement)))
+        return { route, state: 'not-offered', observed: 'not offered (target description); nothing sent' };
+      const r = await send(buildFor(input, route));
+      const o = r.observation;
+      const fingerprint = fingerprintOf(o);
+      const c: Control = {
+        route,
+        state: o.verdict === 'accepted' ? 'accepted' : 'refused',
+        observed: describe(o),
+        exchange: r.exchange,
+      };
+      if (fingerprint !== undefined) c.fingerprint = fingerprint;
+      if (c.state === 'refused' && fingerprint !== undefined && o.status !== 404 && o.status !== 405) {
+        // Refused for a reason other than the signature? The same request with a bad signature tells.
+        const bad = await send(buildFor(input, route, { signature: flipFirstDigit }));
+        if (fingerprintOf(bad.observation) !== fingerprint) c.state = 'signature-ok';
+      }
+      return c;
+    }),
+  );
   const probeRoute = (
     controls.find((c) => c.state === 'accepted') ??
     controls.find((c) => c.state === 'signature-ok') ??
@@ -140,14 +140,16 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
       const f = fingerprintOf(o);
       return f === undefined ? { observed: describe(o) } : { fingerprint: f, observed: describe(o) };
     };
-    fingerprints.signature = await probe({ signature: flipFirstDigit });
-    fingerprints.unknownKey = await probe({ apiKey: `spotcheck-unknown-key-${Date.now().toString(36)}` });
-    fingerprints.stale = await probe({ timestamp: Date.now() - 3_600_000 });
-    fingerprints.missing = [
-      await probe({ omitSignature: true }),
-      await probe({ apiKey: null }),
-      await probe({ omitTimestamp: true }),
-    ];
+    // independent of each other: sent together
+    const [signature, unknownKey, stale, ...missing] = await Promise.all([
+      probe({ signature: flipFirstDigit }),
+      probe({ apiKey: `spotcheck-unknown-key-${Date.now().toString(36)}` }),
+      probe({ timestamp: Date.now() - 3_600_000 }),
+      probe({ omitSignature: true }),
+      probe({ apiKey: null }),
+      probe({ omitTimestamp: true }),
+    ]);
+    Object.assign(fingerprints, { signature, unknownKey, stale, missing });
   }
   return { controls, fingerprints, requests };
 }

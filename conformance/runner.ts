@@ -3,6 +3,7 @@
  * order with the run's seed, and turns outcomes into a report (levels and profile
  * applied, a reproduction for every failure).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Dispatcher } from 'undici';
 import { rule, type RuleLevel } from '../src/rules.js';
 import { readKitJson } from '../src/paths.js';
@@ -89,8 +90,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /**
    * Checks in flight at once, and requests in flight over the whole run (a global cap on
-   * the checks' route probes and property cases too; default 1). Exclusive checks (the
-   * time window) always run alone.
+   * the checks' route probes and property cases too; default 1). Timed checks (the time
+   * window) run one at a time beside the others, their requests first in the queue.
    */
   concurrency?: number;
   /** Progress events for the console. */
@@ -148,6 +149,9 @@ export function ordersIn(route: Route | undefined, body: string): number {
     return 0;
   }
 }
+
+/** A check's request waiting longer than this, ms, goes before the other checks' that have waited less (none starves). */
+const OVERDUE_MS = 1000;
 
 /** Why a request was held back by the order budget (the start of every such reason). */
 export const BUDGET_REASON = 'the order budget (';
@@ -238,9 +242,17 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     accountCap < opts.maxOrders ? `the account budget: ${accountCap} orders` : `--max-orders ${opts.maxOrders}`;
   let placed = 0;
   let maxRttMs = 0;
+  // At most `width` requests in flight over the whole run, whatever the checks ask.
+  const width = Math.max(1, Math.floor(opts.concurrency ?? 1));
+  /** The queue place of the requests of the check under way in this async context (conformance/gate.ts). */
+  const lane = new AsyncLocalStorage<{ priority: number; flow: number }>();
   const transport = createTransport({
     baseUrl: opts.target.baseUrl,
     rate: opts.rate,
+    concurrency: width,
+    // timed checks' probes 0 (discovery's too), a request overdue in the queue 1, the other checks' 2, each check its own flow
+    place: () => lane.getStore() ?? { priority: 0 },
+    overdue: { afterMs: OVERDUE_MS, priority: 1 },
     timeoutMs: opts.timeoutMs,
     ...(opts.maxTimeMs === undefined ? {} : { deadline: started + opts.maxTimeMs }),
     ...(opts.maxBodyBytes === undefined ? {} : { maxBodyBytes: opts.maxBodyBytes }),
@@ -249,36 +261,14 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const maxTimeNote = `--max-time ${opts.maxTimeMs ?? 0} ms`;
   let current: string | undefined;
   let done = 0;
-  // At most `width` requests in flight over the whole run, whatever the checks ask.
-  const width = Math.max(1, Math.floor(opts.concurrency ?? 1));
-  let inFlight = 0;
   const latencies: number[] = [];
   const answers: Record<string, number> = {};
-  const waiting: Array<() => void> = [];
-  const acquire = (): Promise<void> | undefined => {
-    if (inFlight < width) {
-      inFlight++;
-      return undefined;
-    }
-    return new Promise<void>((r) => waiting.push(r));
-  };
-  const release = (): void => {
-    const w = waiting.shift();
-    if (w !== undefined) w();
-    else inFlight--;
-  };
   /** Send through the run's pool; `orders`: the answer may show placed orders (not the clock probes' empty bodies, which carry none). */
   const sendVia =
     (orders: boolean): Sender =>
     async (req, facts, rebuild) => {
       if (opts.signal?.aborted) throw new RunInterrupted();
-      await acquire();
-      let r: SendResult;
-      try {
-        r = await transport.send(req, facts, rebuild);
-      } finally {
-        release();
-      }
+      const r = await transport.send(req, facts, rebuild);
       if (orders) placed += placedBy(r.exchange.route, r.observation);
       if (r.observation.verdict !== 'not-sent')
         answers[r.observation.verdict] = (answers[r.observation.verdict] ?? 0) + 1;
@@ -332,16 +322,22 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   // Discovery's controls and fingerprint probes can place orders too: they come out of --max-orders.
   let withheldInDiscovery = 0;
   let withheld = 0;
+  /** Orders discovery's requests in flight may place (its controls go out together: reserved before sending). */
+  let reserved = 0;
   const discovery = await discover({
-    send: (b) => {
-      if (placed + ordersIn(b.facts.route, b.request.body) > maxOrders) {
+    send: async (b) => {
+      const n = ordersIn(b.facts.route, b.request.body);
+      if (placed + reserved + n > maxOrders) {
         withheldInDiscovery++;
         withheld++;
-        return Promise.resolve(
-          notSent(b.request, b.facts, `${BUDGET_REASON}${budgetLabel}) is spent: discovery could not send it`),
-        );
+        return notSent(b.request, b.facts, `${BUDGET_REASON}${budgetLabel}) is spent: discovery could not send it`);
       }
-      return send(b.request, b.facts, b.rebuild);
+      reserved += n;
+      try {
+        return await send(b.request, b.facts, b.rebuild);
+      } finally {
+        reserved -= n;
+      }
     },
     requests: factory,
     profile,
@@ -447,8 +443,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     timeouts: () => transport.timeouts(),
   };
 
-  // Checks run `concurrency` at a time; an exclusive check (the time window wants a quiet
-  // clock) runs alone. Reports keep the selection order whatever order the checks end in.
+  // Reports keep the selection order whatever order the checks end in.
   const slots: Array<CheckReport | undefined> = new Array(selected.length);
   /** The refusals each failed check met (its failing answer's, or all it saw): the account may turn out exhausted. */
   const failedOn: Array<{ marks: string[]; exchange?: Exchange } | undefined> = new Array(selected.length);
@@ -762,32 +757,36 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     }
   }
 
-  // Phases in selection order: a run of shared checks goes through the pool, an exclusive check alone, runLast ones at the end.
-  let next = 0;
-  while (next < selected.length && !halted) {
-    const first = selected[next] as CheckDefinition;
-    if (first.exclusive === true || width === 1) {
-      // alone, it may still keep up to `width` of its own independent probes in flight
-      await runOne(first, next, width);
-      next++;
-      continue;
+  // One at a time: every check in selection order. Otherwise two lanes side by side: the timed
+  // checks one after another, their requests first through the gate (a time probe waits one
+  // spacing at most), and the other checks `width` at a time, the check with the fewest requests
+  // in flight served first (a chain of dependent requests is not queued behind the many cases
+  // another check keeps in flight); then the runLast ones.
+  if (width === 1) {
+    for (const [i, def] of selected.entries()) {
+      if (halted) break;
+      await runOne(def, i, 1);
     }
-    let end = next;
-    while (
-      end < selected.length &&
-      (selected[end] as CheckDefinition).exclusive !== true &&
-      (selected[end] as CheckDefinition).runLast === first.runLast
-    )
-      end++;
-    let cursor = next;
-    const worker = async (): Promise<void> => {
-      while (cursor < end && !halted) {
-        const i = cursor++;
-        await runOne(selected[i] as CheckDefinition, i, width);
+  } else {
+    const where = (pick: (c: CheckDefinition) => boolean): number[] => selected.flatMap((c, i) => (pick(c) ? [i] : []));
+    const pool = async (list: readonly number[]): Promise<void> => {
+      let cursor = 0;
+      const worker = async (): Promise<void> => {
+        while (cursor < list.length && !halted) {
+          const i = list[cursor++] as number;
+          await lane.run({ priority: 2, flow: i }, () => runOne(selected[i] as CheckDefinition, i, width));
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(width, list.length) }, worker));
+    };
+    const timedLane = async (): Promise<void> => {
+      for (const i of where((c) => c.timed === true && c.runLast !== true)) {
+        if (halted) return;
+        await lane.run({ priority: 0, flow: i }, () => runOne(selected[i] as CheckDefinition, i, width));
       }
     };
-    await Promise.all(Array.from({ length: Math.min(width, end - next) }, worker));
-    next = end;
+    await Promise.all([timedLane(), pool(where((c) => c.timed !== true && c.runLast !== true))]);
+    if (!halted) await pool(where((c) => c.runLast === true));
   }
   // Failures on a refusal that turned out, later in the run, to be the one valid orders meet: inconclusive too.
   if (exhaustion.current() === undefined) {

@@ -8,6 +8,7 @@ import { isSpotcheckError } from '../src/core/errors.js';
 import { classify, type Observation } from '../src/core/response.js';
 import type { Built, SigningFacts } from './requests.js';
 import type { ExchangeVerdict, Expectation } from './verdict.js';
+import { createGate } from './gate.js';
 
 /** One request as sent, what came back, and how its signature was made (for the curl reproduction). */
 export interface Exchange extends SigningFacts {
@@ -56,6 +57,12 @@ export interface TransportOptions {
   baseUrl: string;
   /** Requests per second; 0 = unlimited. */
   rate: number;
+  /** Requests in flight at most (default: no cap); a request waiting for its rate turn holds no place. */
+  concurrency?: number;
+  /** Where the request being sent stands in the queue: its priority (lower first; default 0) and flow (conformance/gate.ts). */
+  place?: () => { priority: number; flow?: unknown };
+  /** A request waiting past `afterMs` counts as of `priority` (conformance/gate.ts; default: never). */
+  overdue?: { afterMs: number; priority: number };
   timeoutMs: number;
   dispatcher?: Dispatcher;
   /** Called after every request (progress display). */
@@ -82,6 +89,9 @@ export const MIN_SHORTENED_WAIT_MS = 2000;
 export function shortenedWait(timeoutMs: number, slowestAnswerMs: number): number {
   return Math.min(timeoutMs, Math.max(MIN_SHORTENED_WAIT_MS, Math.ceil(4 * slowestAnswerMs)));
 }
+
+/** A request that waited this long in the run's queue, ms, is built afresh before it goes (its timestamp would have aged). */
+export const REFRESH_AFTER_MS = 500;
 
 /** Why a request was not sent or was cut short: the run's deadline. */
 export const DEADLINE_REASON = 'the run deadline (--max-time) was reached: not sent or cut short';
@@ -110,16 +120,11 @@ export function createTransport(opts: TransportOptions): Transport {
   let slowest = 0;
   let shortened: number | undefined;
   const waitNow = (): number => shortened ?? opts.timeoutMs;
-  let nextSlot = 0;
-  const interval = opts.rate > 0 ? 1000 / opts.rate : 0;
-
-  async function waitTurn(): Promise<void> {
-    if (interval === 0) return;
-    const now = Date.now();
-    const at = Math.max(now, nextSlot);
-    nextSlot = at + interval;
-    if (at > now) await new Promise((r) => setTimeout(r, at - now));
-  }
+  const gate = createGate({
+    width: opts.concurrency ?? Infinity,
+    rate: opts.rate,
+    ...(opts.overdue === undefined ? {} : { overdue: opts.overdue }),
+  });
 
   let cut = 0;
   const timeLeft = (): number => (opts.deadline === undefined ? Infinity : opts.deadline - Date.now());
@@ -135,7 +140,7 @@ export function createTransport(opts: TransportOptions): Transport {
 
   /** Send, and while the answer is a rate limit: wait as told (capped), rebuild with a fresh timestamp, resend (bounded). */
   const send: Sender = async (request, facts = {}, rebuild) => {
-    let r = await sendOnce(request, facts);
+    let r = await sendOnce(request, facts, rebuild);
     for (let attempt = 1; r.observation.verdict === 'rate-limited'; attempt++) {
       limits.responses++;
       if (attempt > maxRetries) {
@@ -156,14 +161,26 @@ export function createTransport(opts: TransportOptions): Transport {
         facts = next.facts;
         rebuild = next.rebuild;
       }
-      r = await sendOnce(request, facts);
+      r = await sendOnce(request, facts, rebuild);
     }
     return r;
   };
 
-  const sendOnce = async (request: RawRequest, facts: SigningFacts): Promise<SendResult> => {
+  const sendOnce = async (request: RawRequest, facts: SigningFacts, rebuild?: () => Built): Promise<SendResult> => {
     if (timeLeft() <= 0) return deadlineResult(request, facts);
-    await waitTurn();
+    const queued = Date.now();
+    const place = opts.place?.();
+    const leave = await gate.enter(place?.priority ?? 0, place?.flow);
+    try {
+      // A request that queued long leaves with a fresh timestamp, re-signed (unless its check fixed one on purpose).
+      const fresh = Date.now() - queued >= REFRESH_AFTER_MS ? rebuild?.() : undefined;
+      return await (fresh === undefined ? sendNow(request, facts) : sendNow(fresh.request, fresh.facts));
+    } finally {
+      leave();
+    }
+  };
+
+  const sendNow = async (request: RawRequest, facts: SigningFacts): Promise<SendResult> => {
     const left = timeLeft();
     if (left <= 0) return deadlineResult(request, facts);
     // the per-request deadline never outlives the run's

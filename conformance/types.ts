@@ -91,8 +91,12 @@ export interface CheckDefinition {
   placesOrders?: boolean;
   /** Run after every other check (it judges the whole run). */
   runLast?: boolean;
-  /** Run alone, with nothing else in flight (time-window probes want a quiet clock and steady latency). */
-  exclusive?: boolean;
+  /**
+   * Its probes measure the server's clock edges (the time window): timed checks run one at a
+   * time, and their requests go through the run's queue before any other so a probe's
+   * timestamp ages by one request spacing at most (checks/time.ts probeMargin).
+   */
+  timed?: boolean;
   /**
    * The routes (`batch/json`, `v1/query`, ...) whose acceptance this check establishes:
    * when a route's positive control was refused, this check fails there once and the checks

@@ -93,8 +93,8 @@ Safety:
                          loopback target; 0 = unlimited)
   --concurrency N        checks (and route probes within a check) in flight at
                          once (default 16 for a remote target, 2 for loopback;
-                         1 = one request at a time). Time-window checks always
-                         run alone
+                         1 = one request at a time). Time-window checks run
+                         one at a time, their probes first in the queue
   --max-orders N         stop placing orders after N accepted, shared fairly between
                          checks; every request that could place one counts, discovery
                          included (0: nothing that can place an order is sent;
