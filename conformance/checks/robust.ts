@@ -97,7 +97,12 @@ export const robustChecks: CheckDefinition[] = [
     covers: ['batch/json'],
     title: 'an oversized body (2 MiB) gets a client error or a closed connection, never a 5xx or a hang',
     async run(ctx) {
-      const big = `[${Array.from({ length: 12000 }, () => JSON.stringify(oneOrder(ctx))).join(',')}]`;
+      // The order oneOrder draws from the seed, drawn once: each copy takes the next client id.
+      const order = oneOrder(ctx);
+      const copies = Array.from({ length: 12000 }, (_, i) =>
+        JSON.stringify(i === 0 ? order : { ...order, newClientOrderId: ctx.clientId() }),
+      );
+      const big = `[${copies.join(',')}]`;
       const r = await send(ctx, ctx.requests.batch(undefined, { rawBody: big }));
       return outcome(
         firstFailure(
