@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { pruneAnswer, readAnswer } from './answer.js';
+import { AnswerReader, pruneAnswer, readAnswer } from './answer.js';
 import { countAnswer, emptyTally, REFERENCE_FINGERPRINTS, type Exchange } from './verdict.js';
 
 const id = fc.oneof(fc.constantFrom('a', 'b', 'ld0-1', 'a"b', 'é', '\\u0041', ''), fc.string({ maxLength: 6 }));
@@ -126,7 +126,7 @@ describe('readAnswer', () => {
     );
   });
 
-  it('reads an ordinary batch answer without JSON.parse, and builds none of the members the verdict does not read', () => {
+  it('reads an ordinary batch answer without JSON.parse, builds none of the members the verdict does not read, and reads the next ones by the shape learnt', () => {
     const entries = Array.from({ length: 20 }, (_, i) => ({
       code: 0,
       msg: 'OK',
@@ -136,11 +136,78 @@ describe('readAnswer', () => {
     const body = JSON.stringify({ code: 0, result: entries });
     const parse = vi.spyOn(JSON, 'parse');
     const v = readAnswer(body) as { code: number; result: Array<Record<string, unknown>> };
-    expect(parse).not.toHaveBeenCalled();
+    const reader = new AnswerReader();
+    for (let n = 0; n < 5; n++) {
+      const other = body.replaceAll('"ld-', `"ld${n}-`).replaceAll('"OK"', `"${n}"`);
+      expect(reader.read(other)).toStrictEqual(fullParse(other));
+    }
+    expect(reader.skeletonReads).toBe(3);
+    expect(parse).toHaveBeenCalledTimes(5);
     expect(Object.keys(v)).toEqual(['code', 'result']);
     expect(v.result).toHaveLength(20);
     expect(v.result[19]).toStrictEqual(pruneAnswer({ code: 0, order: { clientOrderId: 'ld-19' } }) as object);
     expect(Object.keys(v.result[0]?.order as object)).toEqual(['clientOrderId']);
+  });
+
+  it('reads a run of answers of one shape as the full parse does, through the shape it learnt', () => {
+    // Answers of one target: the same text with other strings (ids, numbers as text, any
+    // character), now and then another number, a renamed member or a damaged text.
+    const variant = fc.record({
+      strings: fc.array(fc.oneof(id, fc.constantFrom('"', '\\', '\n', '\u0001', 'x"y', '{', ':', ',')), {
+        minLength: 1,
+        maxLength: 6,
+      }),
+      every: fc.integer({ min: 1, max: 4 }),
+      twist: fc.constantFrom('none', 'none', 'none', 'number', 'rename', 'cut'),
+    });
+    let learnt = 0;
+    fc.assert(
+      fc.property(answer, fc.array(variant, { minLength: 2, maxLength: 8 }), (base, variants) => {
+        const reader = new AnswerReader();
+        for (const v of variants) {
+          let n = 0;
+          let body = JSON.stringify(base, (_k, x: unknown) =>
+            typeof x === 'string' && n++ % v.every === 0 ? v.strings[n % v.strings.length] : x,
+          );
+          if (v.twist === 'number') body = body.replace(/\d/, '7');
+          if (v.twist === 'rename')
+            body = body.replace(/"(msg|code|order|clientOrderId)":/, (_m, k: string) =>
+              k === 'msg' ? '"code":' : `"${k}x":`,
+            );
+          if (v.twist === 'cut') body = body.slice(0, -1);
+          expect(reader.read(body)).toStrictEqual(fullParse(body));
+        }
+        learnt += reader.skeletonReads;
+      }),
+      { numRuns: 500 },
+    );
+    expect(learnt).toBeGreaterThan(20);
+  });
+
+  it('learns no member names: two answers differing in a name leave the next one to the full read', () => {
+    const reader = new AnswerReader();
+    reader.read('{"code":0,"msg":"a"}');
+    reader.read('{"code":0,"mxg":"a"}');
+    expect(reader.read('{"code":0,"code":"a"}')).toStrictEqual(pruneAnswer({ code: 'a' }));
+    reader.read('{"code":0,"msg":"b"}');
+    expect(reader.read('{"code":0,"msg":"c"}')).toStrictEqual(pruneAnswer({ code: 0 }));
+    expect(reader.skeletonReads).toBe(0);
+    expect(reader.read('{"code":0,"msg":"d"}')).toStrictEqual(pruneAnswer({ code: 0 }));
+    expect(reader.read('{"code":0,"code":"d"}')).toStrictEqual(pruneAnswer({ code: 'd' }));
+    expect(reader.skeletonReads).toBe(1);
+  });
+
+  it('leaves a string with an escape or a control character to the full read, after learning its shape', () => {
+    const reader = new AnswerReader();
+    reader.read('{"code":0,"clientOrderId":"a1"}');
+    reader.read('{"code":0,"clientOrderId":"a2"}');
+    expect(reader.read('{"code":0,"clientOrderId":"a3"}')).toStrictEqual(pruneAnswer({ code: 0, clientOrderId: 'a3' }));
+    expect(reader.read('{"code":0,"clientOrderId":"\\u0041"}')).toStrictEqual(
+      pruneAnswer({ code: 0, clientOrderId: 'A' }),
+    );
+    expect(reader.read('{"code":0,"clientOrderId":"\\x"}')).toBeUndefined();
+    expect(reader.read('{"code":0,"clientOrderId":"\t"}')).toBeUndefined();
+    expect(reader.skeletonReads).toBe(1);
   });
 
   it('falls back to the full parse where it gives up: an escape in a read string, deep nesting', () => {
