@@ -15,7 +15,7 @@ const reportSchema = JSON.parse(
 const validateReport = new Ajv2020({ allErrors: true, strict: false }).compile(reportSchema);
 
 describe('the runner against clean servers', () => {
-  it('passes the reference server with zero MUST failures in the core profile, at the default case count, concurrently', async () => {
+  it('passes the reference server with zero MUST failures in the core profile, at the default case count, concurrently, each check reaching the routes it declares', async () => {
     const r = await runAgainstServer({}, { runs: DEFAULT_RUNS, concurrency: LOOPBACK_CONCURRENCY });
     expect(r.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.actual ?? ''}`)).toEqual([]);
     expect(r.summary.passed).toBeGreaterThan(50);
@@ -24,6 +24,12 @@ describe('the runner against clean servers', () => {
       'RESULT-FAILED-ORDER-REPORTED.business',
     ]);
     expect(validateReport(r), JSON.stringify(validateReport.errors)).toBe(true);
+    // declared coverage is real coverage: every route a check declares is one it reached with an answer that decided its rule
+    const unreached = checks.flatMap((c) => {
+      const seen = new Set(r.checks.find((x) => x.id === c.id)?.routes ?? []);
+      return (c.covers ?? []).filter((route) => !seen.has(route)).map((route) => `${c.id} @ ${route}`);
+    });
+    expect(unreached).toEqual([]);
   });
 
   it('gives the same verdict, check by check, one request at a time and sixteen at once', async () => {

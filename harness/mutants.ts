@@ -14,6 +14,8 @@ export interface Mutant {
   name: string;
   /** The family a failing check must belong to. */
   family: RuleFamily;
+  /** The checks of that family that catch it (check IDs, or prefixes of them): the self-test runs these. */
+  caughtBy: readonly string[];
   options: ServerOptions;
 }
 
@@ -38,10 +40,16 @@ const mapOrders = (f: (order: Record<string, unknown>) => Record<string, unknown
 
 /** The mutants; at least one per family. */
 export const mutants: readonly Mutant[] = [
-  { name: 'signature never checked', family: 'SIG', options: { policy: { verifySignature: () => true } } },
+  {
+    name: 'signature never checked',
+    family: 'SIG',
+    caughtBy: ['SIG-HMAC-SHA256-HEX.flipped-bit'],
+    options: { policy: { verifySignature: () => true } },
+  },
   {
     name: 'JSON body not covered by the signature (query-only signatures accepted too)',
     family: 'SIG',
+    caughtBy: ['SIG-BODY-COVERED'],
     options: {
       policy: {
         verifySignature: (secret, steps, sig) =>
@@ -53,6 +61,7 @@ export const mutants: readonly Mutant[] = [
   {
     name: 'JSON body re-serialised before verifying',
     family: 'SIG',
+    caughtBy: ['SIG-BODY-COVERED.tampered'],
     options: {
       policy: {
         verifySignature: (secret, steps, sig) => {
@@ -72,6 +81,7 @@ export const mutants: readonly Mutant[] = [
   {
     name: 'case-sensitive signature',
     family: 'SIG',
+    caughtBy: ['SIG-CASE-INSENSITIVE'],
     options: {
       policy: {
         verifySignature: (secret, steps, sig) =>
@@ -82,6 +92,7 @@ export const mutants: readonly Mutant[] = [
   {
     name: "'&' inserted at the query/body join",
     family: 'SIG',
+    caughtBy: ['SIG-TOTALPARAMS-NO-SEPARATOR'],
     options: {
       policy: {
         verifySignature: (secret, s, sig) =>
@@ -96,6 +107,7 @@ export const mutants: readonly Mutant[] = [
   {
     name: 'API key not required',
     family: 'AUTH',
+    caughtBy: ['AUTH-APIKEY-REQUIRED'],
     options: {
       policy: {
         authenticate: (h, creds) =>
@@ -106,6 +118,7 @@ export const mutants: readonly Mutant[] = [
   {
     name: 'any API key accepted',
     family: 'AUTH',
+    caughtBy: ['AUTH-APIKEY-UNKNOWN'],
     options: {
       policy: {
         authenticate: (h, creds) => {
@@ -118,6 +131,7 @@ export const mutants: readonly Mutant[] = [
   {
     name: 'TRADE permission not checked',
     family: 'AUTH',
+    caughtBy: ['AUTH-PERMISSION'],
     options: {
       policy: {
         authenticate: (h, creds) => {
@@ -132,6 +146,7 @@ export const mutants: readonly Mutant[] = [
   {
     name: 'no time check',
     family: 'TIME',
+    caughtBy: ['TIME-WINDOW-PAST.hour', 'TIME-WINDOW-LEAD.hour'],
     options: {
       policy: {
         checkTime: (i) => ({ accepted: true, age: i.serverTime - i.timestamp, recvWindow: i.recvWindow ?? 5000 }),
@@ -141,6 +156,7 @@ export const mutants: readonly Mutant[] = [
   {
     name: '5 s lead allowed',
     family: 'TIME',
+    caughtBy: ['TIME-WINDOW-LEAD'],
     options: {
       policy: {
         checkTime: (i) =>
@@ -153,17 +169,25 @@ export const mutants: readonly Mutant[] = [
   {
     name: 'recvWindow ignored (always 5000)',
     family: 'TIME',
+    caughtBy: ['TIME-RECVWINDOW-HONOURED.width', 'TIME-RECVWINDOW-HONOURED.zero'],
     options: { policy: { checkTime: (i) => checkTimeWindow({ ...i, recvWindow: undefined }) } },
   },
   {
     name: '60 s default window',
     family: 'TIME',
+    caughtBy: ['TIME-RECVWINDOW-DEFAULT.width', 'TIME-REJECTED'],
     options: { policy: { checkTime: (i) => checkTimeWindow({ ...i, recvWindow: i.recvWindow ?? 60000 }) } },
   },
-  { name: '21 orders accepted', family: 'BATCH', options: { policy: dropIssues('BATCH-MAX-ORDERS') } },
+  {
+    name: '21 orders accepted',
+    family: 'BATCH',
+    caughtBy: ['BATCH-MAX-ORDERS'],
+    options: { policy: dropIssues('BATCH-MAX-ORDERS') },
+  },
   {
     name: '20 orders rejected',
     family: 'BATCH',
+    caughtBy: ['BATCH-ACCEPT-UP-TO-MAX'],
     options: {
       policy: {
         validateBatch: (b) => {
@@ -185,28 +209,47 @@ export const mutants: readonly Mutant[] = [
       },
     },
   },
-  { name: 'mixed symbols accepted', family: 'BATCH', options: { policy: dropIssues('BATCH-SINGLE-SYMBOL') } },
+  {
+    name: 'mixed symbols accepted',
+    family: 'BATCH',
+    caughtBy: ['BATCH-SINGLE-SYMBOL'],
+    options: { policy: dropIssues('BATCH-SINGLE-SYMBOL') },
+  },
   {
     // a string "0" reads as 0 (D-CODE-READING): the answer says the invalid order was placed
     name: 'failed batch entries answered with "code":"0"',
     family: 'BATCH',
+    caughtBy: ['BATCH-PER-ORDER-RULES'],
     options: { policy: mapEntries((es) => es.map((e) => (isRecord(e) && e.code !== 0 ? { ...e, code: '0' } : e))) },
   },
   {
     name: 'LIMIT without price accepted',
     family: 'ORDER',
+    caughtBy: ['ORDER-PRICE-REQUIRED-LIMIT'],
     options: { policy: dropIssues('ORDER-PRICE-REQUIRED-LIMIT') },
   },
   {
     name: '256-character client ids accepted',
     family: 'ORDER',
+    caughtBy: ['ORDER-CLIENT-ID-LENGTH'],
     options: { policy: dropIssues('ORDER-CLIENT-ID-LENGTH') },
   },
-  { name: 'invalid side accepted', family: 'ORDER', options: { policy: dropIssues('ORDER-SIDE-ENUM') } },
-  { name: 'results reversed', family: 'RESULT', options: { policy: mapEntries((es) => [...es].reverse()) } },
+  {
+    name: 'invalid side accepted',
+    family: 'ORDER',
+    caughtBy: ['ORDER-SIDE-ENUM'],
+    options: { policy: dropIssues('ORDER-SIDE-ENUM') },
+  },
+  {
+    name: 'results reversed',
+    family: 'RESULT',
+    caughtBy: ['RESULT-ORDER-MATCH'],
+    options: { policy: mapEntries((es) => [...es].reverse()) },
+  },
   {
     name: 'results missing code',
     family: 'RESULT',
+    caughtBy: ['RESULT-ENTRY-CODE-MSG'],
     options: {
       policy: mapEntries((es) =>
         es.map((e) => (isRecord(e) ? Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'code')) : e)),
@@ -216,16 +259,19 @@ export const mutants: readonly Mutant[] = [
   {
     name: 'failed orders dropped from results',
     family: 'RESULT',
+    caughtBy: ['RESULT-FAILED-ORDER-REPORTED'],
     options: { policy: mapEntries((es) => es.filter((e) => isRecord(e) && e.code === 0)) },
   },
   {
     name: 'clientOrderId not echoed',
     family: 'RESULT',
+    caughtBy: ['RESULT-CLIENT-ORDER-ID-ECHO'],
     options: { policy: mapOrders((o) => ({ ...o, clientOrderId: `srv-${String(o.orderId)}` })) },
   },
   {
     name: 'orderId longer than 20 characters',
     family: 'RESULT',
+    caughtBy: ['RESULT-ORDER-ID'],
     options: {
       policy: mapOrders((o) => ({ ...o, orderId: `${String(o.orderId)}000000000000000000000`.slice(0, 24) })),
     },
@@ -233,11 +279,13 @@ export const mutants: readonly Mutant[] = [
   {
     name: 'order fields of the wrong type',
     family: 'SCHEMA',
+    caughtBy: ['SCHEMA-BATCH-RESPONSE'],
     options: { policy: mapOrders((o) => ({ ...o, transactTime: new Date().toISOString() })) },
   },
   {
     name: 'malformed JSON answered 500',
     family: 'ROBUST',
+    caughtBy: ['ROBUST-NO-5XX.malformed-json'],
     options: {
       policy: { finalizeResponse: (res, ctx) => (ctx.rejection === 'malformed-json' ? { ...res, status: 500 } : res) },
     },

@@ -27,6 +27,8 @@ function badlySigned(r: ProxiedRequest): boolean {
 export interface RouteMutant {
   name: string;
   family: RuleFamily;
+  /** The checks of that family that catch it (check IDs, or prefixes of them): the self-test runs these. */
+  caughtBy: readonly string[];
   options: VariantOptions;
 }
 
@@ -63,6 +65,7 @@ export const routeMutants: readonly RouteMutant[] = [
   {
     name: 'API key not required on v1.1 split',
     family: 'AUTH',
+    caughtBy: ['AUTH-APIKEY-REQUIRED'],
     options: on('v1.1/split', (r) =>
       r.headers[KEY] === undefined ? { ...r, headers: { ...r.headers, [KEY]: DEMO_API_KEY } } : r,
     ),
@@ -70,11 +73,13 @@ export const routeMutants: readonly RouteMutant[] = [
   {
     name: 'signature never checked in the v1 form body placement',
     family: 'SIG',
+    caughtBy: ['SIG-HMAC-SHA256-HEX.flipped-bit'],
     options: on('v1/body', (r) => resign(r, DEMO_SECRET)),
   },
   {
     name: 'case-sensitive signature on v1.1 query',
     family: 'SIG',
+    caughtBy: ['SIG-CASE-INSENSITIVE'],
     options: on('v1.1/query', (r) =>
       /signature=[0-9a-f]*[A-F]/.test(r.query)
         ? { ...r, query: r.query.replace(/signature=[0-9a-fA-F]*/, 'signature=0') }
@@ -84,22 +89,26 @@ export const routeMutants: readonly RouteMutant[] = [
   {
     name: "'&' at the query/body join accepted on v1.1 split",
     family: 'SIG',
+    caughtBy: ['SIG-TOTALPARAMS-NO-SEPARATOR'],
     // Whatever the client signed over, the proxy re-signs correctly: a server verifying another string.
     options: on('v1.1/split', (r) => resign(r, DEMO_SECRET)),
   },
   {
     name: 'no time check on v1.1 body',
     family: 'TIME',
+    caughtBy: ['TIME-WINDOW-PAST.hour', 'TIME-WINDOW-LEAD.hour'],
     options: on('v1.1/body', (r) => setParam(r, 'timestamp', () => String(Date.now()))),
   },
   {
     name: 'timestamp not required on v1 split',
     family: 'TIME',
+    caughtBy: ['TIME-TIMESTAMP-REQUIRED'],
     options: on('v1/split', (r) => setParam(r, 'timestamp', (v) => v ?? String(Date.now()))),
   },
   {
     name: 'recvWindow format unchecked on v1 body (a bad one dropped)',
     family: 'ORDER',
+    caughtBy: ['ORDER-RECVWINDOW-FORMAT'],
     options: on('v1/body', (r) =>
       setParam(r, 'recvWindow', (v) => (v === undefined || /^\d+$/.test(v) ? v : undefined)),
     ),
@@ -107,11 +116,13 @@ export const routeMutants: readonly RouteMutant[] = [
   {
     name: '256-character client ids cut to 255 on v1.1 split',
     family: 'ORDER',
+    caughtBy: ['ORDER-CLIENT-ID-LENGTH'],
     options: on('v1.1/split', (r) => setParam(r, 'newClientOrderId', (v) => v?.slice(0, 255))),
   },
   {
     name: 'side not validated on v1.1',
     family: 'ORDER',
+    caughtBy: ['ORDER-SIDE-ENUM'],
     options: {
       server: {
         policy: {
@@ -126,6 +137,7 @@ export const routeMutants: readonly RouteMutant[] = [
   {
     name: 'MARKET orders refused in the v1.1 form body',
     family: 'ORDER',
+    caughtBy: ['ORDER-V11-ENDPOINT'],
     options: on('v1.1/body', (r) =>
       /(^|&)type=MARKET/.test(r.body) ? { answer: { status: 400, body: { code: -1130, msg: 'type' } } } : r,
     ),
@@ -133,6 +145,7 @@ export const routeMutants: readonly RouteMutant[] = [
   {
     name: 'an order refused for a wrong signature is placed all the same on v1.1 body',
     family: 'ROBUST',
+    caughtBy: ['ROBUST-REJECT-PLACES-NOTHING.reuse'],
     options: on('v1.1/body', (r) =>
       badlySigned(r)
         ? { answer: { status: 401, body: { code: -1022, msg: 'signature' } }, forward: resign(r, DEMO_SECRET) }
@@ -142,6 +155,7 @@ export const routeMutants: readonly RouteMutant[] = [
   {
     name: 'signature verified over the parameters re-serialised, not as sent',
     family: 'SIG',
+    caughtBy: ['SIG-HMAC-SHA256-HEX.encoded'],
     options: {
       server: {
         policy: {
@@ -162,6 +176,7 @@ export const routeMutants: readonly RouteMutant[] = [
   {
     name: 'a content type with parameters refused on the batch',
     family: 'SIG',
+    caughtBy: ['SIG-HMAC-SHA256-HEX.http'],
     options: on('batch/json', (r) =>
       (r.headers['content-type'] ?? '').includes(';')
         ? { answer: { status: 415, body: { code: -1000, msg: 'content type' } } }
@@ -171,6 +186,7 @@ export const routeMutants: readonly RouteMutant[] = [
   {
     name: 'recvWindow ignored (always 5000), and no Date header to measure the clock by',
     family: 'TIME',
+    caughtBy: ['TIME-RECVWINDOW-HONOURED.width'],
     options: {
       noDateHeader: true,
       server: { policy: { checkTime: (i) => checkTimeWindow({ ...i, recvWindow: undefined }) } },
@@ -179,6 +195,7 @@ export const routeMutants: readonly RouteMutant[] = [
   {
     name: 'a 60 s default window, and no Date header to measure the clock by',
     family: 'TIME',
+    caughtBy: ['TIME-RECVWINDOW-DEFAULT.width'],
     options: {
       noDateHeader: true,
       server: { policy: { checkTime: (i) => checkTimeWindow({ ...i, recvWindow: i.recvWindow ?? 60_000 }) } },
@@ -187,6 +204,7 @@ export const routeMutants: readonly RouteMutant[] = [
   {
     name: 'a wrong signature and a stale timestamp cancel out on v1 body (accepted, re-stamped)',
     family: 'ROBUST',
+    caughtBy: ['ROBUST-REJECT-PLACES-NOTHING.combined'],
     options: on('v1/body', (r) => {
       const ts = /(?:^|&)timestamp=(\d+)/.exec(r.body)?.[1] ?? /(?:^|&)timestamp=(\d+)/.exec(r.query)?.[1];
       return badlySigned(r) && ts !== undefined && Number(ts) < Date.now() - 600_000
@@ -197,6 +215,7 @@ export const routeMutants: readonly RouteMutant[] = [
   {
     name: 'a chunked body refused (411) on v1.1 split',
     family: 'SIG',
+    caughtBy: ['SIG-HMAC-SHA256-HEX.http'],
     options: on('v1.1/split', (r) =>
       r.headers['transfer-encoding'] === 'chunked'
         ? { answer: { status: 411, body: { code: -1000, msg: 'length required' } } }
@@ -206,6 +225,7 @@ export const routeMutants: readonly RouteMutant[] = [
   {
     name: 'transactTime in seconds',
     family: 'RESULT',
+    caughtBy: ['RESULT-TRANSACT-TIME-MS'],
     options: {
       rewriteResponse: (t) =>
         t.replace(/"transactTime":"(\d+)"/g, (_m, ms: string) => `"transactTime":"${Math.floor(Number(ms) / 1000)}"`),
@@ -214,11 +234,13 @@ export const routeMutants: readonly RouteMutant[] = [
   {
     name: 'executedQty above origQty',
     family: 'RESULT',
+    caughtBy: ['RESULT-EXECUTED-QTY'],
     options: { rewriteResponse: (t) => t.replace(/"executedQty":"[0-9.]+"/g, '"executedQty":"999999999"') },
   },
   {
     name: 'a 500 for malformed parameter text on v1 query',
     family: 'ROBUST',
+    caughtBy: ['ROBUST-NO-5XX.malformed-form'],
     options: on('v1/query', (r) =>
       r.query.includes('%zz') ? { answer: { status: 500, body: { code: -1, msg: 'parse error' } } } : r,
     ),

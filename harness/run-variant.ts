@@ -7,7 +7,7 @@ import { runConformance } from '../conformance/runner.js';
 import { resolveDescription, type TargetDescription } from '../conformance/target/description.js';
 import type { RunReport } from '../conformance/types.js';
 import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
-import { startVariant, type VariantOptions } from './variants.js';
+import { startVariant, type RunningVariant, type VariantOptions } from './variants.js';
 
 export interface VariantRun {
   /** The variant server's own seed. */
@@ -15,23 +15,26 @@ export interface VariantRun {
   /** The run's seed and cases per property. */
   seed: number;
   runs: number;
-  /** Check ID prefixes to run. */
+  /** Check ID prefixes to run (empty: every check). */
   only: string[];
+  /** The secret the run signs with (default: the demo key's). */
+  secret?: string;
 }
 
-export async function runVariant(
+/** The run's report and the variant it was earned against (closed; its counters stay readable). */
+export async function runVariantServed(
   options: VariantOptions,
   description: TargetDescription,
   run: VariantRun,
-): Promise<RunReport> {
-  const v = await startVariant(options, run.serverSeed);
+): Promise<{ report: RunReport; variant: RunningVariant }> {
+  const variant = await startVariant(options, run.serverSeed);
   const profile = resolveDescription(description);
   try {
-    return await runConformance({
+    const report = await runConformance({
       target: {
-        baseUrl: v.url,
+        baseUrl: variant.url,
         apiKey: DEMO_API_KEY,
-        secret: DEMO_SECRET,
+        secret: run.secret ?? DEMO_SECRET,
         symbol: profile.symbol,
         otherSymbol: profile.otherSymbol,
         profile,
@@ -44,7 +47,23 @@ export async function runVariant(
       only: run.only,
       maxOrders: Infinity,
     });
+    return { report, variant };
   } finally {
-    await v.close();
+    await variant.close();
   }
 }
+
+export async function runVariant(
+  options: VariantOptions,
+  description: TargetDescription,
+  run: VariantRun,
+): Promise<RunReport> {
+  return (await runVariantServed(options, description, run)).report;
+}
+
+/** The IDs of a report's checks with this status, sorted. */
+export const idsWith = (r: RunReport, status: string): string[] =>
+  r.checks
+    .filter((c) => c.status === status)
+    .map((c) => c.id)
+    .sort();

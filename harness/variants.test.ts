@@ -1,58 +1,37 @@
 /**
- * The variants' self-test: servers making legitimate choices the seed leaves open, or shaped
- * like real deployments, each with the verdict it must get: no false failure, no pass
- * earned by a request that never reached its rule.
+ * The variants' self-test, servers shaped like real deployments: a path prefix, another API-key
+ * header, no batch endpoint, one placement only, a test-order path, a price filter, a wrong
+ * secret. Each gets the verdict it must get: no false failure, no pass earned by a request that
+ * never reached its rule. (The answer-shape variants: variants-answers.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
 import { isSpotcheckError } from '../src/core/errors.js';
-import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
-import { runConformance } from '../conformance/runner.js';
-import { resolveDescription, type TargetDescription } from '../conformance/target/description.js';
+import type { TargetDescription } from '../conformance/target/description.js';
 import type { RunReport } from '../conformance/types.js';
-import { startVariant, type RunningVariant, type VariantOptions } from './variants.js';
+import { idsWith as ids, runVariantServed, type VariantRun } from './run-variant.js';
+import type { RunningVariant, VariantOptions } from './variants.js';
 
 /** The variant each report was earned against (its counters stay readable after it closed). */
 const served = new WeakMap<RunReport, RunningVariant>();
 
+/** A core-profile run against the variant, every check unless the test names the families its assertions read. */
 async function check(
   opts: VariantOptions,
   description: TargetDescription = {},
-  secret = DEMO_SECRET,
-  runs = 4,
+  // the variants test how verdicts are earned, not the depth of the properties: 4 cases each
+  run: Partial<Pick<VariantRun, 'secret' | 'runs' | 'only'>> = {},
 ): Promise<RunReport> {
-  const variant = await startVariant(opts, 7);
-  const profile = resolveDescription(description);
-  try {
-    const r = await runConformance({
-      target: {
-        baseUrl: variant.url,
-        apiKey: DEMO_API_KEY,
-        secret,
-        symbol: profile.symbol,
-        otherSymbol: profile.otherSymbol,
-        profile,
-      },
-      profile: 'core',
-      seed: 11,
-      // the variants test how verdicts are earned, not the depth of the properties
-      runs,
-      rate: 0,
-      timeoutMs: 5000,
-      only: [],
-      maxOrders: Infinity,
-    });
-    served.set(r, variant);
-    return r;
-  } finally {
-    await variant.close();
-  }
+  const { report, variant } = await runVariantServed(opts, description, {
+    serverSeed: 7,
+    seed: 11,
+    runs: 4,
+    only: [],
+    ...run,
+  });
+  served.set(report, variant);
+  return report;
 }
 
-const ids = (r: RunReport, status: string) =>
-  r.checks
-    .filter((c) => c.status === status)
-    .map((c) => c.id)
-    .sort();
 const byId = (r: RunReport, id: string) => r.checks.find((c) => c.id === id);
 
 /** Checks that send nothing but batches: without a batch endpoint they cannot pass. */
@@ -67,22 +46,7 @@ function passedOnlyThrough(r: RunReport, id: string, excluded: readonly string[]
 }
 
 // Each test owns its server: they run together, overlapping their clock waits.
-describe.concurrent('verdicts against servers nobody on the team wrote', () => {
-  it('a transparent proxy changes nothing: the reference verdict, every route controlled', async () => {
-    const r = await check({});
-    expect(ids(r, 'fail')).toEqual([]);
-    expect(ids(r, 'inconclusive')).toEqual([]);
-    expect(r.discovery?.controls.every((c) => c.state === 'accepted')).toBe(true);
-    expect(r.discovery?.fingerprints).toMatchObject({
-      signature: 'HTTP 401 code -1022',
-      unknownKey: 'HTTP 401 code -2015',
-      stale: 'HTTP 400 code -1021',
-    });
-    // a missing signature, key and timestamp: answers that prove nothing about a signature
-    expect(r.discovery?.fingerprints.missing).toHaveLength(3);
-    expect(r.summary.cells?.inconclusive).toBe(0);
-  });
-
+describe.concurrent('verdicts against deployments shaped unlike the reference', () => {
   it('no batch endpoint: one failure (the batch is not accepted), the checks that only use it inconclusive, never passed on a 404', async () => {
     const r = await check({ noBatch: true });
     expect(ids(r, 'fail')).toEqual(['BATCH-ACCEPT-UP-TO-MAX']);
@@ -150,36 +114,16 @@ describe.concurrent('verdicts against servers nobody on the team wrote', () => {
     expect((err as Error).message).toMatch(/404\/405: wrong --base-url or paths/);
   });
 
-  it('random 429s with Retry-After: waited, re-signed, resent; no verdict changes', async () => {
-    const r = await check({ rate429: 0.15, retryAfterSeconds: 0 });
+  it('a test-order path, described: v1 requests go there, only ORDER-V1-ENDPOINT uses the real endpoint; the reference verdict', async () => {
+    const r = await check({ testOrderPath: '/api/v1/spot/order/test' }, { testOrderPath: '/api/v1/spot/order/test' });
     expect(ids(r, 'fail')).toEqual([]);
-    expect(served.get(r)?.throttled()).toBeGreaterThan(10);
-    expect(r.rateLimits?.responses).toBe(served.get(r)?.throttled());
-    expect(r.rateLimits?.retried).toBeGreaterThan(0);
-  });
-
-  it('every answer gzip-compressed though the request did not ask for gzip (RFC 9110 §12.5.3): decoded, the reference verdict', async () => {
-    const r = await check({ compress: 'gzip' });
-    expect(ids(r, 'fail')).toEqual([]);
-    expect(ids(r, 'inconclusive')).toEqual([]);
-    expect(r.discovery?.controls.every((c) => c.state === 'accepted')).toBe(true);
-  });
-
-  it('19-digit orderIds as JSON numbers: read losslessly, distinct ids stay distinct', async () => {
-    const r = await check({ numericIds: true });
-    expect(ids(r, 'fail')).toEqual([]);
-    expect(r.checks.find((c) => c.id === 'RESULT-ORDER-ID')?.status).toBe('pass');
-  });
-
-  it('failed batch entries that echo an order: placement is judged by the entry code', async () => {
-    const r = await check({ echoFailedEntries: true });
-    expect(ids(r, 'fail')).toEqual([]);
-  });
-
-  it('a mixed-symbol batch answered with every entry failed and nothing placed: accepted as "unsupported"', async () => {
-    const r = await check({ mixedSymbolEntries: true });
-    expect(ids(r, 'fail')).toEqual([]);
-    expect(r.checks.find((c) => c.id === 'BATCH-SINGLE-SYMBOL')?.status).toBe('pass');
+    const counts = served.get(r)?.v1Requests();
+    expect(counts?.test).toBeGreaterThan(100);
+    // ORDER-V1-ENDPOINT: a LIMIT and a MARKET order in each of the three placements; a few garbage probes (ROBUST-NO-5XX.garbage) place nothing.
+    expect(counts?.real).toBeGreaterThanOrEqual(6);
+    expect(counts?.real).toBeLessThan((counts?.test ?? 0) / 10);
+    expect(byId(r, 'ORDER-V1-ENDPOINT')?.status).toBe('pass');
+    expect(r.deviations?.join(';')).toMatch(/test-order path/);
   });
 
   it('a price filter described in the target file: orders on its tick, the reference verdict', async () => {
@@ -190,8 +134,12 @@ describe.concurrent('verdicts against servers nobody on the team wrote', () => {
   });
 
   it('the same price filter undescribed: signing verdicts stand (refusals that are not the signature fingerprint), rule verdicts are inconclusive, not passed', async () => {
-    // enough cases for a price-less MARKET order to come up in a batch
-    const r = await check({ priceFilter: { tick: '0.5', minPrice: '1000000000' } }, {}, DEMO_SECRET, 10);
+    // Only the checks read below: enough cases for a price-less MARKET order to come up in a batch.
+    const r = await check(
+      { priceFilter: { tick: '0.5', minPrice: '1000000000' } },
+      {},
+      { runs: 10, only: ['SIG-PLACEMENT-QUERY', 'ORDER-SIDE-ENUM', 'BATCH-MAX-ORDERS', 'ORDER-V1-ENDPOINT'] },
+    );
     // A MARKET control carries no price, so it may pass the filter; no control is refused like a bad signature.
     expect(r.discovery?.controls.every((c) => c.state === 'accepted' || c.state === 'signature-ok')).toBe(true);
     expect(r.discovery?.controls.find((c) => c.route === 'v1/query')?.state).toBe('signature-ok');
@@ -213,36 +161,9 @@ describe.concurrent('verdicts against servers nobody on the team wrote', () => {
     expect(byId(r, 'ORDER-V1-ENDPOINT')?.actual).toMatch(/PRICE_FILTER/);
   });
 
-  it('no Date header: the clock-sized checks skip with the reason, the clock-free ones still decide', async () => {
-    const r = await check({ noDateHeader: true });
-    expect(r.clock.method).toBe('none');
-    expect(ids(r, 'fail')).toEqual([]);
-    expect(byId(r, 'TIME-WINDOW-PAST')?.status).toBe('skip');
-    for (const id of [
-      'TIME-WINDOW-PAST.hour',
-      'TIME-WINDOW-LEAD.hour',
-      'TIME-RECVWINDOW-DEFAULT.width',
-      'TIME-RECVWINDOW-HONOURED.width',
-    ]) {
-      expect(byId(r, id)?.status, id).toBe('pass');
-    }
-  });
-
-  it('a test-order path, described: v1 requests go there, only ORDER-V1-ENDPOINT uses the real endpoint; the reference verdict', async () => {
-    const r = await check({ testOrderPath: '/api/v1/spot/order/test' }, { testOrderPath: '/api/v1/spot/order/test' });
-    expect(ids(r, 'fail')).toEqual([]);
-    const counts = served.get(r)?.v1Requests();
-    expect(counts?.test).toBeGreaterThan(100);
-    // ORDER-V1-ENDPOINT: a LIMIT and a MARKET order in each of the three placements; a few garbage probes (ROBUST-NO-5XX.garbage) place nothing.
-    expect(counts?.real).toBeGreaterThanOrEqual(6);
-    expect(counts?.real).toBeLessThan((counts?.test ?? 0) / 10);
-    expect(byId(r, 'ORDER-V1-ENDPOINT')?.status).toBe('pass');
-    expect(r.deviations?.join(';')).toMatch(/test-order path/);
-  });
-
   it('a wrong secret: exit 2 within 15 s, naming the secret', async () => {
     const t0 = Date.now();
-    const err = await check({}, {}, 'not-the-secret').then(
+    const err = await check({}, {}, { secret: 'not-the-secret' }).then(
       () => undefined,
       (e: unknown) => e,
     );

@@ -67,6 +67,8 @@ export interface VariantOptions {
   apiKeyHeaderExactCase?: boolean;
   /** Send no HTTP Date header (nothing to measure the server's clock by). */
   noDateHeader?: boolean;
+  /** While this says so, every request is read and never answered (a target that stops answering mid-run). */
+  hold?: () => boolean;
   /** Options of the reference server behind the proxy. */
   server?: ServerOptions;
   /**
@@ -217,6 +219,7 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
     res.sendDate = !opts.noDateHeader;
     void (async () => {
       const body = (await readAll(req)).toString('utf8');
+      if (opts.hold?.() === true) return;
       let accountSpend: ((text: string) => void) | undefined;
       const [rawPath = '', query = ''] = (req.url ?? '').split(/\?(.*)/s, 2);
       if (!rawPath.startsWith(`${prefix}/`)) return json(res, 404, { code: -1000, msg: 'not found' });
@@ -460,8 +463,10 @@ export async function startVariant(opts: VariantOptions, seed = 1): Promise<Runn
     throttled: () => throttled,
     v1Requests: () => ({ ...v1 }),
     async close() {
-      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      // every connection ends now, a held request's too
+      const closed = new Promise<void>((resolve) => proxy.close(() => resolve()));
       proxy.closeAllConnections();
+      await closed;
       await server.close();
     },
   };

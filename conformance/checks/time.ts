@@ -41,6 +41,17 @@ export function probeMargin(ctx: CheckContext): { margin: number } | { reason: s
 }
 
 /**
+ * The margin of a probe accepted for standing early, inside the lead (§5.4 item 4). A delay
+ * on the way only brings its timestamp nearer the server's time (it arrives less early, at
+ * worst a little old, well inside the default window), so the round trips and the rate
+ * spacing that probeMargin adds for probes a delay pushes across an edge cannot carry it out
+ * of the window: only the clock estimate's own error can.
+ */
+export function earlyMargin(ctx: CheckContext): number {
+  return (ctx.clock.uncertaintyMs ?? Number.POSITIVE_INFINITY) + SAFETY_MS;
+}
+
+/**
  * Starts of one check's concurrent time probes at least `spacing` ms apart (the --rate
  * spacing): a probe takes its timestamp after its turn, so it waits in the run's rate
  * limit no longer than the one spacing its margin allows (probeMargin).
@@ -480,9 +491,9 @@ export const timeChecks: CheckDefinition[] = [
     'TIME-WINDOW-LEAD.within',
     'TIME-WINDOW-LEAD',
     'a timestamp slightly ahead, within the allowed lead, is accepted',
-    (m) =>
-      m >= MAX_LEAD_MS / 2
-        ? `the clock uncertainty (${m} ms margin) is too large to place a probe inside the ${MAX_LEAD_MS} ms lead`
+    (_m, ctx) =>
+      earlyMargin(ctx) >= MAX_LEAD_MS / 2
+        ? `the clock uncertainty (${earlyMargin(ctx)} ms margin) is too large to place a probe inside the ${MAX_LEAD_MS} ms lead`
         : [
             {
               age: -Math.round(MAX_LEAD_MS / 2),

@@ -119,6 +119,7 @@ describe('runTypedoc fails the build', () => {
           module: 'NodeNext',
           moduleResolution: 'NodeNext',
           target: 'ES2022',
+          lib: ['ES2022'],
           types: [],
           noEmit: true,
         },

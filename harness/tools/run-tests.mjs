@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm test`: the formatter and linter check (biome ci, under a second), the two typecheck
- * passes and the vitest suite at the same time (the developer loop), each one's output
+ * passes (harness/tools/typecheck.mjs) and the vitest suite at the same time (the developer loop), each one's output
  * printed whole, the static checks' first; the exit code is the first failure's. Arguments go to vitest (`npm test -- src/server`).
  */
 import { spawn } from 'node:child_process';
@@ -28,13 +28,13 @@ function run(cmd, args, buffered) {
 const t0 = performance.now();
 const typecheck = (async () => {
   const lint = await run(bin('biome'), ['ci', '--colors=off', '--reporter=summary', '.'], true);
-  const app = await run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], true);
-  const core = await run(bin('tsc'), ['-p', join('src', 'core', 'tsconfig.json')], true);
+  // the app and the browser-safe core (no Node types) in one process, sharing parsed files
+  const types = await run(process.execPath, [join(root, 'harness', 'tools', 'typecheck.mjs')], true);
   const lintOut =
     lint.code === 0 ? '' : `${lint.out}\nbiome: run \`npm run format\` to format and apply the safe lint fixes\n`;
   return {
-    code: lint.code || app.code || core.code,
-    out: lintOut + app.out + core.out,
+    code: lint.code || types.code,
+    out: lintOut + types.out,
     secs: (performance.now() - t0) / 1000,
   };
 })();
