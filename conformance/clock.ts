@@ -91,6 +91,12 @@ export interface MeasureOptions {
    */
   spreadMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Called once with the estimate from the first Date header sample, before the spread
+   * ends: the offset to about half a second plus a round trip, enough for timestamps
+   * inside the window (discovery), not for the time checks.
+   */
+  onFirstEstimate?: (e: ClockEstimate) => void;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -149,7 +155,11 @@ export async function measureClock(opts: MeasureOptions): Promise<ClockEstimate>
       answered++;
       const date = headerValue(response?.headers.date);
       const ms = date === undefined ? NaN : Date.parse(date);
-      if (response && Number.isFinite(ms)) bounds.push(dateHeaderBound(ms, response.sentAt, response.receivedAt));
+      if (response && Number.isFinite(ms)) {
+        const b = dateHeaderBound(ms, response.sentAt, response.receivedAt);
+        bounds.push(b);
+        if (bounds.length === 1) opts.onFirstEstimate?.(estimateFrom(b, 'date-header'));
+      }
     }),
   );
   if (bounds.length === 0) {

@@ -35,7 +35,7 @@ import { coverageMatrix } from './coverage.js';
 import { createEffectProber, methodText, type EffectMethod, type FollowUp } from './effects.js';
 import { createExhaustionWatch, meets, refusalMarks } from './exhaustion.js';
 import { limitParams, oneOrder } from './checks/orders.js';
-import { measureClock } from './clock.js';
+import { measureClock, unknownClock, type ClockEstimate } from './clock.js';
 import { curlFor, NO_TRADE_SECRET_VAR } from './curl.js';
 import { commandLine, replayArgv } from './reproduce.js';
 import { checks as allChecks } from './checks/index.js';
@@ -286,7 +286,13 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const send = sendVia(true);
 
   const needsClock = selected.some((c) => c.needsClock === true);
-  const clock = await measureClock({
+  // Discovery starts on the first clock sample's estimate while the samples go on; the checks start on the whole measurement.
+  let clock: ClockEstimate = unknownClock('not measured yet');
+  let firstEstimate = (): void => {};
+  const estimated = new Promise<void>((r) => {
+    firstEstimate = r;
+  });
+  const measuring = measureClock({
     send: sendVia(false),
     probe: {
       method: 'POST',
@@ -299,7 +305,17 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     samples: needsClock ? 12 : 2,
     // without time checks, timestamps need the offset only to within the window: no waiting
     spreadMs: needsClock ? 1100 : 0,
+    onFirstEstimate: (e) => {
+      clock = e;
+      firstEstimate();
+    },
   });
+  const measured = measuring.then((e) => {
+    clock = e;
+  });
+  // (a measurement that fails ends the run, before discovery or once it has ended)
+  measured.catch(() => undefined);
+  await Promise.race([estimated, measured]);
 
   const factoryFor = (v1: string) =>
     createRequestFactory({
@@ -344,6 +360,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     batchOrder: () => oneOrder(base),
     limitParams: () => limitParams(base),
   });
+  await measured;
   const cutInDiscovery = transport.cutByDeadline() > 0;
   // What the run knows of the target (conformance/verdict.ts): discovery's, plus refusals learnt by re-sent controls.
   const known = knowledgeOf(discovery);

@@ -277,12 +277,17 @@ function planOf(
 
 /**
  * The skeleton shared by `a` and `b` (both read by {@link read}: no escapes, no control
- * characters), `b`'s reduced value `v` with its read strings; undefined unless they differ
- * only inside strings.
+ * characters; `qa`, `qb` their {@link quotes}), `b`'s reduced value `v` with its read strings;
+ * undefined unless they differ only inside strings.
  */
-function learn(a: string, b: string, v: unknown, strings: readonly ReadString[]): Skeleton | undefined {
-  const qa = quotes(a);
-  const qb = quotes(b);
+function learn(
+  a: string,
+  qa: number[],
+  b: string,
+  qb: number[],
+  v: unknown,
+  strings: readonly ReadString[],
+): Skeleton | undefined {
   if (qa.length !== qb.length || qa.length % 2 !== 0) return undefined;
   const gap = (s: string, q: number[], k: number): string =>
     s.slice(k === 0 ? 0 : (q[2 * k - 1] as number) + 1, k * 2 < q.length ? q[2 * k] : s.length);
@@ -383,7 +388,8 @@ const SKELETONS = 4;
  */
 export class AnswerReader {
   private skeletons: Skeleton[] = [];
-  private last: string | undefined;
+  /** The last answer read in full, and its quotes. */
+  private last: { body: string; quotes: number[] } | undefined;
   /** Answers read through a skeleton (the rest by the full read). */
   skeletonReads = 0;
 
@@ -405,14 +411,15 @@ export class AnswerReader {
       got = undefined;
       readStrings = [];
       if (end >= 0 && sp(body, end) === body.length) {
+        const q = quotes(body);
         if (this.last !== undefined) {
-          const k = learn(this.last, body, v, strings);
+          const k = learn(this.last.body, this.last.quotes, body, q, v, strings);
           if (k !== undefined) {
             this.skeletons.unshift(k);
             this.skeletons.length = Math.min(this.skeletons.length, SKELETONS);
           }
         }
-        this.last = body;
+        this.last = { body, quotes: q };
         return v;
       }
     }

@@ -4,9 +4,9 @@
  * both signing every request at send time with the kit's builder, against the reference
  * server running in a child process, same routes, connections and duration, alternating
  * rounds. Prints the median req/s, p99 and client CPU per request of each and the ratio
- * (target: the engine at least 0.9x autocannon). The engine also judges every answer (JSON parse, verdict);
- * autocannon only counts status codes, which the bench checks are all 2xx; a third run,
- * autocannon reading each answer as JSON, shows what reading the answers costs alone.
+ * (target: the engine at least 0.9x autocannon). The engine also judges every answer (reads its
+ * JSON, the verdict); autocannon only counts status codes, which the bench checks are all 2xx; a
+ * third run, autocannon JSON.parse-ing each answer, shows what reading the answers costs alone.
  * On a shared machine req/s drifts with the load of others (the load average is printed):
  * the median of the per-round ratios (each round's runs back to back) is the figure that
  * drift disturbs least; client CPU per request is the figure it disturbs least of all.
