@@ -67,3 +67,30 @@ export const idsWith = (r: RunReport, status: string): string[] =>
     .filter((c) => c.status === status)
     .map((c) => c.id)
     .sort();
+
+/** The variant each report of `checkVariant` was earned against (its counters stay readable after it closed). */
+export const servedBy = new WeakMap<RunReport, RunningVariant>();
+
+/**
+ * The variant tests' run: server seed 7, run seed 11 and 4 cases per property (they test how
+ * verdicts are earned, not the depth of the properties), every check unless the test names the
+ * families its assertions read.
+ */
+export async function checkVariant(
+  opts: VariantOptions,
+  description: TargetDescription = {},
+  run: Partial<Pick<VariantRun, 'secret' | 'runs' | 'only'>> = {},
+): Promise<RunReport> {
+  const { report, variant } = await runVariantServed(opts, description, {
+    serverSeed: 7,
+    seed: 11,
+    runs: 4,
+    only: [],
+    ...run,
+  });
+  servedBy.set(report, variant);
+  return report;
+}
+
+/** A report's check by ID. */
+export const byId = (r: RunReport, id: string) => r.checks.find((c) => c.id === id);

@@ -6,33 +6,10 @@
  * its rule. (The deployment-shape variants: variants.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
-import type { TargetDescription } from '../conformance/target/description.js';
-import type { RunReport } from '../conformance/types.js';
-import { idsWith as ids, runVariantServed, type VariantRun } from './run-variant.js';
-import type { RunningVariant, VariantOptions } from './variants.js';
+import { byId, checkVariant, idsWith as ids, servedBy } from './run-variant.js';
 
-/** The variant each report was earned against (its counters stay readable after it closed). */
-const served = new WeakMap<RunReport, RunningVariant>();
-
-/** A core-profile run against the variant, every check unless the test names the families its assertions read. */
-async function check(
-  opts: VariantOptions,
-  description: TargetDescription = {},
-  // the variants test how verdicts are earned, not the depth of the properties: 4 cases each
-  run: Partial<Pick<VariantRun, 'secret' | 'runs' | 'only'>> = {},
-): Promise<RunReport> {
-  const { report, variant } = await runVariantServed(opts, description, {
-    serverSeed: 7,
-    seed: 11,
-    runs: 4,
-    only: [],
-    ...run,
-  });
-  served.set(report, variant);
-  return report;
-}
-
-const byId = (r: RunReport, id: string) => r.checks.find((c) => c.id === id);
+const check = checkVariant;
+const served = servedBy;
 
 // Each test owns its server: they run together, overlapping their clock waits.
 describe.concurrent('verdicts against servers nobody on the team wrote', () => {
