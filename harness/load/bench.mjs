@@ -7,6 +7,8 @@
  * (target: the engine at least 0.9x autocannon). The engine also judges every answer (reads its
  * JSON, the verdict); autocannon only counts status codes, which the bench checks are all 2xx; a
  * third run, autocannon JSON.parse-ing each answer, shows what reading the answers costs alone.
+ * Each tool's req/s is its answered requests over the run's own wall time: autocannon ends a
+ * run at the first 1 s tick after its duration, so a 3 s run sometimes lasts 4 s.
  * On a shared machine req/s drifts with the load of others (the load average is printed):
  * the median of the per-round ratios (each round's runs back to back) is the figure that
  * drift disturbs least; client CPU per request is the figure it disturbs least of all.
@@ -91,7 +93,7 @@ async function engine(url, route, secs = seconds) {
     .flat()
     .sort((a, b) => a - b);
   return {
-    rps: rep.requests / secs,
+    rps: rep.requests / (r.durationMs / 1000),
     p99: quantile(all, 0.99),
     bad: rep.failures.length + rep.transportErrors + (rep.passed ? 0 : 1),
     cpuUs: (cpu.user + cpu.system) / rep.requests,
@@ -128,7 +130,8 @@ async function cannon(url, route, parse = false, secs = seconds) {
   });
   const cpu = process.cpuUsage(cpu0);
   return {
-    rps: res.requests.total / secs,
+    // autocannon's own duration: its run ends at the first 1 s tick after `secs`.
+    rps: res.requests.total / res.duration,
     p99: res.latency.p99,
     bad: res.non2xx + res.errors + res.timeouts + unreadable,
     cpuUs: (cpu.user + cpu.system) / res.requests.total,
