@@ -30,6 +30,8 @@ export interface GatewayFaults {
   leadMs?: number;
   /** Never answer a request whose query or form body carries a percent-escape (its decoder loops). */
   hangOnPercentEscape?: boolean;
+  /** The first order forwarded on each path waits this long, ms (the engine connection is opened lazily). */
+  coldStartMs?: number;
 }
 
 export interface RunningGateway {
@@ -90,6 +92,7 @@ export async function startGateway(faults: GatewayFaults = {}): Promise<RunningG
   const engine = await startServer({ port: 0 });
   let placed = 0;
   let hung = 0;
+  const warm = new Set<string>();
   const sockets = new Set<Socket>();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -152,6 +155,10 @@ export async function startGateway(faults: GatewayFaults = {}): Promise<RunningG
     // To the engine: the same order, a fresh timestamp (the gateway owns the time check), signed with the engine's key.
     const drop = (list: readonly string[]) =>
       list.filter((p) => !['signature', 'timestamp', 'recvWindow'].includes(nameOf(p)));
+    if (faults.coldStartMs !== undefined && !warm.has(kind)) {
+      warm.add(kind);
+      await new Promise((r) => setTimeout(r, faults.coldStartMs));
+    }
     const engineQuery = [...drop(q), `timestamp=${Date.now()}`].join('&');
     const engineBody = !form ? raw : kind === 'v1.1' && faults.v11QueryOnly === true ? '' : drop(b).join('&');
     const headers: Record<string, string> = { 'x-svc-apikey': DEMO_API_KEY };

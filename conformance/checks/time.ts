@@ -146,7 +146,7 @@ const HOUR = 3_600_000;
 async function windowByBehaviour(
   ctx: CheckContext,
   recvWindow?: number,
-): Promise<{ lead: number; past: number; route: Route } | { undecided: string } | string> {
+): Promise<WindowFound | { undecided: string } | string> {
   // The first route whose answers can decide (a positive control in this run).
   let route: Route | undefined;
   for (const r of ALL_ROUTES) {
@@ -162,12 +162,16 @@ async function windowByBehaviour(
   /** Why the last valid order refused was no verdict on the window (a business refusal valid orders meet in this run). */
   let undecided: string | undefined;
   const pace = pacer(ctx.requestSpacingMs);
+  /** Per shift sent: ms from stamping the timestamp to the answer (queue, flight and server time; the most the server's check can lag). */
+  const took = new Map<number, number>();
   const accepted = async (x: number) => {
     await pace();
+    const t0 = Date.now();
     const r = await send(
       ctx,
       onRoute(ctx, on, { timestamp: Date.now() + x, ...(recvWindow === undefined ? {} : { recvWindow }) }),
     );
+    took.set(x, Math.max(took.get(x) ?? 0, Date.now() - t0));
     const v = verdictOf(r, want.accept);
     if (v.verdict === 'inconclusive') undecided ??= v.reason;
     return r.observation.verdict === 'accepted';
@@ -182,19 +186,33 @@ async function windowByBehaviour(
   }
   if (inside === undefined)
     return undecided !== undefined ? { undecided } : 'no timestamp within a minute of the local clock was accepted';
-  const edge = async (yes: number, no: number): Promise<number> => {
+  /** The last accepted shift toward `no`, and how late the server may have checked the two shifts that fixed it. */
+  const edge = async (yes: number, no: number): Promise<[number, number]> => {
     while (Math.abs(no - yes) > 25) {
       const mid = Math.round((yes + no) / 2);
       if (await accepted(mid)) yes = mid;
       else no = mid;
     }
-    return yes;
+    return [yes, Math.max(took.get(yes) ?? 0, took.get(no) ?? 0)];
   };
   // The two edges are independent: bisected side by side when the check may keep two requests in flight.
-  if ((ctx.parallel ?? 1) < 2)
-    return { lead: await edge(inside, inside + 70_000), past: await edge(inside, inside - 70_000), route: on };
-  const [lead, past] = await Promise.all([edge(inside, inside + 70_000), edge(inside, inside - 70_000)]);
-  return { lead, past, route: on };
+  const [[lead, leadLagMs], [past, pastLagMs]] =
+    (ctx.parallel ?? 1) < 2
+      ? [await edge(inside, inside + 70_000), await edge(inside, inside - 70_000)]
+      : await Promise.all([edge(inside, inside + 70_000), edge(inside, inside - 70_000)]);
+  return { lead, past, route: on, lagMs: leadLagMs + pastLagMs };
+}
+
+/** A window found by bisection: its edges (local shifts, ms) and the most the two edges can be off by the requests' lag. */
+interface WindowFound {
+  lead: number;
+  past: number;
+  route: Route;
+  /**
+   * The lag (stamping to answer) of the requests that fixed the lead edge plus that of those that
+   * fixed the past edge: a request is checked at most that late, so each edge is that much off at most.
+   */
+  lagMs: number;
 }
 
 /**
@@ -247,9 +265,8 @@ function widthCheck(id: string, ruleId: RuleId, recvWindow: number | undefined):
     timeProbes: true,
     covers: ['batch/json'],
     async run(ctx) {
-      // Each edge is known to 25 ms; a request's flight time and a busy machine add to that.
-      const tolerance = 100 + 2 * ctx.maxRttMs + ctx.requestSpacingMs + SAFETY_MS;
       const seen: string[] = [];
+      let tolerance = 0;
       // One delayed request near an edge moves that edge: a width off the mark is measured
       // again, and fails only when every one of three measurements is off (a wrong window
       // is off every time; network or machine jitter is not).
@@ -259,6 +276,10 @@ function widthCheck(id: string, ruleId: RuleId, recvWindow: number | undefined):
         if (typeof found === 'object' && 'undecided' in found)
           return inconclusive(`valid orders are refused in this run whatever their timestamp: ${found.undecided}`);
         if (typeof found === 'string') return fail('a timestamp near the local clock accepted', found);
+        // Each edge is known to 25 ms, plus how late its deciding requests were checked (their
+        // measured lag, not the run's slowest round trip: a slow discovery must not hide a wrong
+        // width), plus a busy machine's jitter.
+        tolerance = 100 + found.lagMs + SAFETY_MS;
         const width = found.lead - found.past;
         if (Math.abs(width - (w + MAX_LEAD_MS)) <= tolerance) {
           return pass({
@@ -277,7 +298,7 @@ function widthCheck(id: string, ruleId: RuleId, recvWindow: number | undefined):
         );
       }
       return fail(
-        `a window ${w + MAX_LEAD_MS} ms wide (± ${tolerance} ms): timestamps from serverTime - ${w} to serverTime + 1000`,
+        `a window ${w + MAX_LEAD_MS} ms wide (± ${tolerance} ms at the last measurement): timestamps from serverTime - ${w} to serverTime + 1000`,
         `${WIDTH_ATTEMPTS} measurements: ${seen.join('; ')}`,
       );
     },
