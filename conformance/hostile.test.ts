@@ -1,6 +1,6 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runConformance, type RunOptions } from './runner.js';
 import { startVariant } from '../harness/variants.js';
 import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
@@ -13,19 +13,27 @@ const validateReport = new Ajv2020({ allErrors: true, strict: false }).compile(
 import type { RunReport } from './types.js';
 import { isSpotcheckError } from '../src/core/errors.js';
 
-let server: Server | undefined;
+/** The servers the tests started; each test starts its own, so the waiting tests run side by side. */
+const servers = new Set<Server>();
 
-afterEach(async () => {
-  const s = server;
-  server = undefined;
-  if (s) await new Promise<void>((r) => s.close(() => r()));
+afterAll(async () => {
+  await Promise.all(
+    [...servers].map(
+      (s) =>
+        new Promise<void>((r) => {
+          s.closeAllConnections();
+          s.close(() => r());
+        }),
+    ),
+  );
 });
 
 /** Start a misbehaving HTTP server; return its base URL. */
 async function hostile(handler: RequestListener): Promise<string> {
-  server = createServer(handler);
+  const server = createServer(handler);
   server.keepAliveTimeout = 100;
-  await new Promise<void>((r) => server?.listen(0, '127.0.0.1', () => r()));
+  servers.add(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
@@ -53,7 +61,7 @@ async function nothingAccepted(p: Promise<RunReport>): Promise<string> {
   return (err as Error).message;
 }
 
-describe('a target that misbehaves everywhere ends at discovery with the reason, never a crash or a verdict', () => {
+describe.concurrent('a target that misbehaves everywhere ends at discovery with the reason, never a crash or a verdict', () => {
   it('non-JSON answers', async () => {
     const url = await hostile((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
@@ -106,7 +114,7 @@ function endedAtDiscovery(r: { ms: number; error?: unknown }, withinMs: number):
   return (r.error as Error).message;
 }
 
-describe('hostile servers end within the deadlines', () => {
+describe.concurrent('hostile servers end within the deadlines', () => {
   it('a body trickled one byte every 50 ms: each request ends at its total deadline, the run at discovery', async () => {
     const url = await hostile((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -181,7 +189,7 @@ describe('hostile servers end within the deadlines', () => {
   });
 });
 
-describe('--max-time against the reference server', () => {
+describe.concurrent('--max-time against the reference server', () => {
   it('ends with a partial, schema-valid report: checks run before the deadline keep their verdicts, the rest are skip with the reason', async () => {
     // The reference server stops answering once the first check has ended, so the deadline is
     // reached after a verdict whatever the machine's speed (a fast run never ends before it, a
