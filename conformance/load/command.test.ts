@@ -31,7 +31,18 @@ describe('spotcheck load (command line)', () => {
     const html = join(dir, 'embedded.html');
     expect(
       await cli(
-        ['load', '--duration', '0.5', '--connections', '4', '--no-progress', '--report-json', out, '--report-html', html],
+        [
+          'load',
+          '--duration',
+          '0.5',
+          '--connections',
+          '4',
+          '--no-progress',
+          '--report-json',
+          out,
+          '--report-html',
+          html,
+        ],
         io,
       ),
     ).toBe(0);
