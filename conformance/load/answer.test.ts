@@ -68,7 +68,7 @@ describe('readAnswer', () => {
       fc.property(text, (body) => {
         expect(readAnswer(body)).toStrictEqual(fullParse(body));
       }),
-      { numRuns: 2000 },
+      { numRuns: 1000 },
     );
   });
 
@@ -85,7 +85,7 @@ describe('readAnswer', () => {
               : body.slice(0, i) + ch + body.slice(i + 1);
         expect(readAnswer(bad)).toStrictEqual(fullParse(bad));
       }),
-      { numRuns: 3000 },
+      { numRuns: 1500 },
     );
     for (const bad of [
       '',
@@ -122,7 +122,7 @@ describe('readAnswer', () => {
         expect(a).toBe(b);
         expect(viaRead).toStrictEqual(viaParse);
       }),
-      { numRuns: 2000 },
+      { numRuns: 1000 },
     );
   });
 
