@@ -273,7 +273,10 @@ describe('diagnose: two mistakes combined (§5.3)', () => {
         expect(all.map(([, t]) => t)).not.toContain(withoutSignature(req.query) + signedBody(req.body, req.bodyKind));
         const firstPair = all.findIndex(([, , also]) => also !== undefined);
         if (firstPair !== -1) expect(all.slice(firstPair).every(([, , also]) => also !== undefined)).toBe(true);
-        expect(all.length).toBeLessThan(80);
+        // bounded by the text budget (the documented bound), and the fixed lists keep the count small:
+        // 20,000 random requests of this shape gave at most 90 candidates (80 was once reached in a run)
+        expect(all.reduce((n, [, t]) => n + t.length, 0)).toBeLessThanOrEqual(SEARCH_BUDGET_CHARS);
+        expect(all.length).toBeLessThan(150);
         for (const [code, text, also] of all.slice(Math.max(firstPair, 0))) {
           if (also === undefined) continue;
           expect(also).toHaveLength(1);
