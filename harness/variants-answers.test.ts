@@ -6,10 +6,7 @@
  * its rule. (The deployment-shape variants: variants.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
-import { byId, checkVariant, idsWith as ids, servedBy } from './run-variant.js';
-
-const check = checkVariant;
-const served = servedBy;
+import { byId, checkVariant as check, idsWith as ids, servedBy as served } from './run-variant.js';
 
 // Each test owns its server: they run together, overlapping their clock waits.
 describe.concurrent('verdicts against servers nobody on the team wrote', () => {

@@ -7,10 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { isSpotcheckError } from '../src/core/errors.js';
 import type { RunReport } from '../conformance/types.js';
-import { byId, checkVariant, idsWith as ids, servedBy } from './run-variant.js';
-
-const check = checkVariant;
-const served = servedBy;
+import { byId, checkVariant as check, idsWith as ids, servedBy as served } from './run-variant.js';
 
 /** Checks that send nothing but batches: without a batch endpoint they cannot pass. */
 const BATCH_ONLY = ['BATCH-MAX-ORDERS', 'BATCH-SINGLE-SYMBOL', 'SIG-BODY-COVERED', 'RESULT-ORDER-MATCH'];
