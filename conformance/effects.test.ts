@@ -34,11 +34,22 @@ describe('place-nothing by effect: reading requests and answers', () => {
     expect(duplicateMark(V1Q, { verdict: 'accepted', status: 200, json: { code: 0 } })).toBeUndefined();
   });
 
-  it('a reuse follow-up accepted shows nothing placed; refused like a repeat shows the refused call placed it; anything else shows nothing', () => {
+  it('a reuse follow-up accepted shows nothing placed; refused like a repeat while the fresh-id twin was placed shows the refused call placed it; anything else shows nothing', () => {
+    const placedV1 = { verdict: 'accepted', status: 200, json: { code: 0 } } as const;
     expect(readReuse(BATCH, acceptedBatch(0), 'entry code -1141')).toBe('placed-nothing');
-    expect(readReuse(BATCH, acceptedBatch(-1141), 'entry code -1141')).toBe('placed');
-    expect(readReuse(V1Q, rejected(400, -1141), 'HTTP 400 code -1141')).toBe('placed');
-    expect(readReuse(V1Q, rejected(400, -2010), 'HTTP 400 code -1141')).toBe('unknown');
+    expect(readReuse(BATCH, acceptedBatch(-1141), 'entry code -1141', acceptedBatch(0))).toBe('placed');
+    expect(readReuse(V1Q, rejected(400, -1141), 'HTTP 400 code -1141', placedV1)).toBe('placed');
+    expect(readReuse(V1Q, rejected(400, -2010), 'HTTP 400 code -1141', placedV1)).toBe('unknown');
+  });
+
+  it('a refusal sharing the duplicate code is no duplicate when the fresh-id twin sent with it was refused too (a balance refusal), or no twin was sent', () => {
+    const cases: Array<[Observation, Observation | undefined]> = [
+      [rejected(400, -2010), rejected(400, -2010)],
+      [rejected(400, -2010), undefined],
+      [rejected(400, -2010), { verdict: 'no-answer' }],
+    ];
+    for (const [reuse, fresh] of cases) expect(readReuse(V1Q, reuse, 'HTTP 400 code -2010', fresh)).toBe('unknown');
+    expect(readReuse(BATCH, acceptedBatch(-2010), 'entry code -2010', acceptedBatch(-2010))).toBe('unknown');
   });
 
   it('an order lookup: refused or without the id is not found; accepted naming the id is found', () => {

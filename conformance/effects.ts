@@ -82,10 +82,17 @@ export function placedFirst(route: Route, o: Observation): boolean {
   return isRecord(e) && codeValue(e.code) === 0;
 }
 
-/** Read a follow-up order reusing a client id: accepted = nothing was placed; refused like a repeated id = the refused call placed it. */
-export function readReuse(route: Route, o: Observation, duplicate: string): EffectReading {
+/**
+ * Read a follow-up order reusing a client id: accepted = nothing was placed; refused like a
+ * repeated id while the same order with a fresh id (`fresh`, sent at the same moment) was placed =
+ * the refused call placed it. Refused like a repeated id with the fresh order refused too, or no
+ * fresh order to compare: unknown (the code may be shared with a balance refusal; design notes,
+ * "A refusal is recognised by a control, not its code").
+ */
+export function readReuse(route: Route, o: Observation, duplicate: string, fresh?: Observation): EffectReading {
   if (placedFirst(route, o)) return 'placed-nothing';
-  return duplicateMark(route, o) === duplicate ? 'placed' : 'unknown';
+  if (duplicateMark(route, o) !== duplicate) return 'unknown';
+  return fresh !== undefined && placedFirst(route, fresh) ? 'placed' : 'unknown';
 }
 
 /** Read an order-lookup answer: found when accepted and the id appears in it; not found when refused or absent from an accepted answer. */
@@ -156,8 +163,13 @@ export function createEffectProber(deps: EffectDeps) {
         kind: 'none',
         why: `a valid order on ${routeKey(route)} was not placed, so a repeated client id could not be tried`,
       };
-    const again = await deps.send(deps.validOrder(route, a));
-    if (again === undefined)
+    // The repeat and the same order with a fresh id, sent together: only a repeat refused while
+    // the fresh one is placed shows the refusal is about the id (a balance refusal may share its code).
+    const [again, fresh] = await Promise.all([
+      deps.send(deps.validOrder(route, a)),
+      deps.send(deps.validOrder(route, deps.clientId())),
+    ]);
+    if (again === undefined || fresh === undefined)
       return {
         kind: 'none',
         why: 'the order budget (--max-orders) left no order to learn whether a repeated client id is refused',
@@ -167,6 +179,11 @@ export function createEffectProber(deps: EffectDeps) {
       return {
         kind: 'none',
         why: `${routeKey(route)} accepts a repeated newClientOrderId (D-DUPLICATE-CLIENT-ID) and the target description names no order-lookup path`,
+      };
+    if (!placedFirst(route, fresh.observation))
+      return {
+        kind: 'none',
+        why: `a repeated client id on ${routeKey(route)} was refused (${mark}), but so was the same order with a fresh id at that moment: the refusal is not shown to be about the id`,
       };
     return { kind: 'reuse', duplicate: mark };
   }
@@ -211,9 +228,18 @@ export function createEffectProber(deps: EffectDeps) {
       if (method.kind !== 'reuse') return undefined;
       // The refusal is itself the repeated-id answer (a check sending a duplicate on purpose): nothing to learn.
       if (fingerprintOf(r.observation) === method.duplicate) return undefined;
-      const res = await deps.send(deps.validOrder(route, pick.id));
+      // A differential pair sent together: the reused id, and the same order with a fresh id.
+      const [res, fresh] = await Promise.all([
+        deps.send(deps.validOrder(route, pick.id)),
+        deps.send(deps.validOrder(route, deps.clientId())),
+      ]);
       if (res === undefined) return undefined;
-      return { reading: readReuse(route, res.observation, method.duplicate), method, id: pick.id, result: res };
+      return {
+        reading: readReuse(route, res.observation, method.duplicate, fresh?.observation),
+        method,
+        id: pick.id,
+        result: res,
+      };
     },
   };
 }

@@ -59,6 +59,16 @@ export function validOrder(symbol: string, values: OrderValues = {}): fc.Arbitra
     });
 }
 
+/**
+ * The decision whose recorded readings disagree on whether `params` is a valid order, or
+ * undefined when every reading agrees (design notes, "Probes valid or invalid under every
+ * reading"). A v1.1 `MARKET` order is valid under no one form for all readings of §2.1
+ * (D-V11-MARKET-SIZE: quantity or amount, both, or exactly one): a positive probe never is one.
+ */
+export function disputedReading(params: { type?: unknown }, version: 'v1' | 'v1.1'): string | undefined {
+  return version === 'v1.1' && params.type === 'MARKET' ? 'D-V11-MARKET-SIZE' : undefined;
+}
+
 /** A valid batch of `min`..`max` orders for one symbol (§4.1). */
 export function validBatch(
   symbol: string,

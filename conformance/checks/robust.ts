@@ -214,16 +214,27 @@ export const robustChecks: CheckDefinition[] = [
         ...(r.endpoint === 'batch' ? oneOrder(ctx) : limitParams(ctx)),
         newClientOrderId: id,
       });
+      // The reused id and the same order with a fresh id, sent together: a refusal of the reuse is
+      // about the id only when the fresh twin is placed at that moment (a balance refusal may share
+      // the duplicate's code; design notes, "A refusal is recognised by a control, not its code").
+      const reuse = (id: string) =>
+        Promise.all([send(ctx, onRoute(ctx, r, {}, order(id))), send(ctx, onRoute(ctx, r, {}, order(ctx.clientId())))]);
       // Does this route refuse a repeated client id (D-DUPLICATE-CLIENT-ID)? Only then can reuse show a placement.
       const a = ctx.clientId();
       const first = await send(ctx, onRoute(ctx, r, {}, order(a)));
       const step = expectAccepted(first, `${routeKey(r)}: a valid order with a new client id`);
       if (step) return step;
-      if (!refused(await send(ctx, onRoute(ctx, r, {}, order(a))))) {
+      const [repeat, twin] = await reuse(a);
+      if (!refused(repeat)) {
         return inconclusive(
           `${routeKey(r)} accepts a repeated newClientOrderId (D-DUPLICATE-CLIENT-ID), so reusing an id cannot show whether a refused order was placed`,
         );
       }
+      if (twin.observation.verdict !== 'accepted' || refused(twin))
+        return inconclusive(
+          `${routeKey(r)}: a repeated client id was refused (${describe(repeat.observation)}), but so was the same order with a fresh id at that moment (${describe(twin.observation)}): the refusal is not shown to be about the id`,
+          twin.exchange,
+        );
       const refusals: Array<[string, (id: string) => Built]> = [
         ['a wrong signature', (id) => onRoute(ctx, r, { signature: flipFirstDigit }, order(id))],
         ['a timestamp an hour old', (id) => onRoute(ctx, r, { timestamp: Date.now() - 3_600_000 }, order(id))],
@@ -232,21 +243,32 @@ export const robustChecks: CheckDefinition[] = [
       const steps: Step[] = [];
       for (const [what, build] of refusals) {
         const id = ctx.clientId();
-        if (!refused(await send(ctx, build(id)))) continue; // not refused: other checks judge that
-        const again = await send(ctx, onRoute(ctx, r, {}, order(id)));
+        const probe = await send(ctx, build(id));
+        // An acceptance of what must be refused is a failure whenever it happens (never left to other checks).
+        const wrong = expectRefused(probe, `${routeKey(r)}: a request with ${what}`, 'any');
+        if (wrong !== undefined) {
+          steps.push(wrong);
+          continue;
+        }
+        const [again, fresh] = await reuse(id);
         steps.push(
-          again.observation.verdict === 'accepted'
+          again.observation.verdict === 'accepted' && !refused(again)
             ? undefined
-            : refused(again)
+            : refused(again) && fresh.observation.verdict === 'accepted' && !refused(fresh)
               ? fail(
                   `${routeKey(r)}: the client id of a request refused for ${what} still free (nothing was placed)`,
-                  `a valid order reusing it was refused as a duplicate: ${describe(again.observation)}`,
+                  `a valid order reusing it was refused (${describe(again.observation)}) while the same order with a fresh id, sent with it, was placed`,
                   again.exchange,
                 )
-              : expectAccepted(
-                  again,
-                  `${routeKey(r)}: a valid order reusing the client id of a request refused for ${what}`,
-                ),
+              : refused(again)
+                ? inconclusive(
+                    `${routeKey(r)}: the order reusing the id of a request refused for ${what} was refused, and so was its fresh-id twin (${describe(fresh.observation)}): not shown to be about the id`,
+                    fresh.exchange,
+                  )
+                : expectAccepted(
+                    again,
+                    `${routeKey(r)}: a valid order reusing the client id of a request refused for ${what}`,
+                  ),
         );
       }
       return firstFailure(...steps);
