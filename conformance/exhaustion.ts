@@ -1,9 +1,9 @@
 /**
- * Valid orders that were accepted earlier in the run and now meet a refusal no earlier
- * valid order met: the account (balance, open-order limit) may be exhausted. Then the
- * checks that meet it are inconclusive with that reason, never failed, and the run says
- * so once (design notes, "A positive probe can fail ... unless the route's own control met
- * the same refusal in this run").
+ * Valid orders that were accepted earlier in the run and now meet a refusal no earlier valid
+ * order met, while the opposite order sent at the same moment is placed: the account (balance,
+ * position) refuses one side. Then the checks failing on that refusal are inconclusive with that
+ * reason, never failed, and the run says so once. A failure that is an acceptance of what must be
+ * refused is never excused (conformance/decide.ts).
  */
 import { codeValue, describe, entriesOf, isRecord, type Observation } from '../src/core/response.js';
 import { fingerprintOf } from './verdict.js';
@@ -54,37 +54,65 @@ export interface Exhaustion {
 }
 
 export interface ExhaustionDeps {
-  /** A valid order for the route on this side (the positive control again, fresh client id). */
-  control: (route: Route, side: 'BUY' | 'SELL') => Built;
+  /** A valid order for the route on this side (the positive control again, fresh client id); `small`: a thousandth of its quantity. */
+  control: (route: Route, side: 'BUY' | 'SELL', small?: boolean) => Built;
   send: (b: Built) => Promise<SendResult | undefined>;
   /** Whether the route's control was accepted in discovery (valid orders were accepted there earlier). */
   acceptedEarlier: (route: Route) => boolean;
 }
 
-/** Follows the run: asked about a failure's refusal, it re-sends the route's control and says whether valid orders now meet it. */
+/**
+ * Follows the run: asked about a failure's refusal, it sends a valid order of each side on the
+ * route at the same moment, and when both meet it, a much smaller pair. The refusal is the
+ * account's (balance, position) only when one side meets it while the other is placed, or the
+ * smaller order is placed (design notes, "A refusal is recognised by a control, not its code");
+ * otherwise nothing is shown, and the failure stands (verdict rule 7).
+ */
 export function createExhaustionWatch(deps: ExhaustionDeps) {
   let found: Exhaustion | undefined;
   return {
     current: (): Exhaustion | undefined => found,
-    /** Whether `o` (on `route`) is the refusal valid orders now meet; re-sends the control once per call until one is found. */
+    /** Whether `o` (on `route`) is a refusal a control pair shows to be the account's. */
     async explains(route: Route | undefined, o: Observation): Promise<Exhaustion | undefined> {
       const marks = refusalMarks(o);
       if (marks.length === 0 || route === undefined) return undefined;
-      if (found !== undefined) return meets(marks, found.mark) ? found : undefined;
+      if (found !== undefined && meets(marks, found.mark)) return found;
       if (!deps.acceptedEarlier(route)) return undefined;
-      // A valid order of either side meeting one of these refusals shows it is met by valid orders now.
-      for (const side of ['BUY', 'SELL'] as const) {
-        const again = await deps.send(deps.control(route, side));
-        const mark = again === undefined ? undefined : refusalMark(again.observation);
-        if (again === undefined || mark === undefined || !meets(marks, mark)) continue;
-        found ??= {
-          mark,
-          route: routeKey(route),
-          observed: describe(again.observation),
-          reason: `valid orders are now refused with ${mark} (a valid ${side} order on ${routeKey(route)}, where valid orders were accepted earlier in this run, now got ${describe(again.observation)}); the account may be exhausted`,
-        };
+      const placed = (r: SendResult | undefined) =>
+        r !== undefined && r.observation.verdict === 'accepted' && refusalMark(r.observation) === undefined;
+      const meeting = (r: SendResult | undefined) => {
+        const mark = r === undefined ? undefined : refusalMark(r.observation);
+        return mark !== undefined && meets(marks, mark) ? mark : undefined;
+      };
+      const pair = (small: boolean) =>
+        Promise.all([deps.send(deps.control(route, 'BUY', small)), deps.send(deps.control(route, 'SELL', small))]);
+      const [buy, sell] = await pair(false);
+      const show = (mark: string, met: SendResult, why: string): Exhaustion => {
+        found ??= { mark, route: routeKey(route), observed: describe(met.observation), reason: why };
         return found;
+      };
+      for (const [side, met, other] of [
+        ['BUY', buy, sell],
+        ['SELL', sell, buy],
+      ] as const) {
+        const mark = meeting(met);
+        if (mark !== undefined && met !== undefined && placed(other))
+          return show(
+            mark,
+            met,
+            `valid ${side} orders are now refused with ${mark} on ${routeKey(route)} (${describe(met.observation)}) while a valid ${side === 'BUY' ? 'SELL' : 'BUY'} order sent with it was placed: the account's ${side === 'BUY' ? 'quote' : 'base'} balance or position, not the rule`,
+          );
       }
+      // Both sides refused alike: a smaller order of each, sent together, tells a balance from a refusal of every order.
+      const mark = meeting(buy) ?? meeting(sell);
+      if (mark === undefined || buy === undefined) return undefined;
+      const [smallBuy, smallSell] = await pair(true);
+      if (placed(smallBuy) || placed(smallSell))
+        return show(
+          mark,
+          buy,
+          `valid orders are now refused with ${mark} on ${routeKey(route)} (${describe(buy.observation)}) while an order a thousandth of their size, sent right after, was placed: the account's balance, not the rule`,
+        );
       return undefined;
     },
   };

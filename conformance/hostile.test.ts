@@ -214,7 +214,7 @@ describe.concurrent('--max-time against the reference server', () => {
         only: [],
         maxOrders: 1000,
         maxTimeMs: 5000,
-        onCheck: () => {
+        onEvidence: () => {
           held = true;
         },
       });

@@ -7,7 +7,6 @@ import { sendRaw, type RawRequest, type RawResponse } from '../src/client/http.j
 import { isSpotcheckError } from '../src/core/errors.js';
 import { classify, type Observation } from '../src/core/response.js';
 import type { Built, SigningFacts } from './requests.js';
-import type { ExchangeVerdict, Expectation } from './verdict.js';
 import { createGate } from './gate.js';
 
 /** One request as sent, what came back, and how its signature was made (for the curl reproduction). */
@@ -21,12 +20,6 @@ export interface SendResult {
   exchange: Exchange;
   /** The raw response, when one came. */
   response?: RawResponse;
-  /**
-   * Set by the runner: the verdict of this answer for what the probe expects
-   * (conformance/verdict.ts), with what the run knows of the target; the check's count
-   * for its route takes the last expectation judged.
-   */
-  judge?: (expectation: Expectation) => ExchangeVerdict;
 }
 
 /** Send a request; `rebuild` makes it afresh (new timestamp, re-signed) when a 429 asks for a retry. */

@@ -5,13 +5,16 @@
 import type { RuleLevel } from '../src/rules.js';
 import type { RuleFamily } from '../src/core/rule-id.js';
 import type { RuleId } from '../src/core/rule-id.js';
-import type { Exchange, RateLimitStats, SendResult, Sender } from './transport.js';
+import type { Exchange, RateLimitStats, SendResult } from './transport.js';
 import type { ControlState } from './verdict.js';
 import type { TargetProfile } from './target/description.js';
 import type { CoverageMatrix } from './coverage.js';
 
 import type { ClockEstimate } from './clock.js';
-import type { CheckOutcome, RouteCell } from './verdict.js';
+import type { Cause } from './verdict.js';
+import type { CheckOutcome, ExchangeVerdict, Expectation, RouteCell } from './verdict.js';
+import type { RawRequest } from '../src/client/http.js';
+import type { SigningFacts } from './requests.js';
 import type { TimeProbe, TrafficReport } from './traffic.js';
 import type { Built, RequestFactory, RouteKey } from './requests.js';
 
@@ -46,6 +49,14 @@ export interface Target {
 /** `inconclusive`: no request of the check demonstrably reached the rule; never counted as passed or failed. */
 export type CheckStatus = 'pass' | 'fail' | 'info' | 'skip' | 'inconclusive';
 
+/** An answer as a check sees it: `expect` states what the probe expects (recorded as evidence by the run's session) and gives the verdict with what the run knows now. */
+export interface Probed extends SendResult {
+  expect?: (expectation: Expectation) => ExchangeVerdict;
+}
+
+/** A check's sender (conformance/session.ts): like the transport's, its answers carry `expect`. */
+export type CheckSender = (request: RawRequest, facts?: SigningFacts, rebuild?: () => Built) => Promise<Probed>;
+
 /** Everything a check may use. */
 export interface CheckContext {
   target: Target;
@@ -54,7 +65,8 @@ export interface CheckContext {
   seed: number;
   /** Generated cases per property. */
   runs: number;
-  send: Sender;
+  /** The run's sender: the session records each answer as this check's evidence (conformance/session.ts). */
+  send: CheckSender;
   requests: RequestFactory;
   /** The measured server clock (offset and uncertainty), or why it could not be measured. */
   clock: ClockEstimate;
@@ -149,6 +161,8 @@ export interface CheckReport {
   routes?: string[];
   /** The check's verdict per route it covers: its cells of the coverage matrix (spec/coverage.json). */
   cells?: RouteCell[];
+  /** Why the check is inconclusive or was not run (conformance/decide.ts Cause). */
+  cause?: Cause;
   /** For a time-window check: every probe it sent, its timestamp against the server clock estimate and the answer (§5.4). */
   timeProbes?: TimeProbe[];
   durationMs: number;
@@ -179,6 +193,10 @@ export interface RunReport {
     stale?: number;
     /** The checks' route cells by verdict. */
     cells?: { pass: number; fail: number; inconclusive: number; unanswered: number; notOffered: number };
+    /** Inconclusive checks by cause (conformance/decide.ts Cause). */
+    inconclusiveByCause?: Record<string, number>;
+    /** MUST checks left inconclusive on a route the target offers: the run is incomplete (exit 3). */
+    incompleteMust?: string[];
   };
   /** Requests that got no answer: how many, the probes (check and request), and the wait the runner shortened to after repeated silence. */
   unanswered?: { count: number; probes: string[]; timeoutMs: number; shortenedToMs?: number };

@@ -50,12 +50,30 @@ export const expect = {
  */
 export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'unanswered';
 
+/**
+ * Why an exchange (or a check's cell) is undecided, typed so no report reads reason text.
+ * `no-control`: the route accepted no valid request in this run. `business`: refused like valid
+ * orders are in this run (shown by a control). `auth`: refused at the authentication, never
+ * reaching the rule. `rate-limited`: still limited after retries. `not-sent`: held back (the
+ * order budget, the deadline, a route not offered). `unanswered`: no answer.
+ */
+export type UndecidedCause = 'no-control' | 'business' | 'auth' | 'rate-limited' | 'not-sent' | 'unanswered';
+
+/**
+ * Why a check is undecided or was not run, typed so no report reads reason text: an exchange's
+ * cause, or `budget` / `deadline` (held back, not run), `not-offered` (the target lacks the route),
+ * `check` (the check's own reason). Decided once, in conformance/decide.ts.
+ */
+export type Cause = Exclude<UndecidedCause, 'not-sent'> | 'budget' | 'deadline' | 'not-offered' | 'check';
+
 export interface ExchangeVerdict {
   verdict: Verdict;
   /** Why, in words (for a pass: how it was earned). */
   reason: string;
   /** For a pass earned by a refusal shown not to be about the signature: that refusal. */
   business?: string;
+  /** For an undecided verdict: why, typed. */
+  cause?: UndecidedCause;
 }
 
 /**
@@ -148,6 +166,9 @@ export function signatureShownAccepted(k: Knowledge, fp: string | undefined): bo
 const v = (verdict: Verdict, reason: string, business?: string): ExchangeVerdict =>
   business === undefined ? { verdict, reason } : { verdict, reason, business };
 
+/** An undecided verdict with its cause. */
+const open = (reason: string, cause: UndecidedCause): ExchangeVerdict => ({ verdict: 'inconclusive', reason, cause });
+
 function broken(o: Observation): boolean {
   return o.verdict === 'server-error' || o.verdict === 'bad-response';
 }
@@ -176,11 +197,11 @@ export function judgeExchange(exp: Expectation, k: Knowledge, x: Judged, role: C
     // A route the target does not offer is one failure: of the check establishing it.
     if (establishes && route?.state === 'not-offered' && (exp.kind === 'accept' || exp.kind === 'signature-accepted'))
       return v('fail', said);
-    return v('inconclusive', said);
+    return open(said, 'not-sent');
   }
-  if (o.verdict === 'no-answer') return v('unanswered', said);
+  if (o.verdict === 'no-answer') return { verdict: 'unanswered', reason: said, cause: 'unanswered' };
   if (o.verdict === 'rate-limited')
-    return v('inconclusive', 'still rate limited after waiting and retrying (HTTP 429/503): no verdict');
+    return open('still rate limited after waiting and retrying (HTTP 429/503): no verdict', 'rate-limited');
   const fp = fingerprintOf(o);
   const noControl = route !== undefined && route.state !== 'accepted';
   const noControlWhy = `no positive control: ${x.route ?? '?'} did not accept a valid request in this run (${route?.observed ?? '?'})`;
@@ -189,10 +210,9 @@ export function judgeExchange(exp: Expectation, k: Knowledge, x: Judged, role: C
     case 'observe': {
       if (broken(o)) return v('fail', `an answer that is not a 5xx or garbage: ${said}`);
       if (o.verdict === 'rejected') {
-        if (noControl) return v('inconclusive', noControlWhy);
+        if (noControl) return open(noControlWhy, 'no-control');
         const a = authRefusal(k, fp);
-        if (a !== undefined)
-          return v('inconclusive', `refused with ${a}: the request never reached the point observed`);
+        if (a !== undefined) return open(`refused with ${a}: the request never reached the point observed`, 'auth');
       }
       return v('pass', said);
     }
@@ -214,12 +234,12 @@ export function judgeExchange(exp: Expectation, k: Knowledge, x: Judged, role: C
             'fail',
             `a valid, correctly signed request on ${x.route ?? '?'} was refused, as the route's positive control was in discovery: ${said}`,
           );
-        return v('inconclusive', noControlWhy);
+        return open(noControlWhy, 'no-control');
       }
       if (route !== undefined && fp !== undefined && route.validRefusals.includes(fp)) {
-        return v(
-          'inconclusive',
+        return open(
           `a valid order on ${x.route ?? '?'} met the same refusal in this run (${fp}): a business refusal (balance, position, filters), not this rule's`,
+          'business',
         );
       }
       return v('fail', `a valid, correctly signed request was refused: ${said}`);
@@ -244,16 +264,16 @@ export function judgeExchange(exp: Expectation, k: Knowledge, x: Judged, role: C
       if (noControl && x.route !== undefined) {
         // A route that verifies signatures (a valid request was refused unlike a wrong signature) can decide an auth-layer rule.
         const authDecides = layer !== 'rule' && route?.state === 'signature-ok' && fp !== route.fingerprint;
-        if (!authDecides) return v('inconclusive', noControlWhy);
+        if (!authDecides) return open(noControlWhy, 'no-control');
       }
       if (layer === 'rule') {
         const a = authRefusal(k, fp);
-        if (a !== undefined) return v('inconclusive', `refused with ${a}, so the request never reached the rule`);
+        if (a !== undefined) return open(`refused with ${a}, so the request never reached the rule`, 'auth');
       }
       if (layer !== 'any' && fp !== undefined && businessRefusals(k).has(fp)) {
-        return v(
-          'inconclusive',
+        return open(
           `refused like valid orders are in this run (${fp}): a business refusal (balance, position, filters), not the rule under test`,
+          'business',
         );
       }
       return v('pass', `refused: ${fp ?? said}`);

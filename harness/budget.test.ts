@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.js';
 import type { Io } from '../src/cli/args.js';
 import { conformanceCommands } from '../conformance/cli/commands.js';
-import { ordersIn } from '../conformance/runner.js';
+import { ordersIn } from '../conformance/budget.js';
 import type { RunReport } from '../conformance/types.js';
 import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
 import { startServer } from '../src/server/server.js';
@@ -88,9 +88,12 @@ describe('the order budget covers every request that can place an order', () => 
     }
   });
 
-  it('a batch counts as the orders a server keeping the 20-order limit can place: ROBUST-NO-5XX.oversized runs at the default budget of a --base-url run', async () => {
-    expect(ordersIn({ endpoint: 'batch', placement: 'json' }, JSON.stringify(new Array(12000).fill({})))).toBe(20);
-    expect(ordersIn({ endpoint: 'batch', placement: 'json' }, '[{},{}]')).toBe(2);
+  it('a batch reserves every element it carries (a server ignoring the 20-order limit places them all): ROBUST-NO-5XX.oversized, 2 MiB in 21 orders, runs at the default budget of a --base-url run', async () => {
+    const paths = { batch: '/b', single: ['/o'] };
+    expect(ordersIn({ path: '/b', body: JSON.stringify(new Array(12000).fill({})) }, paths)).toBe(12000);
+    expect(ordersIn({ path: '/b', body: '[{},{}]' }, paths)).toBe(2);
+    expect(ordersIn({ path: '/o', body: '' }, paths)).toBe(1);
+    expect(ordersIn({ path: '/elsewhere', body: '[{}]' }, paths)).toBe(0);
     const r = await runAgainstServer({}, { only: ['ROBUST-NO-5XX.oversized'], maxOrders: 10000, runs: 3 });
     expect(r.checks.map((c: RunReport['checks'][number]) => [c.id, c.status, c.reason])).toEqual([
       ['ROBUST-NO-5XX.oversized', 'pass', undefined],

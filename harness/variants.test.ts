@@ -40,7 +40,7 @@ describe.concurrent('verdicts against deployments shaped unlike the reference', 
     expect(r.deviations).toContain('batch endpoint not offered');
   });
 
-  it('form body only: the query and split placements fail once each (placement and endpoint checks), checks that merely use them are inconclusive', async () => {
+  it('form body only: the query and split placements fail once each (placement and endpoint checks); for checks that merely use them they are routes not offered, and those checks are decided on the routes that work', async () => {
     const r = await check({ formBodyOnly: true });
     expect(ids(r, 'fail')).toEqual([
       'ORDER-V1-ENDPOINT',
@@ -56,17 +56,23 @@ describe.concurrent('verdicts against deployments shaped unlike the reference', 
       ['v1.1/body', 'pass'],
       ['v1.1/split', 'fail'],
     ]);
-    // a check merely using the refused placements: decided on the others, inconclusive naming the refused ones
+    // a check merely using the refused placements (verdict rule 6): decided on the routes that work,
+    // each refused placement a route not offered, named with its failed control in the cell
     const side = byId(r, 'ORDER-SIDE-ENUM');
-    expect(side?.status).toBe('inconclusive');
+    expect(side?.status).toBe('pass');
     expect(side?.cells?.filter((c) => c.verdict === 'pass').map((c) => c.route)).toEqual([
       'batch/json',
       'v1/body',
       'v1.1/body',
     ]);
-    expect(side?.reason).toMatch(
-      /^decided on batch\/json, v1\/body, v1.1\/body; not on v1\/query \(no positive control/,
-    );
+    expect(side?.cells?.filter((c) => c.verdict === 'not-offered').map((c) => c.route)).toEqual([
+      'v1/query',
+      'v1/split',
+      'v1.1/query',
+      'v1.1/split',
+    ]);
+    for (const c of side?.cells?.filter((c) => c.verdict === 'not-offered') ?? [])
+      expect(c.reason).toMatch(/positive control failed in this run/);
     expect(r.checks.find((c) => c.id === 'SIG-PLACEMENT-BODY.v1')?.status).toBe('pass');
   });
 
@@ -108,7 +114,7 @@ describe.concurrent('verdicts against deployments shaped unlike the reference', 
     expect(ids(r, 'inconclusive')).toEqual([]);
   });
 
-  it('the same price filter undescribed: signing verdicts stand (refusals that are not the signature fingerprint), rule verdicts are inconclusive, not passed', async () => {
+  it('the same price filter undescribed: signing verdicts stand (refusals that are not the signature fingerprint), the routes whose controls the filter refused fail their endpoint check and are not offered to rule checks', async () => {
     // Only the checks read below: enough cases for a price-less MARKET order to come up in a batch.
     const r = await check(
       { priceFilter: { tick: '0.5', minPrice: '1000000000' } },
@@ -124,12 +130,12 @@ describe.concurrent('verdicts against deployments shaped unlike the reference', 
       /refused for a reason other than the signature and count as signature accepted \(first: HTTP 400 .*PRICE_FILTER/,
     );
     // Only a price-less MARKET order in the batch gets past the filter to the rule under test: decided
-    // there, the single-order routes named as undecided (an inconclusive route never hides a judged one).
+    // there; the single-order routes, whose controls the filter refused, are not offered to it (verdict rule 6).
     const side = byId(r, 'ORDER-SIDE-ENUM');
-    expect(side?.status).toBe('inconclusive');
+    expect(side?.status).toBe('pass');
     expect(side?.cells?.find((c) => c.route === 'batch/json')?.verdict).toBe('pass');
-    expect(side?.cells?.find((c) => c.route === 'v1/query')?.reason).toMatch(/no positive control/);
-    expect(side?.reason).toMatch(/^decided on batch\/json; not on v1\/query/);
+    expect(side?.cells?.find((c) => c.route === 'v1/query')?.verdict).toBe('not-offered');
+    expect(side?.cells?.find((c) => c.route === 'v1/query')?.reason).toMatch(/positive control failed in this run/);
     expect(r.checks.find((c) => c.id === 'BATCH-MAX-ORDERS')?.status).toBe('inconclusive');
     // a valid order refused is a failure of the check establishing its route, whatever the refusal
     expect(byId(r, 'ORDER-V1-ENDPOINT')?.status).toBe('fail');

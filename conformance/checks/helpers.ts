@@ -3,7 +3,6 @@
  * and running a fast-check property with the run's seed.
  */
 import fc from 'fast-check';
-import type { CheckContext } from '../types.js';
 import type { CheckOutcome } from '../verdict.js';
 import { describe } from '../../src/core/response.js';
 import {
@@ -15,6 +14,7 @@ import {
   type RefusalLayer,
 } from '../verdict.js';
 import type { Exchange, SendResult } from '../transport.js';
+import type { CheckContext, Probed } from '../types.js';
 import type { Built } from '../requests.js';
 import type { BatchOrderItem } from '../../src/core/types.js';
 import { withClientIds } from '../generators.js';
@@ -77,9 +77,13 @@ export async function sendBatchOnce(
 /** Nothing known of the target: the verdict of an answer judged outside a run. */
 const NOTHING_KNOWN: Knowledge = { routes: {}, missing: [] };
 
-/** The verdict of an answer for what the probe expects: the runner's (with what the run knows), or outside a run the answer's own. */
+/**
+ * State what a probe expects of its answer: recorded as the probe's evidence by the run's session
+ * (conformance/session.ts), with the verdict for it from what the run knows now (the final one is
+ * conformance/decide.ts's); outside a run, the answer's own verdict.
+ */
 export function verdictOf(r: SendResult, exp: Expectation): ExchangeVerdict {
-  return r.judge?.(exp) ?? judgeExchange(exp, NOTHING_KNOWN, { observation: r.observation });
+  return (r as Probed).expect?.(exp) ?? judgeExchange(exp, NOTHING_KNOWN, { observation: r.observation });
 }
 
 /** A verdict as a step of a check: a failure with Expected/Actual, an undecided probe with its reason. No answer is never read as accepted nor refused. */

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { flipFirstDigit } from '../sig-edits.js';
-import { API_KEY_HEADER } from '../../src/core/wire.js';
+import { API_KEY_HEADER, LIMITS } from '../../src/core/wire.js';
 import type { RawRequest } from '../../src/client/http.js';
 import type { CheckDefinition } from '../types.js';
 import { describe, entryFailed, entryPlaced, resultEntries } from '../../src/core/response.js';
@@ -97,10 +97,15 @@ export const robustChecks: CheckDefinition[] = [
     covers: ['batch/json'],
     title: 'an oversized body (2 MiB) gets a client error or a closed connection, never a 5xx or a hang',
     async run(ctx) {
-      // The order oneOrder draws from the seed, drawn once: each copy takes the next client id.
+      // 21 orders (one past §4.1's limit), each padded by an unknown member to 2 MiB in all: the body
+      // is oversized in bytes while it could place 21 orders at most (the order budget reserves them).
       const order = oneOrder(ctx);
-      const copies = Array.from({ length: 12000 }, (_, i) =>
-        JSON.stringify(i === 0 ? order : { ...order, newClientOrderId: ctx.clientId() }),
+      const pad = 'x'.repeat(100_000);
+      const copies = Array.from({ length: LIMITS.maxBatchOrders + 1 }, (_, i) =>
+        JSON.stringify({
+          ...(i === 0 ? order : { ...order, newClientOrderId: ctx.clientId() }),
+          spotcheckPadding: pad,
+        }),
       );
       const big = `[${copies.join(',')}]`;
       const r = await send(ctx, ctx.requests.batch(undefined, { rawBody: big }));

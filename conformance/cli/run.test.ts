@@ -231,7 +231,7 @@ describe('spotcheck run (command line)', () => {
     expect(typo.stderr()).toContain("'SIG-NO-SUCH' is no check");
   });
 
-  it('--report-ndjson streams a start event, one line per check as it ends, and an end event', async () => {
+  it('--report-ndjson streams a start event, the evidence of each check as it ends, each final verdict once, and an end event', async () => {
     const file = join(dir, 'events.ndjson');
     const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
     expect(
@@ -259,7 +259,12 @@ describe('spotcheck run (command line)', () => {
     expect(events[0]?.event).toBe('start');
     expect(events.at(-1)?.event).toBe('end');
     const checks = events.filter((e) => e.event === 'check');
-    expect(checks.length).toBe(events.length - 2);
+    const evidence = events.filter((e) => e.event === 'evidence');
+    expect(checks.length + evidence.length).toBe(events.length - 2);
+    // every check's evidence comes before any verdict, and each verdict once
+    expect(evidence.map((e) => e.id).sort()).toEqual(checks.map((e) => e.id).sort());
+    const lastEvidence = events.map((e) => e.event).lastIndexOf('evidence');
+    expect(events.findIndex((e) => e.event === 'check')).toBeGreaterThan(lastEvidence);
     expect(checks.find((e) => e.id === 'SIG-BODY-COVERED')?.status).toBe('fail');
     expect(events.at(-1)?.summary?.failed).toBe(checks.filter((e) => e.status === 'fail').length);
   });
@@ -378,8 +383,12 @@ describe('spotcheck run (command line)', () => {
       ],
       io,
     );
-    // Interrupt once the first check has ended.
-    for (let i = 0; i < 600 && !(existsSync(events) && readFileSync(events, 'utf8').includes('"event":"check"')); i++)
+    // Interrupt once the first check has ended (its evidence is streamed; verdicts come once the run decides).
+    for (
+      let i = 0;
+      i < 600 && !(existsSync(events) && readFileSync(events, 'utf8').includes('"event":"evidence"'));
+      i++
+    )
       await new Promise((r) => setTimeout(r, 50));
     process.emit('SIGINT');
     expect(await running).toBe(130);

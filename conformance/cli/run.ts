@@ -112,7 +112,9 @@ Reports:
                          failure with its curl, the time-window probes plotted
                          against the server clock, latency
   --report-ndjson FILE   stream events as they happen, one JSON object a line:
-                         start, one per check as it ends, end
+                         start; evidence, one per check as its probes end;
+                         check, one per check with its final verdict once the
+                         run decides; end
                          Report paths are checked before the first request; on
                          Ctrl-C the reports are written for the checks that ended
                          (partial summary, "stopped" in JSON) and the exit code is 130.
@@ -563,6 +565,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
         exclude,
         signal,
         ...(dispatcher === undefined ? {} : { dispatcher }),
+        onEvidence: (e) => ndjson?.evidence(e),
         onCheck: (c) => ndjson?.check(markCheck(c, baseline ?? [])),
         ...(v['fail-fast'] ? { stopAfter: gate } : {}),
         target,

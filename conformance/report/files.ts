@@ -69,8 +69,20 @@ export function writeReportFile(flag: string, path: string, text: string): void 
 }
 
 /** The NDJSON stream of a run: a `start` event, one `check` event per check as it ends, an `end` event. */
+/** What a check sent and got, as it ends (no verdict yet): its probes by route, and the answers by kind. */
+export interface EvidenceEvent {
+  id: string;
+  probes: number;
+  routes: Record<string, number>;
+  answers: Record<string, number>;
+  durationMs: number;
+}
+
 export interface NdjsonSink {
   start(info: { target: string; profile: string; seed: number; runs: number; checks: number }): void;
+  /** A check's probes have all come back: its evidence, by route and answer, before any verdict. */
+  evidence(info: EvidenceEvent): void;
+  /** A check's final verdict, once the run has decided (conformance/decide.ts). */
   check(report: CheckReport): void;
   end(
     report:
@@ -95,6 +107,7 @@ export function openNdjson(path: string): NdjsonSink {
   };
   return {
     start: (info) => line({ event: 'start', ...info }),
+    evidence: (info) => line({ event: 'evidence', ...info }),
     check: (report) => line({ event: 'check', ...report }),
     end: (report) => line({ event: 'end', ...report }),
     close: () => {

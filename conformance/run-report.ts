@@ -1,0 +1,179 @@
+/**
+ * The run's report from its decisions (conformance/decide.ts): every section reads the one
+ * decision of each check and its typed cause, never a reason's text.
+ */
+import { rule } from '../src/rules.js';
+import { readKitJson } from '../src/paths.js';
+import { routeKey } from './requests.js';
+import { curlFor } from './curl.js';
+import { commandLine, replayArgv } from './reproduce.js';
+import { coverageMatrix } from './coverage.js';
+import { summariseTraffic } from './traffic.js';
+import type { ClockEstimate } from './clock.js';
+import type { Decision } from './decide.js';
+import type { Discovery } from './discovery.js';
+import type { Exchange, Transport } from './transport.js';
+import type { TargetProfile } from './target/description.js';
+import type { CheckDefinition, CheckReport, DiscoveryReport, Profile, RunReport } from './types.js';
+
+function version(): string {
+  try {
+    return readKitJson<{ version: string }>('package.json').version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** The discovery section of the report. */
+export function discoveryReport(d: Discovery): DiscoveryReport {
+  const f = d.fingerprints;
+  const fp = (p: { fingerprint?: string; observed: string } | undefined) => p?.fingerprint ?? p?.observed;
+  const fingerprints: DiscoveryReport['fingerprints'] = {};
+  const sig = fp(f.signature);
+  const key = fp(f.unknownKey);
+  const stale = fp(f.stale);
+  const missing = (f.missing ?? []).map(fp).filter((x): x is string => x !== undefined);
+  if (missing.length > 0) fingerprints.missing = missing;
+  if (sig !== undefined) fingerprints.signature = sig;
+  if (key !== undefined) fingerprints.unknownKey = key;
+  if (stale !== undefined) fingerprints.stale = stale;
+  return {
+    controls: d.controls.map((c) => ({ route: routeKey(c.route), state: c.state, observed: c.observed })),
+    fingerprints,
+  };
+}
+
+/** A check's report from its decision. */
+export function checkReport(
+  def: CheckDefinition,
+  d: Decision,
+  extra: {
+    durationMs: number;
+    baseUrl: string;
+    seed: number;
+    replayArgs?: readonly string[];
+    timeProbes?: CheckReport['timeProbes'];
+  },
+): CheckReport {
+  const r = rule(def.ruleId);
+  const { failing, cause, ...found } = d;
+  const rep: CheckReport = {
+    id: def.id,
+    ruleId: def.ruleId,
+    family: r.family,
+    title: def.title,
+    section: r.section,
+    requirement: r.sentence,
+    durationMs: Math.round(extra.durationMs),
+    ...found,
+    ...(cause === undefined ? {} : { cause }),
+  };
+  if (rep.status === 'fail' && failing !== undefined && 'request' in failing)
+    rep.reproduce = curlFor(extra.baseUrl, failing as Exchange);
+  if (extra.timeProbes !== undefined && extra.timeProbes.length > 0) rep.timeProbes = extra.timeProbes;
+  if (rep.status === 'fail' && extra.replayArgs !== undefined)
+    rep.replay = `spotcheck ${commandLine(replayArgv(extra.seed, def.id, extra.replayArgs))}`;
+  return rep;
+}
+
+/** The checks' route cells by verdict, for the summary. */
+function cellCounts(reports: readonly CheckReport[]): NonNullable<RunReport['summary']['cells']> {
+  const n = { pass: 0, fail: 0, inconclusive: 0, unanswered: 0, notOffered: 0 };
+  for (const c of reports.flatMap((r) => r.cells ?? [])) {
+    if (c.verdict === 'not-offered') n.notOffered++;
+    else n[c.verdict]++;
+  }
+  return n;
+}
+
+/** MUST checks left undecided on a route the target offers (verdict rule 8: the run is incomplete). */
+export function incompleteMust(reports: readonly CheckReport[]): CheckReport[] {
+  return reports.filter((r) => r.status === 'inconclusive' && r.level === 'MUST' && r.cause !== 'not-offered');
+}
+
+export interface RunFactsForReport {
+  started: number;
+  baseUrl: string;
+  profile: Profile;
+  seed: number;
+  runs: number;
+  clock: ClockEstimate;
+  transport: Transport;
+  latencies: readonly number[];
+  answers: Readonly<Record<string, number>>;
+  discovery: Discovery;
+  learned: ReadonlyArray<{ route: string; refusal: string }>;
+  unanswered: { count: number; probes: string[] };
+  maxTimeMs?: number;
+  orders: { maxOrders: number; placed: number; withheld: number };
+  exhausted?: string;
+  target: TargetProfile;
+  checks: readonly CheckDefinition[];
+  replayArgs?: readonly string[];
+  stopped?: RunReport['stopped'];
+}
+
+/** The whole run's report. */
+export function buildReport(reports: CheckReport[], f: RunFactsForReport): RunReport {
+  const count = (s: CheckReport['status']) => reports.filter((r) => r.status === s).length;
+  const notRunBy = (cause: string) => reports.filter((r) => r.status === 'skip' && r.cause === cause);
+  const budgetSkips = notRunBy('budget');
+  const inconclusiveByCause: Record<string, number> = {};
+  for (const r of reports)
+    if (r.status === 'inconclusive')
+      inconclusiveByCause[r.cause ?? 'check'] = (inconclusiveByCause[r.cause ?? 'check'] ?? 0) + 1;
+  return {
+    tool: { name: 'spotcheck', version: version() },
+    target: f.baseUrl,
+    profile: f.profile,
+    seed: f.seed,
+    runs: f.runs,
+    startedAt: new Date(f.started).toISOString(),
+    durationMs: Date.now() - f.started,
+    requests: f.transport.count(),
+    clock: {
+      method: f.clock.method,
+      ...(f.clock.offsetMs === undefined ? {} : { offsetMs: f.clock.offsetMs }),
+      ...(f.clock.uncertaintyMs === undefined ? {} : { uncertaintyMs: f.clock.uncertaintyMs }),
+      ...(f.clock.note === undefined ? {} : { note: f.clock.note }),
+    },
+    summary: {
+      passed: count('pass'),
+      failed: count('fail'),
+      info: count('info'),
+      skipped: count('skip'),
+      inconclusive: count('inconclusive'),
+      mustFailures: reports.filter((r) => r.status === 'fail' && r.level === 'MUST').length,
+      cells: cellCounts(reports),
+      inconclusiveByCause,
+      incompleteMust: incompleteMust(reports).map((r) => r.id),
+    },
+    unanswered: { count: f.unanswered.count, probes: f.unanswered.probes, ...f.transport.wait() },
+    discovery: { ...discoveryReport(f.discovery), ...(f.learned.length === 0 ? {} : { learned: [...f.learned] }) },
+    traffic: summariseTraffic([...f.latencies], { ...f.answers }),
+    rateLimits: f.transport.rateLimits(),
+    ...(f.maxTimeMs === undefined
+      ? {}
+      : {
+          deadline: {
+            maxTimeMs: f.maxTimeMs,
+            reached: f.transport.cutByDeadline() > 0,
+            checksNotRun: notRunBy('deadline').map((r) => r.id),
+            requestsNotSent: f.transport.cutByDeadline(),
+          },
+        }),
+    orders: {
+      ...(Number.isFinite(f.orders.maxOrders) ? { maxOrders: f.orders.maxOrders } : {}),
+      placed: f.orders.placed,
+      requestsNotSent: f.orders.withheld,
+      checksNotRun: budgetSkips.map((r) => r.id),
+      mustNotRun: budgetSkips.filter((r) => r.level === 'MUST').length,
+    },
+    ...(f.exhausted === undefined ? {} : { exhausted: f.exhausted }),
+    deviations: f.target.deviations,
+    coverage: coverageMatrix(f.checks),
+    ...(f.replayArgs === undefined ? {} : { replayArgs: [...f.replayArgs] }),
+    ...(f.stopped === undefined ? {} : { stopped: f.stopped }),
+    checks: reports,
+  };
+}

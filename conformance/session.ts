@@ -1,0 +1,289 @@
+/**
+ * The run's session (design notes, "Evidence first, verdict last"): every request goes through
+ * its one sender, which holds back what the order budget or the target description forbids, and
+ * records each check's probes as evidence (route, the expectation the check stated, the exchange
+ * or no answer). What the run learns on the way (refusals valid orders meet, effects of refused
+ * calls) is gathered here too; the verdict is conformance/decide.ts's alone.
+ */
+import { rule } from '../src/rules.js';
+import { describe, type Observation } from '../src/core/response.js';
+import type { RawRequest } from '../src/client/http.js';
+import { ordersIn, BUDGET_REASON, type OrderBudget, type OrderPaths, type ShareState } from './budget.js';
+import { controlOf, controlRequest, type Discovery } from './discovery.js';
+import { methodText, type EffectProber } from './effects.js';
+import { refusalMarks } from './exhaustion.js';
+import { routeKey, type Built, type Route, type SigningFacts } from './requests.js';
+import { timeProbeOf, type TimeProbe } from './traffic.js';
+import { DEADLINE_REASON, type SendResult, type Sender, type Transport } from './transport.js';
+import {
+  authRefusal,
+  expect as want,
+  fingerprintOf,
+  judgeExchange,
+  refusalToConfirm,
+  type Expectation,
+  type Knowledge,
+  type RouteKnowledge,
+} from './verdict.js';
+import type { CheckRecord, EffectFinding, Evidence } from './decide.js';
+import type { CheckDefinition, CheckSender, Probed } from './types.js';
+
+/** A result that was never sent, with the reason. */
+export function notSent(request: RawRequest, facts: SigningFacts | undefined, why: string): SendResult {
+  const observation: Observation = { verdict: 'not-sent', error: why };
+  return { observation, exchange: { request, observation, ...facts } };
+}
+
+export interface SessionOptions {
+  transport: Transport;
+  budget: OrderBudget;
+  paths: OrderPaths;
+  /** Aborted (Ctrl-C): the next request throws. */
+  signal?: AbortSignal;
+  /** After every request (progress). */
+  onRequest?: () => void;
+}
+
+/** Thrown into a check by its next request once the run is aborted. */
+export class RunInterrupted extends Error {
+  constructor() {
+    super('the run was interrupted');
+  }
+}
+
+/** The run's one sender: interrupts, the order budget as a reservation, traffic counts. */
+export function createRunSender(o: SessionOptions) {
+  const latencies: number[] = [];
+  const answers: Record<string, number> = {};
+  /** Per route, the send order of the latest request that got an answer (a route shown alive after a request it left unanswered). */
+  const lastAnswered = new Map<string, number>();
+  /** The order each result's request was sent in. */
+  const sentAs = new WeakMap<SendResult, number>();
+  let sent = 0;
+  /** Send `req`, reserving the orders it could place (against `share` too, when given); not sent when they do not fit. */
+  const send = async (
+    req: RawRequest,
+    facts?: SigningFacts,
+    rebuild?: () => Built,
+    share?: ShareState,
+  ): Promise<SendResult> => {
+    if (o.signal?.aborted) throw new RunInterrupted();
+    const n = ordersIn(req, o.paths);
+    if (!o.budget.reserve(n, share))
+      return notSent(req, facts, `${BUDGET_REASON}${o.budget.label}) is spent: not sent, it could place ${n} order(s)`);
+    let r: SendResult | undefined;
+    const seq = ++sent;
+    try {
+      r = await o.transport.send(req, facts, rebuild);
+      sentAs.set(r, seq);
+      return r;
+    } finally {
+      o.budget.settle(n, r?.observation ?? { verdict: 'no-answer' }, share);
+      if (r !== undefined) {
+        const v = r.observation.verdict;
+        if (v !== 'not-sent') answers[v] = (answers[v] ?? 0) + 1;
+        if (r.observation.elapsedMs !== undefined) latencies.push(r.observation.elapsedMs);
+        if (v !== 'not-sent' && v !== 'no-answer' && r.exchange.route !== undefined) {
+          const key = routeKey(r.exchange.route);
+          lastAnswered.set(key, Math.max(lastAnswered.get(key) ?? 0, seq));
+        }
+      }
+      o.onRequest?.();
+    }
+  };
+  return { send, latencies, answers, lastAnswered, seqOf: (r: SendResult) => sentAs.get(r) };
+}
+
+export type RunSender = ReturnType<typeof createRunSender>;
+
+/** What the run learns while checks send: refusals confirmed by re-sent controls. */
+export interface Learning {
+  knowledge: Knowledge & { routes: Record<string, RouteKnowledge> };
+  learned: Array<{ route: string; refusal: string }>;
+}
+
+/** Send a route's control again after a refusal not seen there yet: a business refusal of this run, or the rule's (verdict.ts refusalToConfirm). Once per route and refusal. */
+export function createConfirmer(
+  learning: Learning,
+  send: (b: Built) => Promise<SendResult>,
+  controlInput: Parameters<typeof controlRequest>[0],
+) {
+  const confirming = new Map<string, Promise<void>>();
+  return (route: Route, fp: string): Promise<void> => {
+    const key = routeKey(route);
+    const id = `${key} ${fp}`;
+    let p = confirming.get(id);
+    if (p === undefined) {
+      p = (async () => {
+        const r = await send(controlRequest(controlInput, route));
+        if (r.observation.verdict === 'not-sent') return;
+        const got = fingerprintOf(r.observation);
+        const routes = learning.knowledge.routes;
+        const rk = routes[key];
+        if (rk === undefined) return;
+        if (r.observation.verdict === 'accepted') routes[key] = { ...rk, ruleRefusals: [...rk.ruleRefusals, fp] };
+        else if (
+          got !== undefined &&
+          authRefusal(learning.knowledge, got) === undefined &&
+          !rk.validRefusals.includes(got)
+        ) {
+          routes[key] = { ...rk, validRefusals: [...rk.validRefusals, got] };
+          learning.learned.push({ route: key, refusal: describe(r.observation) });
+        }
+      })();
+      confirming.set(id, p);
+    }
+    return p;
+  };
+}
+
+export interface CheckSessionDeps {
+  run: RunSender;
+  learning: Learning;
+  discovery: Discovery;
+  confirm: (route: Route, fp: string) => Promise<void>;
+  effects: EffectProber;
+  /** Once per family, route and refusal over the whole run. */
+  followedUp: Set<string>;
+  /** The server clock's offset, for time probes. */
+  offsetMs: () => number;
+  /** Probes shared between checks (one request for the run). */
+  shared: Map<string, Promise<{ result: SendResult; carry: unknown }>>;
+  /** Unanswered requests of the run (the first 20 described). */
+  unanswered: { count: number; probes: string[] };
+}
+
+/** One check's recorder: its sender (evidence), its shared probes, and its record when it ends. */
+export function createCheckSession(def: CheckDefinition, share: ShareState | undefined, d: CheckSessionDeps) {
+  const evidence: Evidence[] = [];
+  let withheld = 0;
+  let cut = 0;
+  const marks = new Set<string>();
+  const effects = { shown: 0, methods: new Set<string>() };
+  let placedByRefused: EffectFinding | undefined;
+  const probes: TimeProbe[] = [];
+  const role = { establishes: def.establishes ?? [] };
+
+  /** Record the answer as evidence; `expect` restates what the probe expects (the last one stated counts). */
+  const recorded = (r: SendResult): Probed => {
+    const route = r.exchange.route === undefined ? undefined : routeKey(r.exchange.route);
+    const slot = evidence.length;
+    const seq = d.run.seqOf(r);
+    const entry = (expectation: Expectation): Evidence => ({
+      expectation,
+      observation: r.observation,
+      ...(route === undefined ? {} : { route }),
+      ...(seq === undefined ? {} : { seq }),
+    });
+    evidence.push(entry(want.observe));
+    return {
+      ...r,
+      expect: (expectation) => {
+        evidence[slot] = entry(expectation);
+        return judgeExchange(expectation, d.learning.knowledge, evidence[slot] as Evidence, role);
+      },
+    };
+  };
+
+  /** A whole-call refusal through a controlled route: shown to have placed nothing by effect (design notes, "Effects, not only answers"). */
+  const followUp = async (r: SendResult): Promise<void> => {
+    const route = r.exchange.route;
+    if (
+      def.ownEffects === true ||
+      r.observation.verdict !== 'rejected' ||
+      route === undefined ||
+      controlOf(d.discovery, route)?.state !== 'accepted'
+    )
+      return;
+    const key = `${rule(def.ruleId).family} ${routeKey(route)} ${fingerprintOf(r.observation) ?? ''}`;
+    if (d.followedUp.has(key)) return;
+    d.followedUp.add(key);
+    const f = await d.effects.followUp(r);
+    if (f === undefined) return;
+    effects.methods.add(
+      f.method.kind === 'none' ? `not shown on ${routeKey(route)}: ${methodText(f.method)}` : methodText(f.method),
+    );
+    if (f.reading === 'placed-nothing') effects.shown++;
+    if (f.reading === 'placed')
+      placedByRefused ??= {
+        refused: { route: routeKey(route), observation: r.observation },
+        shown: `${methodText(f.method)} showed client id ${f.id} already used (${f.result === undefined ? '?' : describe(f.result.observation)})`,
+      };
+  };
+
+  const send: CheckSender = async (req, facts, rebuild) => {
+    const route = facts?.route;
+    let r: SendResult;
+    if (route !== undefined && controlOf(d.discovery, route)?.state === 'not-offered') {
+      r = notSent(req, facts, `the target does not offer ${routeKey(route)} (target description)`);
+    } else {
+      r = await d.run.send(req, facts, rebuild, share);
+      if (r.observation.verdict === 'not-sent' && r.observation.error?.startsWith(BUDGET_REASON) === true) withheld++;
+      else {
+        const tp = def.timeProbes === true ? timeProbeOf(r.exchange, d.offsetMs()) : undefined;
+        if (tp !== undefined) probes.push(tp);
+        if (r.observation.verdict === 'not-sent' && r.observation.error === DEADLINE_REASON) cut++;
+        if (r.observation.verdict === 'no-answer') {
+          d.unanswered.count++;
+          if (d.unanswered.probes.length < 20)
+            d.unanswered.probes.push(
+              `${def.id}: ${req.method} ${req.path}${route === undefined ? '' : ` (${routeKey(route)})`}: ${describe(r.observation)}`,
+            );
+        }
+        const fp = refusalToConfirm(d.learning.knowledge, {
+          observation: r.observation,
+          ...(route === undefined ? {} : { route: routeKey(route) }),
+        });
+        if (fp !== undefined && route !== undefined) await d.confirm(route, fp);
+        for (const m of refusalMarks(r.observation)) marks.add(m);
+        await followUp(r);
+      }
+    }
+    return recorded(r);
+  };
+
+  /** One exchange per key for the whole run: the first check asking sends it, the others record the same answer. */
+  const shared = async <T>(
+    key: string,
+    make: () => { built: Built; carry: T },
+  ): Promise<{ result: SendResult; carry: T }> => {
+    const first = d.shared.get(key) as Promise<{ result: SendResult; carry: T }> | undefined;
+    if (first !== undefined) {
+      const v = await first;
+      // a probe the first check could not send (its order budget, a route not offered) is this check's to try
+      if (v.result.observation.verdict !== 'not-sent') {
+        const { expect: _e, ...plain } = v.result as Probed;
+        return { result: recorded(plain), carry: v.carry };
+      }
+    }
+    const { built, carry } = make();
+    const p = send(built.request, built.facts, built.rebuild).then((result) => ({ result, carry }));
+    if (first === undefined) d.shared.set(key, p);
+    return p;
+  };
+
+  return {
+    send,
+    shared,
+    /** Orders this check reserved or placed. */
+    ordersPlaced: () => share?.used ?? 0,
+    /** The refusals this check met (an exhausted account may explain a failure later). */
+    marks: () => [...marks],
+    timeProbes: () => probes,
+    record: (outcome: CheckRecord['outcome'], durationMs: number): CheckRecord => ({
+      def,
+      ...(outcome === undefined ? {} : { outcome }),
+      evidence,
+      withheld,
+      cut,
+      ...(placedByRefused === undefined ? {} : { placedByRefused }),
+      effects: { shown: effects.shown, methods: [...effects.methods] },
+      durationMs,
+    }),
+  };
+}
+
+/** Send through the run with `share` as the check sender type of discovery and the effect prober. */
+export function plainSender(run: RunSender): Sender {
+  return (req, facts, rebuild) => run.send(req, facts, rebuild);
+}
