@@ -107,7 +107,7 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'clock-jump',
     send: 'one order, and the same order again after a refusal',
     server:
-      'its clock jumps 10 s ahead: the order is refused with the time error (-1021) and every answer’s Date header shows the new time until an order is accepted',
+      'its clock jumps 10 s ahead and stays there: the order is refused with the time error (-1021); every answer’s Date header shows the new time',
     expect:
       'the client re-reads the server time (the Date header), re-signs with a timestamp on the new clock, and is accepted',
     cue: { kind: 'clock-jump', jumpMs: 10_000 },

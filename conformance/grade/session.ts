@@ -59,7 +59,7 @@ export interface Episode {
   followUps: number[];
   /** Why the cue request is not the scenario's shape. */
   shapeProblem?: string;
-  /** Still repeating (clock-jump: until an order is accepted). */
+  /** Its follow-ups are still counted (a normal scenario has none). */
   open: boolean;
 }
 
@@ -104,7 +104,7 @@ export class GradeSession {
     this.startedAt = this.realNow();
   }
 
-  /** The server clock: the real one, plus the jump of an open clock-jump scenario (§5.4). */
+  /** The server clock: the real one, plus every clock-jump scenario's jump so far (§5.4). */
   readonly clock = (): number => this.realNow() + this.jumpMs;
 
   /** Grade a request that has arrived, and say how to answer it. */
@@ -114,8 +114,6 @@ export class GradeSession {
     const episode = this.episodes.find(
       (e) => e.open && (e.content === content || f.clientOrderIds.some((id) => e.ids.has(id))),
     );
-    // another request ends an open clock jump that nobody follows up
-    for (const e of this.episodes) if (e.open && e !== episode && e.scenario.cue.kind === 'clock-jump') this.endJump(e);
     const sel = episode === undefined ? selectedScenario(r.headers, f.clientOrderIds) : {};
     if (sel.unknown !== undefined) this.unknownScenarios.add(sel.unknown);
     const results = gradeRequest(r, f, {
@@ -186,7 +184,7 @@ export class GradeSession {
           ...(cue.retryAfterS !== undefined ? { headers: { 'retry-after': String(cue.retryAfterS) } } : {}),
         };
       case 'clock-jump':
-        this.jumpMs = cue.jumpMs;
+        this.jumpMs += cue.jumpMs;
         return {
           kind: 'answer',
           status: 400,
@@ -242,13 +240,6 @@ export class GradeSession {
       if (cue.kind === 'status' && cue.retryAfterS !== undefined)
         this.retryNotBefore = this.clock() + cue.retryAfterS * 1000;
     }
-    const follow = this.episodes.find((x) => x.followUps.includes(seq));
-    if (follow !== undefined && answer.status === 200 && answer.code === 0) this.endJump(follow);
-  }
-
-  private endJump(e: Episode): void {
-    if (e.scenario.cue.kind === 'clock-jump') this.jumpMs = 0;
-    e.open = e.scenario.cue.kind === 'clock-jump' ? false : e.open;
   }
 }
 
