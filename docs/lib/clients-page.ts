@@ -4,8 +4,7 @@
  * committed from a real run), and what each mistake found means for a user of that library.
  * The matrix is read and checked here, so a malformed or hand-edited file fails the build.
  */
-import { DOCTOR_CODES, DOCTOR_SENTENCES, type DoctorCode } from '../../src/core/doctor/diagnose.js';
-import { DOCTOR_FIXES } from './doctor-page.js';
+import { DOCTOR_CODES, DOCTOR_FIXES, DOCTOR_SENTENCES, type DoctorCode } from '../../src/core/doctor/diagnose.js';
 import { code, escapeMd, table } from './markdown.js';
 import type { Helpers } from './template.js';
 
