@@ -121,6 +121,7 @@ describe('spotcheck grade (command line)', () => {
     expect(report.verdict).toBe('broken');
     const bad = report.requests.find((q) => q.key === 'bad-1');
     expect(bad?.broken[0]?.diagnosis?.code).toBe('BODY_NOT_SIGNED');
+    expect(bad?.broken[0]?.diagnosis?.fix).toContain('Sign the query string directly followed by the body');
     expect(bad?.correctedCurl).toContain('"$SPOTCHECK_SECRET"');
     const junit = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(files.junit, 'utf8')) as {
       testsuites: { '@_failures': string };

@@ -70,6 +70,7 @@ function brokenSection(r: GradeReport): string {
           d === undefined
             ? ''
             : `<dt>Diagnosis</dt><dd><code>${esc(d.code)}${d.also === undefined ? '' : ` + ${esc(d.also.join(', '))}`}</code>: ${esc(d.sentence)}</dd>
+<dt>Fix</dt><dd>${esc(d.fix)}</dd>
 <dt>Server signed</dt><dd><pre>${esc(d.serverSigned)}</pre></dd>${d.clientSigned === undefined ? '' : `<dt>Client signed</dt><dd><pre>${esc(d.clientSigned)}</pre></dd>`}`;
         return `<dt><a href="#${esc(gradeRuleAnchor(f.rule))}"><code>${esc(f.rule)}</code></a></dt><dd>${esc(f.detail)}</dd>${diag}`;
       })

@@ -4,6 +4,7 @@
  * skew over the session (§5.4), and the scenarios that ran. JSON (grade.schema.json),
  * console text and JUnit XML; the HTML page is ./html.ts. No secret in any of them.
  */
+import { DOCTOR_FIXES } from '../../src/core/doctor/diagnose.js';
 import type { Observation } from '../../src/core/response.js';
 import { parsePairs, encodePairs, SIGNATURE_PARAM } from '../../src/core/signing/query.js';
 import { DEFAULT_RECV_WINDOW } from '../../src/core/time.js';
@@ -31,7 +32,14 @@ export interface RuleVerdict {
 export interface Finding {
   rule: ClientRuleId;
   detail: string;
-  diagnosis?: { code: string; also?: string[]; sentence: string; serverSigned: string; clientSigned?: string };
+  diagnosis?: {
+    code: string;
+    also?: string[];
+    sentence: string;
+    fix: string;
+    serverSigned: string;
+    clientSigned?: string;
+  };
 }
 
 /** One graded request in the report. */
@@ -298,7 +306,12 @@ export function buildGradeReport(session: GradeSession, meta: ReportMeta, secret
         const f: Finding = { rule: x.rule, detail: x.detail };
         if (x.diagnosis !== undefined) {
           const d = x.diagnosis;
-          f.diagnosis = { code: d.code, sentence: d.sentence, serverSigned: d.serverSigned };
+          f.diagnosis = {
+            code: d.code,
+            sentence: d.sentence,
+            fix: [d.code, ...(d.also ?? [])].map((c) => DOCTOR_FIXES[c]).join(' '),
+            serverSigned: d.serverSigned,
+          };
           if (d.also !== undefined) f.diagnosis.also = d.also;
           if (d.clientSigned !== undefined) f.diagnosis.clientSigned = d.clientSigned;
         }
