@@ -381,7 +381,7 @@ export function gradeRequest(r: RecordedRequest, f: RequestFacts, ctx: GradeCont
       result(
         'CLIENT-SIGNATURE',
         false,
-        d === null ? 'signature does not verify' : `${d.code}: ${d.sentence}`,
+        `signature does not verify over the bytes as sent${d === null ? '' : ` (doctor: ${[d.code, ...(d.also ?? [])].join(' + ')})`}`,
         d ?? undefined,
       ),
     );
