@@ -179,6 +179,22 @@ describe('the HTML grade report of `spotcheck grade --report-html`', () => {
     expect(marks.some((m) => m.cls.includes('refused') && m.offset < -50_000)).toBe(true);
     for (const m of marks) expect(m.r.left >= box.x - 1 && m.r.right <= box.x + box.width + 1).toBe(true);
     await plot.screenshot({ path: join(ARTIFACTS, 'grade-skew-plot.png') });
+    // over the session: one point per timestamp, the stale one a cross, all inside the plot
+    const over = page.locator('#skew-time-plot');
+    const obox = await over.boundingBox();
+    if (obox === null) throw new Error('the skew-over-time plot is not rendered');
+    const points = await page
+      .locator('#skew-time-plot g.point')
+      .evaluateAll((gs) =>
+        gs.map((g) => ({ cls: g.getAttribute('class') ?? '', r: g.getBoundingClientRect().toJSON() as DOMRect })),
+      );
+    expect(points.length).toBe(r.skew.length);
+    expect(points.filter((p) => p.cls.includes('broken')).length).toBe(r.skew.filter((s) => !s.kept).length);
+    for (const p of points) {
+      expect(p.r.width).toBeGreaterThan(0);
+      expect(p.r.top >= obox.y - 1 && p.r.bottom <= obox.y + obox.height + 1).toBe(true);
+    }
+    await over.screenshot({ path: join(ARTIFACTS, 'grade-skew-over-time.png') });
     await page.close();
   });
 

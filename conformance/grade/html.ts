@@ -6,7 +6,7 @@
  * clock (§5.4, the run report's time plot), the scenarios, and every graded request.
  */
 import { page } from '../report/html.js';
-import { esc, timePlot, type PlottedProbe } from '../report/plots.js';
+import { esc, symlog, timePlot, type PlottedProbe } from '../report/plots.js';
 import type { GradeReport, ReportedRequest } from './report.js';
 
 const STATUS = {
@@ -83,6 +83,52 @@ ${q.correctedCurl === undefined ? '' : `<h4>Corrected (set SPOTCHECK_SECRET; the
   return `<section id="broken"><h2>Broken requests (${broken.length})</h2>${blocks.join('\n')}</section>`;
 }
 
+/**
+ * The skew over the session: one point per timestamp at its arrival time (x, seconds since
+ * the start) against its skew (y, the run report's axis: linear within ±1 s, logarithmic
+ * beyond), the seed's default window (−5000 ms to +1000 ms, §5.4) shaded.
+ */
+export function skewOverTime(skew: GradeReport['skew']): string {
+  const W = 960;
+  const H = 240;
+  const left = 70;
+  const right = 20;
+  const top = 16;
+  const bottom = 40;
+  const span = Math.max(1000, ...skew.map((s) => s.atMs));
+  const lowMs = Math.min(-6500, ...skew.map((s) => s.skewMs));
+  const highMs = Math.max(2000, ...skew.map((s) => s.skewMs));
+  const lo = symlog(lowMs) - 0.1;
+  const hi = symlog(highMs) + 0.1;
+  const x = (ms: number) => left + (ms / span) * (W - left - right);
+  const y = (ms: number) => top + ((hi - symlog(ms)) / (hi - lo)) * (H - top - bottom);
+  const f = (n: number) => n.toFixed(1);
+  const parts = [
+    `<svg id="skew-time-plot" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-labelledby="skew-time-title">`,
+    `<title id="skew-time-title">Timestamp skew over the session: ${skew.length} requests</title>`,
+    `<rect class="window" x="${left}" y="${f(y(1000))}" width="${W - left - right}" height="${f(y(-5000) - y(1000))}"><title>the seed's default window: −5000 ms to +1000 ms (§5.4)</title></rect>`,
+  ];
+  for (const t of [-60_000, -5000, -1000, 0, 1000, 10_000].filter((t) => t >= lowMs && t <= highMs))
+    parts.push(
+      `<line class="grid" x1="${left}" y1="${f(y(t))}" x2="${W - right}" y2="${f(y(t))}"/><text class="tick" x="${left - 6}" y="${f(y(t) + 4)}" text-anchor="end">${t === 0 ? '0' : `${t > 0 ? '+' : '−'}${Math.abs(t) >= 1000 ? `${Math.abs(t) / 1000} s` : `${Math.abs(t)} ms`}`}</text>`,
+    );
+  parts.push(
+    `<text class="axis" x="${f(left + (W - left - right) / 2)}" y="${H - 8}" text-anchor="middle">seconds since the session started (${(span / 1000).toFixed(1)} s); up: timestamp ahead of the server clock</text>`,
+  );
+  for (const s of skew) {
+    const what = `#${s.seq} ${s.key}: ${s.skewMs > 0 ? '+' : ''}${s.skewMs} ms at ${(s.atMs / 1000).toFixed(1)} s`;
+    const px = x(s.atMs);
+    const py = y(s.skewMs);
+    parts.push(
+      s.kept
+        ? `<g class="point kept" data-skew="${s.skewMs}"><title>${esc(what)}</title><circle cx="${f(px)}" cy="${f(py)}" r="4"/></g>`
+        : `<g class="point broken" data-skew="${s.skewMs}"><title>${esc(`${what}: outside the window`)}</title><path d="M${f(px - 4)} ${f(py - 4)}L${f(px + 4)} ${f(py + 4)}M${f(px - 4)} ${f(py + 4)}L${f(px + 4)} ${f(py - 4)}"/></g>`,
+    );
+  }
+  parts.push('</svg>');
+  return parts.join('\n');
+}
+
 function skewSection(r: GradeReport): string {
   if (r.skew.length === 0)
     return '<section id="skew"><h2>Timestamp skew</h2><p class="muted">No timestamp was sent.</p></section>';
@@ -96,7 +142,10 @@ function skewSection(r: GradeReport): string {
   const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
   return `<section id="skew"><h2>Timestamp skew</h2>
 <p>${r.skew.length} timestamps against the server clock at arrival: median ${median} ms, from ${sorted[0]} to ${sorted[sorted.length - 1]} ms. The seed accepts <code>serverTime − recvWindow ≤ timestamp &lt; serverTime + 1000</code> (§5.4); each point is a request (green: inside, red: outside).</p>
-<figure>${timePlot(probes, { offsetMs: 0, uncertaintyMs: 0, method: 'the grading server’s own clock' })}</figure></section>`;
+<figure>${timePlot(probes, { offsetMs: 0, uncertaintyMs: 0, method: 'the grading server’s own clock' })}</figure>
+<h3>Over the session</h3>
+<style>#skew-time-plot .window{fill:#e4f4e7}#skew-time-plot .grid{stroke:#e3e3e3}#skew-time-plot .tick{font-size:11px;fill:#555}#skew-time-plot .axis{font-size:12px;fill:#333}#skew-time-plot .kept circle{fill:var(--pass)}#skew-time-plot .broken path{stroke:var(--fail);stroke-width:2.2}</style>
+<figure>${skewOverTime(r.skew)}</figure></section>`;
 }
 
 function scenariosSection(r: GradeReport): string {

@@ -115,7 +115,8 @@ export interface GradeReport {
   };
   rules: RuleVerdict[];
   requests: ReportedRequest[];
-  skew: Array<{ seq: number; key: string; skewMs: number; recvWindow?: number; kept: boolean }>;
+  /** Per timestamp sent: when it arrived (ms after the session started), its skew against the server clock, kept or not. */
+  skew: Array<{ seq: number; key: string; atMs: number; skewMs: number; recvWindow?: number; kept: boolean }>;
   scenarios: ScenarioReport[];
   unknownScenarios: string[];
 }
@@ -379,6 +380,7 @@ export function buildGradeReport(session: GradeSession, meta: ReportMeta, secret
             {
               seq: g.request.seq,
               key: keyOf(g),
+              atMs: Math.max(0, g.request.receivedAt - session.startedAt),
               skewMs: g.skewMs,
               ...(g.recvWindow !== undefined ? { recvWindow: g.recvWindow } : {}),
               kept: g.results.some((x) => x.rule === 'CLIENT-TIMESTAMP' && x.kept),
