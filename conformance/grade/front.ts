@@ -36,6 +36,8 @@ export interface GradeOptions {
   secret: string;
   /** The user's server; undefined: the embedded reference server. */
   upstream?: string;
+  /** The embedded reference server explains signature rejections (`serve --explain`); default off. */
+  explain?: boolean;
   /** How long the slow-answer scenario holds its answer when the client stays, ms (default 30 s). */
   holdMs?: number;
   /** Each graded request, as it is graded (the console's live line). */
@@ -104,6 +106,7 @@ export async function startGrade(opts: GradeOptions): Promise<RunningGrade> {
     embedded = await startServer({
       credentials: [{ apiKey: opts.apiKey, secret: opts.secret, permissions: ['TRADE', 'USER_DATA'] }],
       clock: session.clock,
+      ...(opts.explain === true ? { explain: true } : {}),
     });
   const upstream = opts.upstream ?? (embedded as RunningServer).url;
   let seq = 0;
