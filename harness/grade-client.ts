@@ -160,7 +160,8 @@ export class OutsideClient {
       const code = (reply?.json as { code?: unknown } | undefined)?.code;
       const retryable = reply === undefined || reply.status === 429 || reply.status >= 500 || code === -1021;
       if (!retryable || attempt >= max) return reply ?? { status: 0, json: undefined };
-      if (reply?.status === 429) await sleep(Number(retryAfter ?? '1') * 1000);
+      // Retry-After, plus a little (timers may fire a millisecond early)
+      if (reply?.status === 429) await sleep(Number(retryAfter ?? '1') * 1000 + 50);
       if (code === -1021 && date !== null) this.offsetMs = Date.parse(date) - Date.now();
       if (!this.m.has('replayed-retry')) wire = build();
     }

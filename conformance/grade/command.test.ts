@@ -95,6 +95,7 @@ describe('spotcheck grade (command line)', () => {
     [['--upstream', 'ftp://example.test']],
     [['--api-key', 'only-a-key']],
     [['--port', '99999']],
+    [['--recv-window-cap', '5s']],
     [['--bogus']],
   ])('refuses %j as a usage error: exit 2, one line, no stack', async (argv) => {
     const io = capture();

@@ -18,6 +18,7 @@ import { SCENARIO_HEADER, scenarioList } from './scenarios.js';
 /** Usage text of `spotcheck grade`. */
 export const GRADE_HELP = `Usage: spotcheck grade [--port N] [--api-key K --secret S] [--upstream URL] [--duration S]
                       [--report-json F] [--report-html F] [--junit F] [--hold S]
+                      [--recv-window-cap MS]
        spotcheck grade --scenarios
 
 Grades your client: serves the seed's endpoints and grades every signed request that
@@ -35,12 +36,17 @@ Options:
   --api-key K       the API key your client sends (or set SPOTCHECK_API_KEY)
   --secret S        its secret (or set SPOTCHECK_SECRET); held in memory, never written
   --upstream URL    forward every request unchanged to your own server and grade on the
-                    way (default: the embedded reference server answers)
+                    way (default: the embedded reference server answers); scenario cues
+                    are answered by the grading server, their follow-ups by yours (on
+                    its own clock: after clock-jump it refuses a client that followed)
   --duration S      stop after S seconds (default: until SIGINT or SIGTERM)
   --report-json F   write the grade as JSON (schema: conformance/grade/grade.schema.json)
   --report-html F   write the grade as one self-contained HTML page
   --junit F         write JUnit XML: one testcase per rule and per scenario run
   --hold S          how long the slow-answer scenario holds its answer (default 30)
+  --recv-window-cap MS
+                    the largest recvWindow your server accepts: a larger one is a
+                    finding too (beside the seed's recommended 5000)
   --scenarios       list the scenarios and how a client selects one, then exit
   -h, --help        this text
 
@@ -114,6 +120,7 @@ export async function gradeCommand(argv: string[], io: Io, stop: () => Promise<s
         'report-html': { type: 'string' },
         junit: { type: 'string' },
         hold: { type: 'string' },
+        'recv-window-cap': { type: 'string' },
         scenarios: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -132,6 +139,13 @@ export async function gradeCommand(argv: string[], io: Io, stop: () => Promise<s
   const duration = parseDuration(values.duration);
   const hold = values.hold === undefined ? 30 : parseDuration(values.hold);
   const upstream = parseUpstream(values.upstream);
+  const capText = values['recv-window-cap'];
+  if (capText !== undefined && !/^[1-9][0-9]{0,8}$/.test(capText))
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `grade: --recv-window-cap must be a whole number of milliseconds, got ${JSON.stringify(capText)}`,
+    );
+  const recvWindowCap = capText === undefined ? undefined : Number(capText);
   const flagKey = credential(values['api-key'], 'SPOTCHECK_API_KEY', io.env);
   const flagSecret = credential(values.secret, 'SPOTCHECK_SECRET', io.env);
   if ((flagKey === undefined) !== (flagSecret === undefined))
@@ -155,6 +169,7 @@ export async function gradeCommand(argv: string[], io: Io, stop: () => Promise<s
     secret,
     ...(upstream !== undefined ? { upstream } : {}),
     holdMs: (hold ?? 30) * 1000,
+    ...(recvWindowCap !== undefined ? { recvWindowCap } : {}),
     onGraded: (g) => {
       const broken = g.results.filter((x) => !x.kept).map((x) => x.rule);
       const key = g.clientOrderIds[0] ?? `#${g.request.seq}`;

@@ -36,6 +36,8 @@ export interface GradeOptions {
   secret: string;
   /** The user's server; undefined: the embedded reference server. */
   upstream?: string;
+  /** The largest recvWindow the target declares, ms (CLIENT-RECVWINDOW). */
+  recvWindowCap?: number;
   /** The embedded reference server explains signature rejections (`serve --explain`); default off. */
   explain?: boolean;
   /** How long the slow-answer scenario holds its answer when the client stays, ms (default 30 s). */
@@ -99,7 +101,11 @@ const codeOf = (json: unknown): number | undefined => {
 
 /** Start the front (and, without `upstream`, the embedded reference server behind it). */
 export async function startGrade(opts: GradeOptions): Promise<RunningGrade> {
-  const session = new GradeSession({ apiKey: opts.apiKey, secret: opts.secret });
+  const session = new GradeSession({
+    apiKey: opts.apiKey,
+    secret: opts.secret,
+    ...(opts.recvWindowCap !== undefined ? { recvWindowCap: opts.recvWindowCap } : {}),
+  });
   const holdMs = opts.holdMs ?? 30_000;
   let embedded: RunningServer | undefined;
   if (opts.upstream === undefined)

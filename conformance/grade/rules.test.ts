@@ -89,6 +89,12 @@ describe('client rules (§2.1, §4.1, §5.2-§5.4)', () => {
       'CLIENT-RECVWINDOW',
     ]);
     expect(broken(recorded({ endpoint: 'v1', params: [...LIMIT, ['recvWindow', '5000']] }))).toEqual([]);
+    const capped = recorded({ endpoint: 'v1', params: [...LIMIT, ['recvWindow', '3000']] });
+    expect(broken(capped, ctx({ recvWindowCap: 2000 }))).toEqual(['CLIENT-RECVWINDOW']);
+    expect(
+      gradeRequest(capped, factsOf(capped), ctx({ recvWindowCap: 2000 })).find((x) => x.rule === 'CLIENT-RECVWINDOW')
+        ?.detail,
+    ).toContain('declared cap of 2000');
   });
 
   it('finds a replay by its bytes and a re-signed retry by its content', () => {

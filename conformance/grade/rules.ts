@@ -96,7 +96,8 @@ export const CLIENT_RULES: Readonly<Record<ClientRuleId, ClientRule>> = {
     id: 'CLIENT-RECVWINDOW',
     section: '5.4 item 2',
     catalog: ['TIME-RECVWINDOW-RECOMMENDED', 'ORDER-RECVWINDOW-FORMAT'],
-    requirement: 'recvWindow, when sent, is a whole number of milliseconds of 5000 or less (the seed recommends it).',
+    requirement:
+      'recvWindow, when sent, is a whole number of milliseconds of 5000 or less (the seed recommends it), and within the cap the target declares.',
   },
   'CLIENT-RETRY-RESIGNED': {
     id: 'CLIENT-RETRY-RESIGNED',
@@ -263,6 +264,8 @@ export interface GradeContext {
   seenContent: ReadonlyMap<string, number>;
   /** When the last rate-limited answer allows the next request (server ms), if one is pending. */
   retryNotBefore?: number;
+  /** The largest recvWindow the target declares (`--recv-window-cap`), ms. */
+  recvWindowCap?: number;
 }
 
 /** The identity of a request's exact bytes (a replay repeats it). */
@@ -434,11 +437,17 @@ export function gradeRequest(r: RecordedRequest, f: RequestFacts, ctx: GradeCont
     out.push(
       rwIssue !== undefined
         ? result('CLIENT-RECVWINDOW', false, issueText(rwIssue))
-        : rw !== undefined && rw > DEFAULT_RECV_WINDOW
+        : rw !== undefined && (rw > DEFAULT_RECV_WINDOW || (ctx.recvWindowCap !== undefined && rw > ctx.recvWindowCap))
           ? result(
               'CLIENT-RECVWINDOW',
               false,
-              `recvWindow ${rw} ms is above the recommended ${DEFAULT_RECV_WINDOW}${rw > MAX_RECV_WINDOW ? ` and the reference cap of ${MAX_RECV_WINDOW} (D-RECVWINDOW-MAX)` : ''}`,
+              `recvWindow ${rw} ms is above ${[
+                ...(rw > DEFAULT_RECV_WINDOW ? [`the recommended ${DEFAULT_RECV_WINDOW}`] : []),
+                ...(ctx.recvWindowCap !== undefined && rw > ctx.recvWindowCap
+                  ? [`the declared cap of ${ctx.recvWindowCap}`]
+                  : []),
+                ...(rw > MAX_RECV_WINDOW ? [`the reference cap of ${MAX_RECV_WINDOW} (D-RECVWINDOW-MAX)`] : []),
+              ].join(' and ')}`,
             )
           : result('CLIENT-RECVWINDOW', true, `recvWindow ${f.recvWindow} ms`),
     );

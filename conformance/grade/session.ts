@@ -54,7 +54,7 @@ export interface Episode {
   cueSeq: number;
   content: string;
   ids: Set<string>;
-  /** Server time the cue's answer was written. */
+  /** Server clock when the cue's answer was written (the clock the follow-ups arrive on). */
   cueAnsweredAt?: number;
   followUps: number[];
   /** Why the cue request is not the scenario's shape. */
@@ -75,6 +75,8 @@ export interface SessionOptions {
   secret: string;
   /** The real clock, epoch ms (default Date.now). */
   now?: () => number;
+  /** The largest recvWindow the target declares, ms (CLIENT-RECVWINDOW). */
+  recvWindowCap?: number;
 }
 
 const field = (o: unknown, k: string): unknown =>
@@ -96,8 +98,10 @@ export class GradeSession {
   private readonly placedIds = new Set<string>();
   private readonly idFields = new Map<string, string>();
   private retryNotBefore: number | undefined;
+  private readonly recvWindowCap: number | undefined;
 
   constructor(opts: SessionOptions) {
+    this.recvWindowCap = opts.recvWindowCap;
     this.apiKey = opts.apiKey;
     this.secret = opts.secret;
     this.realNow = opts.now ?? Date.now;
@@ -124,6 +128,7 @@ export class GradeSession {
       placedIds: this.placedIds,
       idFields: this.idFields,
       ...(this.retryNotBefore !== undefined ? { retryNotBefore: this.retryNotBefore } : {}),
+      ...(this.recvWindowCap !== undefined ? { recvWindowCap: this.recvWindowCap } : {}),
     });
     this.retryNotBefore = undefined;
     if (!this.seenBytes.has(bytesKey(r))) this.seenBytes.set(bytesKey(r), r.seq);
@@ -235,7 +240,7 @@ export class GradeSession {
     for (const id of answer.placed) this.placedIds.add(id);
     const e = this.episodes.find((x) => x.cueSeq === seq);
     if (e !== undefined) {
-      e.cueAnsweredAt = this.realNow();
+      e.cueAnsweredAt = this.clock();
       const cue = e.scenario.cue;
       if (cue.kind === 'status' && cue.retryAfterS !== undefined)
         this.retryNotBefore = this.clock() + cue.retryAfterS * 1000;
