@@ -3,6 +3,7 @@
  * one recorded request and what the session saw before it. The signer, the validators,
  * the time rule and the doctor are the library's own: nothing here signs or validates twice.
  */
+import { createHash } from 'node:crypto';
 import { diagnose, type Diagnosis } from '../../src/core/doctor/diagnose.js';
 import { verifyWith } from '../../src/core/signing/hmac.js';
 import { parsePairs, rawPairs, SIGNATURE_PARAM } from '../../src/core/signing/query.js';
@@ -268,16 +269,19 @@ export interface GradeContext {
   recvWindowCap?: number;
 }
 
-/** The identity of a request's exact bytes (a replay repeats it). */
+const digest = (text: string): string => createHash('sha256').update(text).digest('base64url');
+
+/** The identity of a request's exact bytes (a replay repeats it), as a digest: a long session keeps 43 characters per request. */
 export function bytesKey(r: RecordedRequest): string {
-  return `${r.method} ${r.path}?${r.query}\n${r.body}`;
+  return digest(`${r.method} ${r.path}?${r.query}\n${r.body}`);
 }
 
 /** What a request asks for, without its time and signature: a retry of it has the same content. */
 export function contentKey(r: RecordedRequest, f: RequestFacts): string {
-  if (f.orders.length > 0) return `${r.method} ${r.path} ${f.orders.map((o) => orderKey(withoutTime(o))).join('|')}`;
+  if (f.orders.length > 0)
+    return digest(`${r.method} ${r.path} ${f.orders.map((o) => orderKey(withoutTime(o))).join('|')}`);
   const rest = f.pairs.filter(([k]) => !NOT_ORDER_FIELDS.has(k)).map(([k, v]) => `${k}=${v}`);
-  return `${r.method} ${r.path} ${rest.join('&')} ${f.bodyKind === 'json' ? r.body : ''}`;
+  return digest(`${r.method} ${r.path} ${rest.join('&')} ${f.bodyKind === 'json' ? r.body : ''}`);
 }
 
 /** An order's fields as one canonical text (same order with a fresh timestamp gives the same text). */

@@ -85,6 +85,7 @@ const field = (o: unknown, k: string): unknown =>
 /** The grading session (secret held in memory only, never in what it returns). */
 export class GradeSession {
   readonly graded: GradedRequest[] = [];
+  private readonly bySeq = new Map<number, GradedRequest>();
   readonly episodes: Episode[] = [];
   /** Requests naming a scenario that does not exist. */
   readonly unknownScenarios = new Set<string>();
@@ -149,6 +150,7 @@ export class GradeSession {
       ...(rw !== undefined ? { recvWindow: rw } : {}),
     };
     this.graded.push(g);
+    this.bySeq.set(r.seq, g);
     let plan: Plan = { kind: 'forward' };
     if (episode !== undefined) {
       episode.followUps.push(r.seq);
@@ -234,7 +236,7 @@ export class GradeSession {
 
   /** Record what the client got for request `seq`. */
   answered(seq: number, answer: Answer): void {
-    const g = this.graded.find((x) => x.request.seq === seq);
+    const g = this.bySeq.get(seq);
     if (g === undefined) return;
     g.answer = answer;
     for (const id of answer.placed) this.placedIds.add(id);
