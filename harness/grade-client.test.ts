@@ -62,6 +62,8 @@ describe('grade: an outside team’s client over loopback HTTP', () => {
     ['no-api-key', 'CLIENT-APIKEY-HEADER'],
     ['exponent-decimal', 'CLIENT-DECIMAL-FORM'],
     ['reused-client-id', 'CLIENT-ID-UNIQUE'],
+    ['swapped-key-secret', 'CLIENT-SIGNATURE', 'API_KEY_AS_SECRET'],
+    ['swapped-key-secret', 'CLIENT-APIKEY-HEADER'],
   ];
   it.each(cases)('names %s on %s', async (mistake, rule, diagnosis) => {
     const { report } = await grade([mistake], routine);

@@ -36,6 +36,8 @@ export const MISTAKES = [
   'reused-client-id',
   /** Resends the whole batch when one entry failed. */
   'resend-whole-batch',
+  /** API key and secret swapped: the secret in the header, the HMAC keyed with the API key. */
+  'swapped-key-secret',
 ] as const;
 export type Mistake = (typeof MISTAKES)[number];
 
@@ -87,12 +89,13 @@ export class OutsideClient {
   }
 
   private hmac(s: string): string {
-    return createHmac('sha256', this.o.secret).update(s).digest('hex');
+    const key = this.m.has('swapped-key-secret') ? this.o.apiKey : this.o.secret;
+    return createHmac('sha256', key).update(s).digest('hex');
   }
 
   private headers(contentType?: string, scenario?: string): Record<string, string> {
     const h: Record<string, string> = {};
-    if (!this.m.has('no-api-key')) h['X-SVC-APIKEY'] = this.o.apiKey;
+    if (!this.m.has('no-api-key')) h['X-SVC-APIKEY'] = this.m.has('swapped-key-secret') ? this.o.secret : this.o.apiKey;
     if (contentType !== undefined) h['Content-Type'] = contentType;
     if (scenario !== undefined) h['X-Spotcheck-Scenario'] = scenario;
     return h;

@@ -361,9 +361,15 @@ export function gradeRequest(r: RecordedRequest, f: RequestFacts, ctx: GradeCont
   out.push(
     apiKeyHeader === undefined
       ? result('CLIENT-APIKEY-HEADER', false, `no ${SEED_WIRE.apiKeyHeader} header`)
-      : apiKeyHeader !== ctx.apiKey
-        ? result('CLIENT-APIKEY-HEADER', false, `${SEED_WIRE.apiKeyHeader} holds a key this server did not issue`)
-        : result('CLIENT-APIKEY-HEADER', true, `${SEED_WIRE.apiKeyHeader} sent`),
+      : apiKeyHeader === ctx.secret
+        ? result(
+            'CLIENT-APIKEY-HEADER',
+            false,
+            `${SEED_WIRE.apiKeyHeader} holds the secret key, not the API key (key and secret swapped)`,
+          )
+        : apiKeyHeader !== ctx.apiKey
+          ? result('CLIENT-APIKEY-HEADER', false, `${SEED_WIRE.apiKeyHeader} holds a key this server did not issue`)
+          : result('CLIENT-APIKEY-HEADER', true, `${SEED_WIRE.apiKeyHeader} sent`),
   );
   // CLIENT-SIGNATURE (§5.3): over the bytes as sent, the doctor's diagnosis when wrong
   const steps = signingSteps(r.query, r.body, f.bodyKind);
@@ -379,7 +385,8 @@ export function gradeRequest(r: RecordedRequest, f: RequestFacts, ctx: GradeCont
         signature: f.signature,
         method: r.method,
         path: r.path,
-        ...(apiKeyHeader !== undefined ? { apiKey: apiKeyHeader } : {}),
+        // the issued key, whatever the header holds: a client that swapped key and secret keyed the HMAC with it
+        apiKey: ctx.apiKey,
       },
       ctx.secret,
       sign,
