@@ -139,6 +139,19 @@ describe('grade scenarios: the server plays its side on cue', () => {
     expect(gradeExitCode(report)).toBe(1);
   });
 
+  it('a client that ignores Retry-After breaks CLIENT-BACKOFF', async () => {
+    const { report } = await grade(['ignores-retry-after'], (c) =>
+      c.placeOrder('v1', c.limit(), { scenario: 'rate-limit-429' }),
+    );
+    expect(report.scenarios.find((s) => s.name === 'rate-limit-429')?.runs[0]).toMatchObject({
+      retried: true,
+      resigned: true,
+      backedOff: false,
+      verdict: 'broken',
+    });
+    expect(brokenRules(report)).toEqual(['CLIENT-BACKOFF']);
+  });
+
   it('a client that resends the whole batch after one failed entry sends placed orders again', async () => {
     const { report } = await grade(['resend-whole-batch'], (c) =>
       c.placeBatch(c.batch(3, 'f'), { scenario: 'batch-failing-entry' }),

@@ -38,6 +38,8 @@ export const MISTAKES = [
   'resend-whole-batch',
   /** API key and secret swapped: the secret in the header, the HMAC keyed with the API key. */
   'swapped-key-secret',
+  /** Sends again at once after a 429, ignoring Retry-After. */
+  'ignores-retry-after',
 ] as const;
 export type Mistake = (typeof MISTAKES)[number];
 
@@ -164,7 +166,8 @@ export class OutsideClient {
       const retryable = reply === undefined || reply.status === 429 || reply.status >= 500 || code === -1021;
       if (!retryable || attempt >= max) return reply ?? { status: 0, json: undefined };
       // Retry-After, plus a little (timers may fire a millisecond early)
-      if (reply?.status === 429) await sleep(Number(retryAfter ?? '1') * 1000 + 50);
+      if (reply?.status === 429 && !this.m.has('ignores-retry-after'))
+        await sleep(Number(retryAfter ?? '1') * 1000 + 50);
       if (code === -1021 && date !== null) this.offsetMs = Date.parse(date) - Date.now();
       if (!this.m.has('replayed-retry')) wire = build();
     }

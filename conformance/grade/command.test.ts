@@ -150,6 +150,17 @@ describe('spotcheck grade (command line)', () => {
     }
   });
 
+  it('says so when the port is taken: exit 2, no stack', async () => {
+    const taken = await startServer();
+    try {
+      const io = capture();
+      expect(await cli(['grade', '--port', String(taken.port)], io)).toBe(2);
+      expect(io.stderr()).toMatch(/^spotcheck: could not listen on 127\.0\.0\.1:\d+: EADDRINUSE\n$/);
+    } finally {
+      await taken.close();
+    }
+  });
+
   it('ends after --duration; with nothing graded it says so and exits 1', async () => {
     const io = capture();
     expect(await gradeCommand(['--duration', '0.2'], io, () => new Promise(() => undefined))).toBe(1);
