@@ -64,7 +64,8 @@ function headersOf(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-function readBody(req: IncomingMessage): Promise<string | undefined> {
+/** The body as text, or why there is none to grade: past {@link MAX_BODY}, or the client went away mid-body. */
+function readBody(req: IncomingMessage): Promise<string | 'too-large' | 'aborted'> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -72,9 +73,9 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
       size += c.length;
       if (size <= MAX_BODY) chunks.push(c);
     });
-    req.on('end', () => resolve(size > MAX_BODY ? undefined : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', () => resolve(undefined));
-    req.on('aborted', () => resolve(undefined));
+    req.on('end', () => resolve(size > MAX_BODY ? 'too-large' : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => resolve('aborted'));
+    req.on('aborted', () => resolve('aborted'));
   });
 }
 
@@ -159,7 +160,8 @@ export async function startGrade(opts: GradeOptions): Promise<RunningGrade> {
     const path = q === -1 ? target : target.slice(0, q);
     const query = q === -1 ? '' : target.slice(q + 1);
     const body = await readBody(req);
-    if (body === undefined) {
+    if (body === 'aborted') return;
+    if (body === 'too-large') {
       writeJson(res, 413, { code: -1000, msg: `The body is larger than ${MAX_BODY} bytes` }, {});
       return;
     }
