@@ -106,8 +106,8 @@ describe('grade scenarios: the server plays its side on cue', () => {
     await c.placeOrder('v1', c.limit(), { scenario: 'server-error-5xx' });
     await c.placeOrder('v1', c.limit(), { scenario: 'time-refusal' });
     await c.placeOrder('v1', c.limit(), { scenario: 'clock-jump' });
-    // the server holds the answer 60 s: a client timeout of 500 ms is past it whatever the load
-    await c.placeOrder('v1', c.limit(), { scenario: 'slow-answer', timeoutMs: 500 });
+    // the server holds the answer 60 s: a client timeout of 2 s is past it, and long enough for the request to arrive whatever the load
+    await c.placeOrder('v1', c.limit(), { scenario: 'slow-answer', timeoutMs: 2000 });
   }
 
   it('a careful client retries re-signed, backs off, re-reads the clock and resends only the failed entry', async () => {

@@ -37,7 +37,7 @@ async function runGrade(argv: string[], drive: (url: string) => Promise<void>, e
     stop = r;
   });
   const done = gradeCommand(argv, io, () => stopped);
-  for (let i = 0; i < 500 && !io.stdout().includes('listening on'); i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 3000 && !io.stdout().includes('listening on'); i++) await new Promise((r) => setTimeout(r, 10));
   const url = /listening on (\S+)/.exec(io.stdout())?.[1] ?? '';
   await drive(url);
   stop('SIGINT');

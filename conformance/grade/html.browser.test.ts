@@ -89,7 +89,7 @@ beforeAll(async () => {
     io,
     () => stopped,
   );
-  for (let i = 0; i < 1000 && !out.includes('listening on'); i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 3000 && !out.includes('listening on'); i++) await new Promise((r) => setTimeout(r, 10));
   await session(/listening on (\S+)/.exec(out)?.[1] ?? '');
   stop('SIGINT');
   expect(await done).toBe(1);
