@@ -182,6 +182,8 @@ export async function gradeCommand(argv: string[], io: Io, stop: () => Promise<s
   io.out(
     `spotcheck grade listening on ${grade.url}\nanswered by ${answeredBy}\napi key: ${apiKey}${flagKey === undefined ? ' (documented demo key, secret spotcheck-demo-secret)' : ''}\n${duration !== undefined ? `stops after ${duration} s` : 'stop with Ctrl-C (SIGINT) or SIGTERM'}; scenarios: spotcheck grade --scenarios\n`,
   );
+  if (!['127.0.0.1', '::1', 'localhost'].includes(values.host))
+    io.err(`warning: listening on ${values.host}, not only on loopback\n`);
   let timer: NodeJS.Timeout | undefined;
   const ended = await Promise.race([
     stop(),
