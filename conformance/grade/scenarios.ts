@@ -37,7 +37,8 @@ export interface Scenario {
   shape?: (endpoint: EndpointSpec | undefined, orders: readonly unknown[]) => string | undefined;
 }
 
-const field = (o: unknown, k: string): unknown =>
+/** A field of an order object (undefined for anything else). */
+export const field = (o: unknown, k: string): unknown =>
   typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[k] : undefined;
 
 const single =

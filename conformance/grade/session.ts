@@ -15,7 +15,7 @@ import {
   type RuleResult,
   withoutTime,
 } from './rules.js';
-import { selectedScenario, type Scenario } from './scenarios.js';
+import { field, selectedScenario, type Scenario } from './scenarios.js';
 
 /** What came back to the client for one request. */
 export interface Answer {
@@ -78,9 +78,6 @@ export interface SessionOptions {
   /** The largest recvWindow the target declares, ms (CLIENT-RECVWINDOW). */
   recvWindowCap?: number;
 }
-
-const field = (o: unknown, k: string): unknown =>
-  typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[k] : undefined;
 
 /** The grading session (secret held in memory only, never in what it returns). */
 export class GradeSession {
