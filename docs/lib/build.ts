@@ -48,6 +48,7 @@ export const GUIDES = [
   'playground.md',
   'signature-doctor.md',
   'client-libraries.md',
+  'grade-client.md',
   'time-window.md',
   'batch-orders.md',
   'conformance.md',

@@ -13,6 +13,31 @@ const call = (name: string): string => {
 };
 
 describe('the "Client libraries" page over the committed interop matrix', () => {
+  it('renders the grade card of every client: a column per client, its verdict, each rule it exercised', () => {
+    const graded = matrix.clients.filter((c) => c.grade !== undefined);
+    expect(graded.length).toBe(matrix.clients.length);
+    const out = call('client-grades');
+    for (const c of graded) expect(out).toContain(c.name);
+    expect(out).toContain('`CLIENT-SIGNATURE`');
+    for (const c of graded)
+      for (const r of c.grade?.rules ?? [])
+        if (r.status === 'broken') expect(out).toContain(`**broken on ${r.broken} of ${r.exercised}**`);
+    const bad = {
+      ...matrix,
+      clients: [
+        {
+          ...graded[0],
+          grade: {
+            verdict: 'kept',
+            requests: 1,
+            rules: [{ id: 'CLIENT-SIGNATURE', status: 'kept', broken: 2, exercised: 2 }],
+          },
+        },
+      ],
+    };
+    expect(() => checkMatrix(bad)).toThrow(/malformed grade card/);
+  });
+
   it('holds a real run of at least four clients, each with a version and every scenario', () => {
     expect(matrix.clients.length).toBeGreaterThanOrEqual(4);
     expect(Number.isNaN(Date.parse(matrix.generated))).toBe(false);

@@ -4,8 +4,7 @@
  * committed from a real run), and what each mistake found means for a user of that library.
  * The matrix is read and checked here, so a malformed or hand-edited file fails the build.
  */
-import { DOCTOR_CODES, DOCTOR_SENTENCES, type DoctorCode } from '../../src/core/doctor/diagnose.js';
-import { DOCTOR_FIXES } from './doctor-page.js';
+import { DOCTOR_CODES, DOCTOR_FIXES, DOCTOR_SENTENCES, type DoctorCode } from '../../src/core/doctor/diagnose.js';
 import { code, escapeMd, table } from './markdown.js';
 import type { Helpers } from './template.js';
 
@@ -33,12 +32,21 @@ export interface Evidence {
   signature: string;
 }
 
+/** A client's grade card: its `spotcheck grade` session, per client rule (conformance/grade/rules.ts). */
+export interface GradeCard {
+  verdict: string;
+  requests: number;
+  rules: Array<{ id: string; status: string; broken: number; exercised: number; example?: string }>;
+}
+
 export interface ClientRow {
   name: string;
   package: string;
   version: string;
   scenarios: Record<string, string>;
   evidence: Record<string, Evidence>;
+  /** Present when the run drove the client through `spotcheck grade`. */
+  grade?: GradeCard;
 }
 
 export interface ClientMatrix {
@@ -82,6 +90,20 @@ export function checkMatrix(value: unknown): ClientMatrix {
       if (/^[A-Z_]/.test(o) && codesOf(o).length === 0)
         throw new Error(`docs/data/client-libraries.json: ${c.name} ${s}: unknown doctor code ${o}`);
     }
+    const g = c.grade;
+    if (
+      g !== undefined &&
+      (!['kept', 'broken', 'nothing-graded'].includes(g.verdict) ||
+        !Array.isArray(g.rules) ||
+        g.rules.some(
+          (r) =>
+            !/^CLIENT-[A-Z-]+$/.test(r.id) ||
+            !['kept', 'broken', 'not-exercised'].includes(r.status) ||
+            (r.status === 'broken') !== r.broken > 0 ||
+            r.broken > r.exercised,
+        ))
+    )
+      throw new Error(`docs/data/client-libraries.json: ${c.name} has a malformed grade card`);
   }
   return m as ClientMatrix;
 }
@@ -150,6 +172,35 @@ export function clientHelpers(matrix: ClientMatrix): Helpers {
           return `### ${title}\n\n${offered}${not.length > 0 ? `\n\nNot offered by: ${not.join(', ')}.` : ''}`;
         })
         .join('\n\n'),
+    /** `{{client-grades}}`: the grade cards, one column per client, one row per client rule exercised by any of them. */
+    'client-grades': () => {
+      const graded = matrix.clients.filter((c) => c.grade !== undefined);
+      if (graded.length === 0) return 'No grade cards in this run (run `npm run interop` again).';
+      const ids = [...new Set(graded.flatMap((c) => c.grade?.rules.map((r) => r.id) ?? []))].filter((id) =>
+        graded.some((c) => c.grade?.rules.some((r) => r.id === id && r.status !== 'not-exercised')),
+      );
+      const mark = (c: ClientRow, id: string): string => {
+        const r = c.grade?.rules.find((x) => x.id === id);
+        if (r === undefined || r.status === 'not-exercised') return '–';
+        return r.status === 'kept' ? `kept (${r.exercised})` : `**broken on ${r.broken} of ${r.exercised}**`;
+      };
+      const cards = table(
+        ['Client rule', ...graded.map((c) => escapeMd(c.name))],
+        [
+          ['Verdict', ...graded.map((c) => (c.grade?.verdict === 'kept' ? 'every rule kept' : '**rules broken**'))],
+          ['Signed requests graded', ...graded.map((c) => String(c.grade?.requests ?? 0))],
+          ...ids.map((id) => [code(id), ...graded.map((c) => mark(c, id))]),
+        ],
+      );
+      const examples = graded.flatMap((c) =>
+        (c.grade?.rules ?? [])
+          .filter((r) => r.status === 'broken' && r.example !== undefined)
+          .map((r) => `- ${escapeMd(c.name)}, ${code(r.id)}: ${escapeMd(r.example ?? '')}`),
+      );
+      return examples.length === 0
+        ? cards
+        : `${cards}\n\nThe first finding of each broken rule:\n\n${examples.join('\n')}`;
+    },
     /** `{{client-mistakes}}`: every mistake the run found, per client: what it means and what to do, with the request as sent. */
     'client-mistakes': () => {
       const found: string[] = [];

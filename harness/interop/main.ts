@@ -8,6 +8,9 @@
  * An outcome is `accepted`, the doctor's code (`A+B` for two mistakes), `unsupported`
  * (the library has no call for that placement), `refused <code>` (refused for another
  * reason than the signature) or `not sent` (the library failed before sending).
+ * Each client is driven through its own `spotcheck grade` session (the reference server
+ * behind the grading front), so the matrix also holds the client's grade card: each client
+ * rule kept, broken on N of M requests, or not exercised.
  * Loopback only: the libraries talk to a thin wrapper (proxy.ts) on 127.0.0.1.
  */
 import { spawnSync } from 'node:child_process';
@@ -18,8 +21,9 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { diagnose } from '../../src/core/doctor/diagnose.js';
-import { startServer } from '../../src/server/server.js';
 import { sign } from '../../src/signing/hmac.js';
+import { startGrade } from '../../conformance/grade/front.js';
+import { buildGradeReport } from '../../conformance/grade/report.js';
 import { DRIVERS, type Driver } from './clients.js';
 import { outcomeOf, placementOf, type Outcome } from './outcome.js';
 import { startProxy, type Exchange } from './proxy.js';
@@ -42,6 +46,15 @@ export interface ClientResult {
   unexpectedCalls: string[];
   /** Scenarios whose request was sent in another placement than the driver declares (a driver to fix). */
   placementMismatches: string[];
+  /** The grade card of the client's session (`spotcheck grade`): every client rule's verdict. */
+  grade: GradeCard;
+}
+
+/** One client's grade: per client rule kept / broken on N of M requests / not exercised, and the first finding of each broken rule. */
+export interface GradeCard {
+  verdict: string;
+  requests: number;
+  rules: Array<{ id: string; status: string; broken: number; exercised: number; example?: string }>;
 }
 
 export interface Evidence {
@@ -123,8 +136,9 @@ function evidenceOf(e: Exchange): Evidence {
   return { query: e.query, body: e.body, msg, signature: d === null ? 'OK' : [d.code, ...(d.also ?? [])].join('+') };
 }
 
-async function runClient(driver: Driver, index: number, dir: string, serverUrl: string): Promise<ClientResult> {
-  const proxy = await startProxy(serverUrl, driver.wire);
+async function runClient(driver: Driver, index: number, dir: string): Promise<ClientResult> {
+  const grade = await startGrade({ apiKey: API_KEY, secret: SECRET, explain: true });
+  const proxy = await startProxy(grade.url, driver.wire);
   const scenarios = {} as Record<Scenario, Outcome>;
   const evidence: ClientResult['evidence'] = {};
   const placementMismatches: string[] = [];
@@ -160,7 +174,28 @@ async function runClient(driver: Driver, index: number, dir: string, serverUrl: 
     }
   } finally {
     await proxy.close();
+    await grade.close();
   }
+  const report = buildGradeReport(
+    grade.session,
+    { version: 'interop', url: grade.url, upstream: 'the reference server', ungraded: grade.ungraded() },
+    SECRET,
+    API_KEY,
+  );
+  const card: GradeCard = {
+    verdict: report.verdict,
+    requests: report.summary.requests,
+    rules: report.rules.map((r) => {
+      const first = report.requests.flatMap((q) => q.broken.filter((f) => f.rule === r.id))[0];
+      return {
+        id: r.id,
+        status: r.status,
+        broken: r.broken,
+        exercised: r.exercised,
+        ...(first !== undefined ? { example: first.detail } : {}),
+      };
+    }),
+  };
   return {
     name: driver.name,
     package: driver.pkg,
@@ -169,6 +204,7 @@ async function runClient(driver: Driver, index: number, dir: string, serverUrl: 
     evidence,
     unexpectedCalls: [...new Set(proxy.unknown)],
     placementMismatches,
+    grade: card,
   };
 }
 
@@ -188,23 +224,15 @@ export async function main(argv: string[]): Promise<number> {
   const dir = resolve(values.dir ?? join(tmpdir(), 'spotcheck-interop'));
   const drivers = values.only === undefined ? DRIVERS : DRIVERS.filter((d) => values.only?.includes(d.name) === true);
   install(dir, drivers);
-  const server = await startServer({
-    explain: true,
-    credentials: [{ apiKey: API_KEY, secret: SECRET, permissions: ['TRADE', 'USER_DATA'] }],
-  });
   const clients: ClientResult[] = [];
-  try {
-    for (const [i, d] of drivers.entries()) {
-      process.stderr.write(`interop: ${d.name} ${d.version}\n`);
-      clients.push(await runClient(d, i, dir, server.url));
-    }
-  } finally {
-    await server.close();
+  for (const [i, d] of drivers.entries()) {
+    process.stderr.write(`interop: ${d.name} ${d.version}\n`);
+    clients.push(await runClient(d, i, dir));
   }
   const matrix: Matrix = {
     generated: new Date().toISOString(),
     node: process.version,
-    server: 'spotcheck reference server (explain on), loopback',
+    server: 'spotcheck reference server (explain on) behind spotcheck grade, loopback',
     clients,
   };
   process.stdout.write(table(matrix));

@@ -12,6 +12,7 @@ export const MAIN_HELP = `Usage: spotcheck <command> [options]
 
 Commands:
   doctor   say why a request's signature is rejected
+  grade    serve and grade every signed request your client sends
   run      run the conformance suite (no target: the embedded reference server)
   replay   rerun one check with a given seed
   matrix   run several targets: one report each and a rules x targets matrix

@@ -74,6 +74,7 @@ export {
   firstDifference,
   DOCTOR_CODES,
   DOCTOR_SENTENCES,
+  DOCTOR_FIXES,
   type Candidate as DoctorCandidate,
   type Diagnosis,
   type DoctorCode,

@@ -435,6 +435,15 @@ const CASES: Case[] = [
     clientSigned: `${Q}&newClientOrderId=a%20b`,
   },
   {
+    comment: 'the signed text followed by a newline (printed with echo, not printf %s)',
+    code: 'TRAILING_NEWLINE_SIGNED',
+    flags: ['Join'],
+    query: Q,
+    body: B,
+    bodyKind: 'form',
+    clientSigned: `${Q}${B}\n`,
+  },
+  {
     comment: 'a space left unencoded in the signed text: no valid encoding, so signed before encoding',
     code: 'SIGNED_BEFORE_ENCODING',
     flags: ['Encoding'],

@@ -81,6 +81,10 @@ const cases: Array<[DoctorCode, DoctorRequest]> = [
       path: '/api/v1/spot/order',
     },
   ],
+  // The signed text followed by a line ending (echo without -n, a text template).
+  ['TRAILING_NEWLINE_SIGNED', sent(Q, B, `${Q}${B}\n`)],
+  ['TRAILING_NEWLINE_SIGNED', sent(Q, JSON_SENT, `${Q}${JSON_SENT}\r\n`, 'json')],
+  ['TRAILING_NEWLINE_SIGNED', sent(Q, '', `${Q}\n`, 'none')],
   // A JSON body signed before the query string (body + query).
   ['PARAMS_REORDERED', sent(Q, JSON_SENT, JSON_SENT + Q, 'json')],
   // A value whose only special character is `'`: the text signed is a valid encoding, so the stack re-encoded it.

@@ -41,6 +41,7 @@ export const DOCTOR_CODES = [
   'PATH_SIGNED',
   'SIGNATURE_BASE64',
   'API_KEY_AS_SECRET',
+  'TRAILING_NEWLINE_SIGNED',
   'UNKNOWN',
 ] as const;
 /** One stable code of `DOCTOR_CODES`. */
@@ -123,8 +124,48 @@ export const DOCTOR_SENTENCES: Readonly<Record<DoctorCode, string>> = {
     'The client signed the path (or method and path) in front of the parameters, as other venues require: totalParams is the query string and body only (§5.3 item 4).',
   SIGNATURE_BASE64: 'The client wrote the HMAC in base64: the signature is written as hexadecimal (§5.3 item 2).',
   API_KEY_AS_SECRET: 'The client keyed the HMAC with the API key: the key is the secret key (§5.3 item 2).',
+  TRAILING_NEWLINE_SIGNED:
+    'The client signed its string followed by a line ending (`\\n` or `\\r\\n`, e.g. from `echo` or a text template): nothing follows the body in totalParams (§5.3 item 4).',
   UNKNOWN:
     'No known mistake explains the signature: check the secret, and that the exact bytes sent are signed (§5.3).',
+};
+
+/** What to change in the client, per code (the doctor guide and `spotcheck grade` print it beside the sentence). */
+export const DOCTOR_FIXES: Readonly<Record<DoctorCode, string>> = {
+  BODY_NOT_SIGNED:
+    'Sign the query string directly followed by the body as sent; for the batch endpoint that is the raw JSON text, byte for byte.',
+  QUERY_NOT_SIGNED: 'Put the query string (without its `signature` pair) first, then the body.',
+  SEPARATOR_INSERTED: 'Join query string and body with nothing between them: no `&`, no `?`, no newline.',
+  SIGNATURE_PARAM_SIGNED:
+    'Build the string to sign without any `signature` pair (not even an empty one), then append `signature=` with the result.',
+  PARAMS_REORDERED:
+    'Sign the parameters in exactly the order they are sent: do not sort them, and keep the query string before the body.',
+  SIGNED_BEFORE_ENCODING: 'Percent-encode the values first, then sign the encoded text that goes on the wire.',
+  ENCODING_MISMATCH:
+    'Encode once and use that same text for signing and for sending; do not let the HTTP library re-encode it (pass the finished query string to it, or sign the text it produces).',
+  JSON_RESERIALISED:
+    'Serialise the JSON body once, sign that text and send that same text (no pretty-printing or re-serialising in between).',
+  OTHER_TIMESTAMP: 'Read the time once and use that one value both in the signed text and in the request.',
+  SPACE_SIGNED_AS_PLUS:
+    'Sign the query string or form body your HTTP library actually sends: encode spaces one way (`%20`) for both, or build the body text yourself, sign it and send it unchanged.',
+  LOWERCASE_ESCAPES_SIGNED:
+    'Sign the same escapes you send: upper-case them before signing (`%2C`), or send the lower-case text you signed (.NET: `Uri.EscapeDataString` instead of `HttpUtility.UrlEncode`).',
+  SIGNED_DOUBLE_ENCODED:
+    'Percent-encode each name and value once; sign the text that goes on the wire, not an encoding of it.',
+  JSON_SIGNED_WITH_SPACES:
+    "Serialise the body once and sign and send that same text: in Python `json.dumps(orders, separators=(',', ':'))` and send it with `data=`, not `json=`.",
+  JSON_KEYS_SORTED:
+    'Serialise the body once, in the order you send it, and sign that text (no `sort_keys=True`, no re-encoding of a map in between).',
+  PATH_SIGNED:
+    'Sign only the query string followed by the body: no method, no path, no `?` in front (this API is not signed like venues that sign `method + path`).',
+  SIGNATURE_BASE64:
+    "Write the HMAC-SHA256 digest as 64 hexadecimal digits (`digest('hex')`, `hexdigest()`), not base64.",
+  API_KEY_AS_SECRET:
+    "Key the HMAC with the secret key; the API key only goes in the API key header (check the two are not swapped in your client's constructor).",
+  TRAILING_NEWLINE_SIGNED:
+    'Sign the exact text sent, with no line ending after it (`printf %s`, not `echo`; strip the newline a template or file adds).',
+  UNKNOWN:
+    'Check the secret belongs to the API key sent, then compare your signed string with the server string shown, character by character.',
 };
 
 const BROWSER_ENC = (s: string): string => encodeURIComponent(s);
@@ -160,6 +201,8 @@ interface Shape {
   json?: JsonForm;
   /** Text signed in front of the parameters (PATH_SIGNED). */
   prefix: string;
+  /** Text signed after the parameters (TRAILING_NEWLINE_SIGNED). */
+  suffix: string;
 }
 
 function splitRaw(raw: string): string[] {
@@ -179,6 +222,7 @@ function shapeOf(req: DoctorRequest): Shape {
     signQuery: true,
     signBody: true,
     prefix: '',
+    suffix: '',
   };
 }
 
@@ -226,9 +270,9 @@ const bodyText = (s: Shape, ctx: Ctx): string =>
 function render(s: Shape, ctx: Ctx): string {
   const q = queryText(s);
   const b = bodyText(s, ctx);
-  if (s.join === '&' && q === '' && b !== '' && !s.bodyFirst) return `${s.prefix}&${b}`;
+  if (s.join === '&' && q === '' && b !== '' && !s.bodyFirst) return `${s.prefix}&${b}${s.suffix}`;
   const [x, y] = s.bodyFirst ? [b, q] : [q, b];
-  return s.prefix + (x !== '' && y !== '' ? x + s.join + y : x + y);
+  return s.prefix + (x !== '' && y !== '' ? x + s.join + y : x + y) + s.suffix;
 }
 
 /** The parsed JSON body as sent (once per search), or undefined when it is not JSON. */
@@ -429,13 +473,15 @@ const TRANSFORMATIONS: ReadonlyArray<readonly [DoctorCode, Transformation]> = [
     (s, ctx) => (s.json?.sortKeys === true ? [] : jsonForms(s, ctx, (f) => [{ ...f, sortKeys: true }])),
   ],
   ['PATH_SIGNED', (s, ctx) => (s.prefix === '' ? pathPrefixes(ctx.req, s).map((prefix) => ({ ...s, prefix })) : [])],
+  ['TRAILING_NEWLINE_SIGNED', (s) => (s.suffix === '' ? ['\n', '\r\n'].map((suffix) => ({ ...s, suffix })) : [])],
 ];
 
 /**
  * Pairs of mistakes (§5.3), the primary one first: it is applied first and its code is
  * the diagnosis' `code`. Every two distinct transformations, minus those that contradict
- * or void each other (two ways of encoding the same pairs). PATH_SIGNED is tried alone
- * only: its four prefixes would double the pairs, and the worst-case search cost.
+ * or void each other (two ways of encoding the same pairs). PATH_SIGNED and
+ * TRAILING_NEWLINE_SIGNED are tried alone only: their prefixes and line endings would
+ * multiply the pairs, and the worst-case search cost.
  */
 const PAIR_ORDER: readonly DoctorCode[] = [
   'OTHER_TIMESTAMP',
