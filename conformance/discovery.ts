@@ -5,7 +5,8 @@
  * through a route whose control was accepted, and only when the rejection is not the
  * signature/key fingerprint (design notes, "How a verdict is earned").
  */
-import { describe } from '../src/core/response.js';
+import { describe, entriesOf, entryPlaced, isRecord, type Observation } from '../src/core/response.js';
+import { refusalMark } from './exhaustion.js';
 import { flipFirstDigit } from './sig-edits.js';
 import { routeKey, type Built, type RequestFactory, type Route } from './requests.js';
 import { SINGLE_PLACEMENTS, type TargetProfile } from './target/description.js';
@@ -20,9 +21,17 @@ export interface Control {
   state: ControlState;
   /** What the server answered, in words. */
   observed: string;
-  /** The answer's fingerprint when it was a rejection. */
+  /** The answer's fingerprint when it was a rejection (or a failed batch entry's code). */
   fingerprint?: string;
+  /** Refused, while the opposite order sent next was placed: the refusal is the account's, the route accepts valid orders. */
+  business?: boolean;
   exchange?: Exchange;
+}
+
+/** An order's values without its client id. */
+function withoutId(o: Record<string, unknown>): Record<string, unknown> {
+  const { newClientOrderId: _id, ...rest } = o;
+  return rest;
 }
 
 /** A rejection fingerprint: what a server answers to one kind of bad request. */
@@ -87,14 +96,17 @@ function buildFor(
   input: Pick<DiscoveryInput, 'requests' | 'batchOrder' | 'limitParams'>,
   route: Route,
   opts: Parameters<RequestFactory['batch']>[1] = {},
+  order: Record<string, unknown> = route.placement === 'json' ? input.batchOrder() : input.limitParams(),
 ): Built {
-  if (route.placement === 'json') return input.requests.batch([input.batchOrder()], opts);
-  return input.requests.order(
-    input.limitParams(),
-    route.endpoint === 'batch' ? 'v1' : route.endpoint,
-    route.placement,
-    opts,
-  );
+  if (route.placement === 'json') return input.requests.batch([order], opts);
+  return input.requests.order(order, route.endpoint === 'batch' ? 'v1' : route.endpoint, route.placement, opts);
+}
+
+/** Whether an answer shows a valid order placed: accepted, and for a batch a placed entry (design notes, "An accepted control is an accepted order"). */
+function placedOrder(o: Observation): boolean {
+  if (o.verdict !== 'accepted') return false;
+  const e = entriesOf(o.json);
+  return e === undefined ? !isRecord(o.json) || !('result' in o.json) : e.some(entryPlaced);
 }
 
 /** Send the controls, then the fingerprint probes (each group at once). */
@@ -110,12 +122,14 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
       const e = input.profile.endpoints[route.endpoint];
       if (!e.offered || (route.placement !== 'json' && !e.placements.includes(route.placement)))
         return { route, state: 'not-offered', observed: 'not offered (target description); nothing sent' };
-      const r = await send(buildFor(input, route));
+      const order = route.placement === 'json' ? input.batchOrder() : input.limitParams();
+      const r = await send(buildFor(input, route, {}, order));
       const o = r.observation;
-      const fingerprint = fingerprintOf(o);
+      // An accepted control is an accepted order: a batch answered 200 whose every entry failed placed nothing (verdict rule 7).
+      const fingerprint = fingerprintOf(o) ?? refusalMark(o);
       const c: Control = {
         route,
-        state: o.verdict === 'accepted' ? 'accepted' : 'refused',
+        state: placedOrder(o) ? 'accepted' : 'refused',
         observed: describe(o),
         exchange: r.exchange,
       };
@@ -124,6 +138,19 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
         // Refused for a reason other than the signature? The same request with a bad signature tells.
         const bad = await send(buildFor(input, route, { signature: flipFirstDigit }));
         if (fingerprintOf(bad.observation) !== fingerprint) c.state = 'signature-ok';
+      }
+      if (c.state === 'signature-ok') {
+        // A business refusal is shown, never assumed: the opposite order, sent now, placed means the
+        // route accepts valid orders and this refusal is the account's (its balance, a position).
+        const opposite = order.side === 'SELL' ? 'BUY' : 'SELL';
+        const fresh = route.placement === 'json' ? input.batchOrder() : input.limitParams();
+        const twin = { ...withoutId(order), side: opposite, newClientOrderId: fresh.newClientOrderId };
+        const other = await send(buildFor(input, route, {}, twin));
+        if (placedOrder(other.observation)) {
+          c.state = 'accepted';
+          c.business = true;
+          c.observed = `${describe(o)}; the same order as ${opposite}, sent next, was placed (${describe(other.observation)})`;
+        }
       }
       return c;
     }),
@@ -214,7 +241,8 @@ export function knowledgeOf(d: Discovery): Knowledge {
       ...(c.fingerprint === undefined ? {} : { fingerprint: c.fingerprint }),
       ...(absent ? { absent } : {}),
       // A valid order refused unlike a bad signature: a refusal valid orders meet here (a filter, a balance).
-      validRefusals: c.state === 'signature-ok' && c.fingerprint !== undefined ? [c.fingerprint] : [],
+      validRefusals:
+        (c.state === 'signature-ok' || c.business === true) && c.fingerprint !== undefined ? [c.fingerprint] : [],
       ruleRefusals: [],
     };
   }
