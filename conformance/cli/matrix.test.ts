@@ -41,7 +41,12 @@ describe('parseTargets', () => {
     expect(bad('[{"name": "a", "baseUrl": "http://x", "secretEnv": "not a name!"}]')).toThrow(
       /must name an environment variable/,
     );
-    expect(bad('[{"name": "a", "baseUrl": "http://x", "colour": 1}]')).toThrow(/unknown key 'colour'/);
+    expect(bad('[{"name": "a", "baseUrl": "http://x", "colour": 1}]')).toThrow(/unknown key "colour"/);
+    expect(bad('[{"name": "a", "baseUrl": "http://x", "secretEnvv": "S"}]')).toThrow(
+      /unknown key "secretEnvv": did you mean "secretEnv"\?/,
+    );
+    expect(bad('[{"name": "a", "baseUrl": "http://x",}, // trailing comma\n]')).not.toThrow();
+    expect(bad('[\n{"name": "a" "baseUrl": "http://x"}]')).toThrow(/t\.json:2:14: a comma expected/);
     expect(bad('[{"baseUrl": "http://x"}]')).toThrow(/has no "name"/);
     expect(bad('[{"name": "a", "baseUrl": "http://x"}, {"name": "a", "embedded": true}]')).toThrow(/used twice/);
     expect(bad('[{"name": "a"}]')).toThrow(/exactly one of/);

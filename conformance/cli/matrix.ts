@@ -13,7 +13,7 @@ import { gateFails } from '../report/baseline.js';
 import { writeReportFile } from '../report/files.js';
 import { renderHtml } from '../report/html.js';
 import { buildMatrix, renderMatrixHtml, type MatrixEntry } from '../report/matrix.js';
-import { stripJsonComments } from '../target/jsonc.js';
+import { credentialKey, parseJsonc, unknownKeyMessage } from '../target/jsonc.js';
 import type { RunReport } from '../types.js';
 import { runCommand } from './run.js';
 
@@ -104,12 +104,13 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The targets of a targets file's text; every mistake is a usage error naming the target. `dir`: where relative config paths start. */
 export function parseTargets(text: string, file: string, dir: string): MatrixTargetSpec[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(stripJsonComments(text));
-  } catch (err) {
-    throw new SpotcheckError('ERR_USAGE', `${file}: not JSON (${err instanceof Error ? err.message : String(err)})`);
-  }
+  const { doc, errors } = parseJsonc(text);
+  if (errors.length > 0)
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `${file} is not JSON (comments and trailing commas allowed):\n  ${errors.map((e) => `${file}:${e}`).join('\n  ')}`,
+    );
+  const value = doc.value;
   if (!Array.isArray(value) || value.length === 0)
     throw new SpotcheckError(
       'ERR_USAGE',
@@ -123,13 +124,13 @@ export function parseTargets(text: string, file: string, dir: string): MatrixTar
     const o = t as Record<string, unknown>;
     for (const k of Object.keys(o)) {
       if (KNOWN.has(k)) continue;
-      if (/secret|api[-_]?key|password|token|credential/i.test(k)) {
+      if (credentialKey(k, [...KNOWN])) {
         throw new SpotcheckError(
           'ERR_USAGE',
           `${where} holds '${k}': credentials never go in the targets file; name the environment variables that hold them with "apiKeyEnv" and "secretEnv"`,
         );
       }
-      throw new SpotcheckError('ERR_USAGE', `${where}: unknown key '${k}' (known: ${[...KNOWN].join(', ')})`);
+      throw new SpotcheckError('ERR_USAGE', `${where}: ${unknownKeyMessage(k, [...KNOWN])}`);
     }
     const str = (k: string): string | undefined => {
       const v = o[k];
