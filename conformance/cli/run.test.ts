@@ -470,10 +470,11 @@ describe('spotcheck run (command line)', () => {
     expect(io.stderr() + io.stdout()).not.toContain('not-the-secret');
   });
 
-  it('a run stopped in discovery still writes every report: JSON saying why, JUnit with one failed discovery case, NDJSON start and end', async () => {
+  it('a run stopped in discovery still writes every report: JSON saying why, JUnit with one failed discovery case, NDJSON start and end, HTML saying it stopped', async () => {
     const json = join(dir, 'disc.json');
     const junit = join(dir, 'disc.xml');
     const events = join(dir, 'disc.ndjson');
+    const html = join(dir, 'disc.html');
     const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: 'not-the-secret' });
     expect(
       await cli(
@@ -491,6 +492,8 @@ describe('spotcheck run (command line)', () => {
           junit,
           '--report-ndjson',
           events,
+          '--report-html',
+          html,
         ],
         io,
       ),
@@ -525,7 +528,9 @@ describe('spotcheck run (command line)', () => {
       .map((l) => JSON.parse(l) as { event: string; stopped?: { reason: string } });
     expect(lines.map((e) => e.event)).toEqual(['start', 'end']);
     expect(lines[1]?.stopped?.reason).toBe('discovery');
-    expect(xml + readFileSync(json, 'utf8') + readFileSync(events, 'utf8')).not.toContain('not-the-secret');
+    const page = readFileSync(html, 'utf8');
+    expect(page).toMatch(/<div class="verdict fail">STOPPED before the checks: [^<]*the secret is wrong/);
+    expect(xml + readFileSync(json, 'utf8') + readFileSync(events, 'utf8') + page).not.toContain('not-the-secret');
   });
 
   it('an unreachable target writes its reports too (stopped: unreachable, one failed discovery case)', async () => {
@@ -546,7 +551,7 @@ describe('spotcheck run (command line)', () => {
     );
   });
 
-  it('Ctrl-C during discovery leaves valid reports holding no check, and NDJSON its end event', async () => {
+  it('Ctrl-C during discovery leaves valid reports holding no check (HTML too), and NDJSON its end event', async () => {
     // a target that answers slowly: the run is still measuring the clock / in discovery when interrupted
     const slow = createServer((_req, res) => setTimeout(() => res.end('{}'), 300));
     await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
@@ -554,10 +559,23 @@ describe('spotcheck run (command line)', () => {
     const json = join(dir, 'int-disc.json');
     const junit = join(dir, 'int-disc.xml');
     const events = join(dir, 'int-disc.ndjson');
+    const html = join(dir, 'int-disc.html');
     try {
       const io = capture({ SPOTCHECK_API_KEY: 'k', SPOTCHECK_SECRET: 's' });
       const running = cli(
-        ['run', '--base-url', url, '--report-json', json, '--junit', junit, '--report-ndjson', events],
+        [
+          'run',
+          '--base-url',
+          url,
+          '--report-json',
+          json,
+          '--junit',
+          junit,
+          '--report-ndjson',
+          events,
+          '--report-html',
+          html,
+        ],
         io,
       );
       for (let i = 0; i < 100 && !(existsSync(events) && readFileSync(events, 'utf8').includes('"event":"start"')); i++)
@@ -571,6 +589,9 @@ describe('spotcheck run (command line)', () => {
       expect(XMLValidator.validate(readFileSync(junit, 'utf8'))).toBe(true);
       const last = JSON.parse(readFileSync(events, 'utf8').trimEnd().split('\n').at(-1) ?? '{}') as { event: string };
       expect(last).toMatchObject({ event: 'end', stopped: { reason: 'interrupted' } });
+      expect(readFileSync(html, 'utf8')).toMatch(
+        /<div class="verdict partial">PARTIAL: interrupted, \d+ checks not run/,
+      );
       expect(process.listenerCount('SIGINT')).toBe(0);
     } finally {
       slow.closeAllConnections();

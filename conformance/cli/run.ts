@@ -407,7 +407,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
       io.err('\nspotcheck: interrupted; writing the reports of the checks that ended (Ctrl-C again to quit now)\n');
     };
     process.on('SIGINT', onSigint);
-    /** Every requested report of a run that ended before any check did: `stopped` says why (JUnit: one failed discovery case). */
+    /** Every requested report (JSON, JUnit, NDJSON, HTML) of a run that ended before any check did: `stopped` says why (JUnit: one failed discovery case). */
     const writeEarly = (reason: EarlyStop, message: string, discovery?: DiscoveryReport): void => {
       const report = earlyReport({
         target: target?.baseUrl ?? '',
@@ -430,6 +430,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
       if (v['report-json'] !== undefined)
         writeReportFile('report-json', v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
       if (v.junit !== undefined) writeReportFile('junit', v.junit, renderJunit(report));
+      if (v['report-html'] !== undefined) writeReportFile('report-html', v['report-html'], renderHtml(report));
     };
     try {
       /**

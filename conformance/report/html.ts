@@ -8,6 +8,7 @@
 import type { CheckReport, RunReport } from '../types.js';
 import { ownCells, reportCells, type CellStatus, type ReportCells } from './cells.js';
 import { esc, latencyHistogram, timePlot, type PlottedProbe } from './plots.js';
+import { stopCase } from './stopped.js';
 
 /** The anchor of a check in the report (`#check-ID`). */
 export const checkAnchor = (id: string): string => `check-${id}`;
@@ -109,6 +110,8 @@ export function verdictOf(r: RunReport): { cls: 'pass' | 'fail' | 'partial'; tex
     r.checks.filter((c) => c.status === 'fail' && c.level === 'MUST' && c.baseline?.state !== 'expected-failure')
       .length + (r.summary.stale ?? 0);
   if (gate > 0) return { cls: 'fail', text: `FAIL: ${gate} MUST-level failure${gate === 1 ? '' : 's'}` };
+  const early = r.stopped === undefined ? undefined : stopCase(r.stopped);
+  if (early?.failed === true) return { cls: 'fail', text: `STOPPED before the checks: ${early.message}` };
   if (r.stopped !== undefined)
     return {
       cls: 'partial',
