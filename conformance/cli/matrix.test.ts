@@ -207,6 +207,10 @@ describe('spotcheck matrix over three targets', () => {
     expect(await cli(['matrix', bad, '--out', join(dir, 'bad')], io2)).toBe(2);
     expect(io2.text()).toMatch(/credentials never go in the targets file/);
     expect(io2.text()).not.toMatch(/\n\s+at /);
+    // a folder that cannot be made fails at once (a recursive mkdir under /proc spins on Node 20)
+    const io5 = capture();
+    expect(await cli(['matrix', file, '--out', '/proc/nope/m'], io5)).toBe(2);
+    expect(io5.text()).toMatch(/^spotcheck: --out: cannot create or write the folder \/proc\/nope\/m: E[A-Z]+/);
     const io3 = capture();
     expect(await cli(['matrix', file], io3)).toBe(2);
     expect(io3.text()).toMatch(/--out DIR is required/);

@@ -4,13 +4,13 @@
  * JSON report into DIR, then DIR/matrix.html (rules x targets) and DIR/matrix.json.
  * `--from-reports A.json B.json ...` builds the same from existing JSON reports.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parse, type Io } from '../../src/cli/args.js';
 import { kitVersion } from '../../src/cli/main.js';
 import { SpotcheckError, isSpotcheckError } from '../../src/core/errors.js';
 import { gateFails } from '../report/baseline.js';
-import { writeReportFile } from '../report/files.js';
+import { makeDirectory, writeReportFile } from '../report/files.js';
 import { renderHtml } from '../report/html.js';
 import { buildMatrix, renderMatrixHtml, type MatrixEntry } from '../report/matrix.js';
 import { credentialKey, parseJsonc, unknownKeyMessage } from '../target/jsonc.js';
@@ -286,14 +286,7 @@ export async function matrixCommand(argv: string[], io: Io): Promise<number> {
     throw new SpotcheckError('ERR_USAGE', `--jobs must be a whole number of at least 1, got '${v.jobs}'`);
   const jobs = Number(v.jobs);
   const out = v.out;
-  try {
-    mkdirSync(out, { recursive: true });
-  } catch (err) {
-    throw new SpotcheckError(
-      'ERR_USAGE',
-      `--out: cannot create ${out}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
-    );
-  }
+  makeDirectory('out', out);
 
   if (v['from-reports']) {
     if (positionals.length === 0)

@@ -6,11 +6,12 @@
  * README with the local and distributed commands. A plan whose orders (all workers) exceed
  * --max-orders is refused.
  */
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, type Io } from '../../src/cli/args.js';
 import { SpotcheckError } from '../../src/core/errors.js';
 import { kitPath } from '../../src/paths.js';
+import { makeDirectory } from '../report/files.js';
 import { loadDescription, resolveDescription, type TargetDescription } from '../target/description.js';
 import { DEFAULT_ORDER, ordersPerRequest } from './build.js';
 import { FAIL_COUNTERS, hookName } from './counters.js';
@@ -240,6 +241,7 @@ export function initCommand(argv: string[], io: Io): number {
       'ERR_USAGE',
       `load init: the processor bundle ${bundle} is missing; run \`npm run build\` in the kit`,
     );
+  makeDirectory('out', v.out);
   const files = [SCRIPT_FILE, 'processor.cjs', 'README.md'].map((f) => join(v.out as string, f));
   const present = files.filter((f) => existsSync(f));
   if (present.length > 0 && !v.force)
@@ -260,7 +262,6 @@ export function initCommand(argv: string[], io: Io): number {
     spotcheckFingerprints: JSON.stringify(REFERENCE_FINGERPRINTS),
   };
   try {
-    mkdirSync(v.out, { recursive: true });
     writeFileSync(
       files[0] as string,
       renderScript({
