@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
@@ -20,7 +20,7 @@ import {
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { conformanceCommands } from './commands.js';
 import { mutants } from '../../harness/mutants.js';
-import { isLoopback, ruleLinker } from './run.js';
+import { isLoopback, notLoopbackWarning, ruleLinker } from './run.js';
 
 function capture(env: NodeJS.ProcessEnv = {}): Io & { stdout: () => string; stderr: () => string } {
   let out = '';
@@ -673,5 +673,16 @@ describe('spotcheck run (command line)', () => {
     expect(isLoopback(new URL('http://[::1]:1'))).toBe(true);
     expect(isLoopback(new URL('http://localhost'))).toBe(true);
     expect(isLoopback(new URL('https://api.example.test'))).toBe(false);
+    expect(isLoopback(new URL('http://[::ffff:127.0.0.1]:1'))).toBe(true);
+    expect(isLoopback(new URL('http://[::ffff:10.0.0.1]:1'))).toBe(false);
+    // an address of this machine on another interface is not loopback, and is called that
+    for (const addr of Object.values(networkInterfaces()).flatMap((l) => l ?? [])) {
+      if (addr.internal) continue;
+      const url = new URL(`http://${addr.family === 'IPv6' ? `[${addr.address.split('%')[0]}]` : addr.address}:8080`);
+      expect(isLoopback(url), addr.address).toBe(false);
+    }
+    const w = notLoopbackWarning('192.168.1.20:8080', 'spotcheck will send real signed orders.');
+    expect(w).toBe('WARNING: 192.168.1.20:8080 is not a loopback address. spotcheck will send real signed orders.\n');
+    expect(w).not.toMatch(/this machine/);
   });
 });

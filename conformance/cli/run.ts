@@ -193,10 +193,24 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Whether a URL points at this machine (loopback). */
+/** Whether a URL's host is a loopback name or address (127.0.0.0/8, ::1, IPv4-mapped 127.x, localhost). */
 export function isLoopback(url: URL): boolean {
-  const h = url.hostname.replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+  const h = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return (
+    h === 'localhost' ||
+    h === '::1' ||
+    /^127\.\d+\.\d+\.\d+$/.test(h) ||
+    // IPv4-mapped 127.x, as the URL parser writes it: ::ffff:7fxx:xxxx
+    /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h)
+  );
+}
+
+/**
+ * The warning before orders go to a host that is not loopback. It says "not loopback", not
+ * "not this machine": an address of this machine on another interface is not loopback either.
+ */
+export function notLoopbackWarning(host: string, what: string): string {
+  return `WARNING: ${host} is not a loopback address. ${what}\n`;
 }
 
 /**
@@ -507,8 +521,11 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
         }
         if (!isLoopback(url)) {
           io.err(
-            `WARNING: ${url.host} is not this machine. spotcheck will send real signed orders for ${target.symbol} ` +
-              `(up to ${maxOrders} accepted), at most ${rate || 'unlimited'} requests per second, ${concurrency} at a time.\n`,
+            notLoopbackWarning(
+              url.host,
+              `spotcheck will send real signed orders for ${target.symbol} ` +
+                `(up to ${maxOrders} accepted), at most ${rate || 'unlimited'} requests per second, ${concurrency} at a time.`,
+            ),
           );
           if (!v.yes) {
             io.err('Starting in 5 seconds; press Ctrl-C to stop (pass --yes to skip this pause).\n');
