@@ -30,7 +30,12 @@ describe('word-boundary clipping and wrapping', () => {
     fc.assert(
       fc.property(words, fc.integer({ min: 20, max: 100 }), (ws, width) => {
         const lines = wrapWords(`    ${ws.join(' ')}`, width, '      ');
-        expect(lines.join(' ').split(/\s+/).filter((w) => w !== '')).toEqual(ws);
+        expect(
+          lines
+            .join(' ')
+            .split(/\s+/)
+            .filter((w) => w !== ''),
+        ).toEqual(ws);
         for (const l of lines) if (l.length > width) expect(l.trim()).not.toContain(' ');
         expect(lines[0]?.startsWith('    ')).toBe(true);
       }),

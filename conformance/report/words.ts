@@ -23,7 +23,10 @@ export function wrapWords(text: string, width: number, indent = ''): string[] {
   const lines: string[] = [];
   let line = lead;
   let fresh = true;
-  for (const word of text.slice(lead.length).split(/\s+/).filter((w) => w !== '')) {
+  for (const word of text
+    .slice(lead.length)
+    .split(/\s+/)
+    .filter((w) => w !== '')) {
     if (!fresh && line.length + 1 + word.length > width) {
       lines.push(line);
       line = indent + word;
