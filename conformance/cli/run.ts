@@ -7,7 +7,7 @@ import type { Dispatcher } from 'undici';
 import { pathToFileURL } from 'node:url';
 import { kitPath } from '../../src/paths.js';
 import { rule } from '../../src/rules.js';
-import { credential, parse, type Io } from '../../src/cli/args.js';
+import { colorWanted, credential, parse, type Io } from '../../src/cli/args.js';
 import { isSpotcheckError, SpotcheckError } from '../../src/core/errors.js';
 import { API_KEY_HEADER } from '../../src/core/wire.js';
 import { sendRaw } from '../../src/client/http.js';
@@ -122,7 +122,8 @@ Reports:
   --docs-url URL         base URL of the docs site, for rule links in failures
                          (default: the site built in this clone by npm run docs,
                          else the rule catalog file shipped in the package)
-  --no-color             plain console output
+  --no-color             plain console output: no color, no redrawn progress
+                         line (NO_COLOR=1 does the same)
   -h, --help             this text
 
 Exit codes: 0 no MUST-level failure; 1 a MUST-level failure; 2 usage error, the
@@ -569,7 +570,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     signal: AbortSignal,
     dispatcher: Dispatcher | undefined,
   ): Promise<number> {
-    const tty = process.stderr.isTTY === true;
+    const tty = colorWanted(io.env, process.stderr, v['no-color']);
     let nextLine = 0;
     let report: RunReport;
     const gate = (c: CheckReport) =>
@@ -619,7 +620,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     if (baseline !== undefined) report = applyBaseline(report, baseline);
     io.out(
       renderConsole(report, {
-        color: !v['no-color'] && process.stdout.isTTY === true,
+        color: colorWanted(io.env, process.stdout, v['no-color']),
         ruleLink: ruleLinker(v['docs-url']),
       }),
     );

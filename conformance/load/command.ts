@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Client } from 'undici';
-import { parse, type Io } from '../../src/cli/args.js';
+import { colorWanted, parse, type Io } from '../../src/cli/args.js';
 import { SpotcheckError } from '../../src/core/errors.js';
 import { sign } from '../../src/signing/hmac.js';
 import { DEMO_API_KEY, DEMO_SECRET } from '../../src/server/credentials.js';
@@ -180,7 +180,7 @@ export async function loadCommand(argv: string[], io: Io): Promise<number> {
     io.err('\nspotcheck load: interrupted; waiting for the answers in flight (Ctrl-C again to quit now)\n');
   };
   process.on('SIGINT', onSigint);
-  const tty = process.stderr.isTTY === true;
+  const tty = colorWanted(io.env, process.stderr);
   let report: LoadReport;
   try {
     const { origin, prefix } = splitBase(baseUrl);
