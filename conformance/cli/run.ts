@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import { pathToFileURL } from 'node:url';
+import { dirname, resolve } from 'node:path';
 import { kitPath } from '../../src/paths.js';
 import { rule } from '../../src/rules.js';
 import { colorWanted, credential, parse, type Io } from '../../src/cli/args.js';
@@ -25,9 +26,11 @@ import { renderHtml } from '../report/html.js';
 import { applyBaseline, gateFails, loadBaseline, markCheck } from '../report/baseline.js';
 import { assertWritable, openNdjson, writeReportFile } from '../report/files.js';
 import { earlyReport, type EarlyStop } from '../report/stopped.js';
-import { caAgent, tlsAdvice } from './tls.js';
+import { readCa, targetAgent, tlsAdvice } from './tls.js';
 import { loadDescription, resolveDescription, type TargetDescription } from '../target/description.js';
 import { coverageMatrix, renderMatrix } from '../coverage.js';
+import { routeProtocols } from '../transport.js';
+import { protocolSummary, type ReportWithProtocols } from '../report/protocols.js';
 import { runConformance, selectChecks, unmatched } from '../runner.js';
 import { targetArgv, type RunSettings } from '../reproduce.js';
 import type { CheckReport, DiscoveryReport, Profile, RunReport, Target } from '../types.js';
@@ -72,7 +75,11 @@ Target:
                          replay needs it said)
   --ca FILE              PEM certificate(s) to trust besides Node's default CAs, for
                          an HTTPS target with a private CA or a self-signed
-                         certificate (NODE_EXTRA_CA_CERTS=FILE does the same)
+                         certificate (or "ca" in --config, relative to that file;
+                         NODE_EXTRA_CA_CERTS=FILE does the same)
+  --http2                offer HTTP/2 to an HTTPS target (TLS ALPN); a server
+                         offering only HTTP/1.1 gets that. The report says which
+                         protocol each route used
 
 Selection and reproducibility:
   --profile P            core (default, lenient) or reference (pins spec/decisions.md)
@@ -146,6 +153,7 @@ const options = {
   'no-trade-secret': { type: 'string' },
   'time-path': { type: 'string' },
   ca: { type: 'string' },
+  http2: { type: 'boolean', default: false },
   profile: { type: 'string', default: 'core' },
   only: { type: 'string', multiple: true },
   exclude: { type: 'string', multiple: true },
@@ -346,6 +354,14 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     ['ca', v.ca],
   ];
   for (const [k, val] of given) if (val !== undefined) Object.assign(settings, { [k]: val });
+  if (v.http2) settings.http2 = true;
+  // The CA certificates: --ca, else the description's `ca` (relative to its file); read now, a usage error before anything is sent.
+  const caCerts =
+    v.ca !== undefined
+      ? readCa(v.ca)
+      : description.ca !== undefined && v.config !== undefined
+        ? readCa(resolve(dirname(v.config), description.ca), `--config ${v.config}: ca`)
+        : undefined;
   const maxOrders =
     v['max-orders'] !== undefined ? int('max-orders', v['max-orders'], 0) : baseUrlArg === undefined ? Infinity : 10000;
   // replay reruns exactly the named checks; run takes prefixes.
@@ -407,7 +423,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     let target: Target | undefined;
     let started = false;
     const startedAt = Date.now();
-    const dispatcher = v.ca === undefined ? undefined : caAgent(v.ca);
+    const dispatcher = targetAgent({ ...(caCerts === undefined ? {} : { ca: caCerts }), http2: v.http2 });
     /** The run starts (its NDJSON `start` written): from then on whatever ends it writes every requested report. */
     const start = (): void => {
       started = true;
@@ -509,7 +525,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
           await sendRaw(
             target.baseUrl,
             { method: 'POST', path: targetProfile.endpoints.v1.path, query: '', body: '', headers: {} },
-            { timeoutMs, ...(dispatcher === undefined ? {} : { dispatcher }) },
+            { timeoutMs, dispatcher },
           );
         } catch (err) {
           const advice = tlsAdvice(
@@ -558,7 +574,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     } finally {
       process.off('SIGINT', onSigint);
       await server?.close();
-      await dispatcher?.close();
+      await dispatcher.close();
     }
   }
 
@@ -568,7 +584,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     rate: number,
     concurrency: number,
     signal: AbortSignal,
-    dispatcher: Dispatcher | undefined,
+    dispatcher: Dispatcher,
   ): Promise<number> {
     const tty = colorWanted(io.env, process.stderr, v['no-color']);
     let nextLine = 0;
@@ -581,7 +597,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
       report = await runConformance({
         exclude,
         signal,
-        ...(dispatcher === undefined ? {} : { dispatcher }),
+        dispatcher,
         onCheck: (c) => ndjson?.check(markCheck(c, baseline ?? [])),
         ...(v['fail-fast'] ? { stopAfter: gate } : {}),
         target,
@@ -618,6 +634,8 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     }
 
     if (baseline !== undefined) report = applyBaseline(report, baseline);
+    // which protocol carried each route (the transport counts them per dispatcher)
+    report = { ...report, protocols: protocolSummary(routeProtocols(dispatcher), v.http2) } as ReportWithProtocols;
     io.out(
       renderConsole(report, {
         color: colorWanted(io.env, process.stdout, v['no-color']),

@@ -7,6 +7,7 @@ import type { CheckReport, RunReport } from '../types.js';
 import type { RouteCell } from '../verdict.js';
 import { RULE_FAMILIES } from '../../src/core/rule-id.js';
 import { clipWords, packItems, wrapWords } from './words.js';
+import { protocolLine, type ReportWithProtocols } from './protocols.js';
 
 /** The rule catalog page, relative to the docs site root (built by `npm run docs`). */
 export const RULES_PAGE = 'documents/Rule_catalog.html';
@@ -145,6 +146,8 @@ export function renderConsole(r: RunReport, style: ConsoleStyle): string {
       ? `server clock: not measured (${c.note ?? 'unknown'}); time checks skipped`
       : `server clock: offset ${c.offsetMs} ms ± ${c.uncertaintyMs ?? '?'} ms (${c.method})`,
   );
+  const protocols = (r as ReportWithProtocols).protocols;
+  if (protocols !== undefined) out.push(protocolLine(protocols));
   out.push(...discoveryLines(r), '');
   for (const fam of RULE_FAMILIES) {
     const list = r.checks.filter((x) => x.family === fam);
