@@ -49,7 +49,7 @@ export type HttpProtocol = 'http/1.1' | 'h2';
  * went out on, read from undici's `undici:client:sendHeaders` diagnostics channel (which
  * names the request and the socket; a TLS socket says what ALPN chose).
  */
-export class ProtocolTrace {
+class ProtocolTrace {
   protocol?: HttpProtocol;
 }
 
@@ -128,8 +128,6 @@ export interface SendOptions {
   timeoutMs?: number;
   /** Largest body read, bytes (default 1 MiB): past it reading stops and the connection is dropped (`truncated`). */
   maxBodyBytes?: number;
-  /** Where the exchange's protocol is written (a fresh one by default); a dispatcher's interceptor sees it as `opaque`. */
-  trace?: ProtocolTrace;
 }
 
 /** Join a base URL and a path + raw query without re-encoding anything. */
@@ -144,7 +142,7 @@ export async function sendRaw(baseUrl: string, req: RawRequest, opts: SendOption
   const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
   const url = requestUrl(baseUrl, req.path, req.query);
   traceProtocols();
-  const trace = opts.trace ?? new ProtocolTrace();
+  const trace = new ProtocolTrace();
   const sentAt = Date.now();
   const t0 = performance.now();
   // undici's headersTimeout/bodyTimeout bound only the wait for headers and the gaps between chunks; this bounds the whole exchange
