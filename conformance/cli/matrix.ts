@@ -49,8 +49,9 @@ Options:
   --from-reports         the arguments are --report-json files of earlier runs:
                          build the matrix (and each HTML report) from them
   --profile P, --runs N, --seed N, --only PREFIX, --exclude PREFIX, --strict,
-  --rate N, --concurrency N, --max-orders N, --timeout MS, --max-time S, --yes
-                         as for \`spotcheck run\`, applied to every target
+  --rate N, --concurrency N, --max-orders N, --timeout MS, --max-time S, --yes,
+  --http2                as for \`spotcheck run\`, applied to every target (a
+                         target's own CA: "ca" in its --config file)
   -h, --help             this text
 
 Exit codes: 0 every target passed; 1 a target has a MUST-level failure (--strict:
@@ -75,6 +76,7 @@ const options = {
   timeout: { type: 'string' },
   'max-time': { type: 'string' },
   yes: { type: 'boolean', default: false },
+  http2: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -228,6 +230,7 @@ function sharedRunArgs(v: Record<string, unknown>): string[] {
     for (const x of (v[k] as string[] | undefined) ?? []) out.push(`--${k}`, x);
   if (v.strict === true) out.push('--strict');
   if (v.yes === true) out.push('--yes');
+  if (v.http2 === true) out.push('--http2');
   return out;
 }
 

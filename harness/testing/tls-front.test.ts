@@ -4,8 +4,7 @@
  * says so; without --http2 the same front is used over HTTP/1.1; a front offering only
  * HTTP/1.1 gets HTTP/1.1 (the fallback).
  */
-import { readFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,6 +90,19 @@ describe('HTTP/2 through a TLS front (ALPN)', () => {
     const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
     expect(report.protocols).toMatchObject({ offered: ['http/1.1'], used: ['http/1.1'] });
     expect(io.stdout()).toMatch(/^protocol: HTTP\/1\.1 on every route \(\d+; HTTP\/1\.1 only\)$/m);
+  });
+
+  it('matrix --http2 runs each target over HTTP/2, its CA from the target file', async () => {
+    const config = join(dir, 'front.jsonc');
+    writeFileSync(config, `{ "baseUrl": "${both.url}", "ca": ${JSON.stringify(cert)}, }`);
+    const targets = join(dir, 'targets.jsonc');
+    writeFileSync(targets, `[{ "name": "front", "config": "front.jsonc" }]`);
+    const out = join(dir, 'matrix');
+    const io = capture(env);
+    const argv = ['matrix', targets, '--out', out, '--http2', '--only', 'SIG-CASE', '--runs', '2', '--no-color'];
+    expect(await cli(argv, io), io.stdout() + io.stderr()).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, 'front.json'), 'utf8')) as Report;
+    expect(report.protocols.used).toEqual(['h2']);
   });
 
   it('--http2 against a front offering only HTTP/1.1 falls back to it and passes', async () => {
