@@ -82,8 +82,3 @@ class StreamingAgent extends Agent {
     return super.dispatch({ ...options, body: Readable.from([Buffer.from(body)]) }, handler);
   }
 }
-
-/** A dispatcher trusting Node's default CAs plus the PEM certificates of `file` (`--ca`). */
-export function caAgent(file: string): Agent {
-  return targetAgent({ ca: readCa(file) });
-}

@@ -14,6 +14,8 @@ import { DEMO_API_KEY, DEMO_SECRET } from '../../src/server/credentials.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { conformanceCommands } from '../../conformance/cli/commands.js';
 import { selfSignedCertificate, startTlsFront, type TlsFront } from './tls-front.js';
+import { sendRaw } from '../../src/client/http.js';
+import { readCa, targetAgent } from '../../conformance/cli/tls.js';
 
 function capture(env: NodeJS.ProcessEnv): Io & { stdout: () => string; stderr: () => string } {
   let out = '';
@@ -80,6 +82,29 @@ describe('HTTP/2 through a TLS front (ALPN)', () => {
     expect(report.replayArgs).toEqual(expect.arrayContaining(['--http2', '--ca', cert]));
     // the front saw HTTP/2 connections only
     expect(Object.keys(both.connections)).toEqual(['h2']);
+  });
+
+  it('a body on a method that expects none goes over HTTP/2 (streamed), and the session stays usable', async () => {
+    const agent = targetAgent({ ca: readCa(cert), http2: true });
+    try {
+      const req = (method: string, body: string) => ({
+        method,
+        path: '/api/v1/spot/order',
+        query: 'a=1',
+        body,
+        headers: { 'content-type': 'text/plain' },
+      });
+      // undici's HTTP/2 client asserted on a whole body here and left the session hanging
+      const del = await sendRaw(both.url, req('DELETE', 'x=1'), { dispatcher: agent, timeoutMs: 5000 });
+      expect({ status: del.status >= 400 && del.status < 500, protocol: del.protocol }).toEqual({
+        status: true,
+        protocol: 'h2',
+      });
+      const next = await sendRaw(both.url, req('POST', 'x=1'), { dispatcher: agent, timeoutMs: 5000 });
+      expect(next.protocol).toBe('h2');
+    } finally {
+      await agent.close();
+    }
   });
 
   it('without --http2 the same front is used over HTTP/1.1', async () => {
