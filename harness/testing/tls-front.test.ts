@@ -82,7 +82,7 @@ describe('HTTP/2 through a TLS front (ALPN)', () => {
     expect(report.replayArgs).toEqual(expect.arrayContaining(['--http2', '--ca', cert]));
     // the front saw HTTP/2 connections only
     expect(Object.keys(both.connections)).toEqual(['h2']);
-  });
+  }, 240_000); // a whole run through TLS, HTTP/2 and a proxy: 12 s on a quiet machine, 42 s at a load average of 11
 
   it('a body on a method that expects none goes over HTTP/2 (streamed), and the session stays usable', async () => {
     const agent = targetAgent({ ca: readCa(cert), http2: true });
