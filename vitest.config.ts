@@ -12,6 +12,7 @@ const LONG_FIRST = [
   'harness/gateway.test.ts',
   'harness/variants.test.ts',
   'conformance/runner.test.ts',
+  'harness/testing/tls-front.test.ts',
   'harness/lenient-parsers.test.ts',
   'conformance/hostile.test.ts',
   'harness/variants-answers.test.ts',

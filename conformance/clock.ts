@@ -7,6 +7,7 @@
 import type { RawRequest } from '../src/client/http.js';
 import { SpotcheckError } from '../src/core/errors.js';
 import type { Sender } from './transport.js';
+import { clipWords } from './report/words.js';
 
 /** What is known of `serverTime - localTime`. */
 export interface ClockEstimate {
@@ -128,7 +129,7 @@ export async function measureClock(opts: MeasureOptions): Promise<ClockEstimate>
       last =
         response === undefined
           ? `no answer (${observation.error ?? 'network error'})`
-          : `HTTP ${response.status} ${response.text.slice(0, 120)}`;
+          : `HTTP ${response.status} ${clipWords(response.text, 120)}`;
       // an answer without serverTime is the wrong path, not bad luck: say so at once (a lost request is retried)
       if (response !== undefined) break;
     }

@@ -4,9 +4,9 @@
  * pure core `spotcheck/core` and the vectors loader).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kitPath } from '../src/paths.js';
 
@@ -24,33 +24,55 @@ const FORBIDDEN = [
 ];
 
 interface Packed {
-  /** the clone's package.json text before the pack */
+  /** the clone's package.json and README text before the pack */
   before: string;
+  readmeBefore: string;
+  /** the copy packed: its package.json and README after the pack, and any swap file left */
+  after: { manifest: string; readme: string; leftovers: string[] };
   files: string[];
   packed: { scripts: Record<string, string>; bin: unknown; exports: unknown };
+  /** README.md as shipped */
+  readme: string;
 }
 let packResult: Packed | undefined;
+const SKIP = new Set(['node_modules', '.git', 'site', 'artifacts', 'reports']);
 /**
- * One real `npm pack` for every test here (15 s under load): its prepack/postpack hooks run,
- * with the build step skipped (the dist/ npm ci built is the one judged); the tarball's
- * package.json is read back.
+ * One real `npm pack` for every test here, run on a copy of this checkout (its prepack
+ * swaps package.json and README.md for the packed ones: the clone's own files stay as they
+ * are for the tests reading them meanwhile); its prepack/postpack hooks run, with the build
+ * step skipped (the dist/ npm ci built is the one judged); the tarball's package.json and
+ * README.md are read back.
  */
 function packOnce(): Packed {
   if (packResult) return packResult;
   const before = readFileSync(join(ROOT, 'package.json'), 'utf8');
+  const readmeBefore = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const dest = mkdtempSync(join(tmpdir(), 'spotcheck-pack-'));
+  const copy = join(dest, 'kit');
   try {
+    cpSync(ROOT, copy, { recursive: true, filter: (src) => !SKIP.has(relative(ROOT, src).split(sep)[0] ?? '') });
     const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dest], {
-      cwd: ROOT,
+      cwd: copy,
       encoding: 'utf8',
       env: { ...process.env, SPOTCHECK_PACK_PREBUILT: '1' },
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     const entry = (JSON.parse(out) as Array<{ filename: string; files: Array<{ path: string }> }>)[0];
     if (!entry) throw new Error(`npm pack printed no entry: ${out}`);
-    execFileSync('tar', ['-xzf', join(dest, entry.filename), '-C', dest, 'package/package.json']);
+    execFileSync('tar', ['-xzf', join(dest, entry.filename), '-C', dest, 'package/package.json', 'package/README.md']);
     const packed = JSON.parse(readFileSync(join(dest, 'package', 'package.json'), 'utf8')) as Packed['packed'];
-    packResult = { before, files: entry.files.map((f) => f.path), packed };
+    packResult = {
+      before,
+      readmeBefore,
+      after: {
+        manifest: readFileSync(join(copy, 'package.json'), 'utf8'),
+        readme: readFileSync(join(copy, 'README.md'), 'utf8'),
+        leftovers: readdirSync(copy).filter((f) => f.endsWith('.prepack')),
+      },
+      files: entry.files.map((f) => f.path),
+      packed,
+      readme: readFileSync(join(dest, 'package', 'README.md'), 'utf8'),
+    };
     return packResult;
   } finally {
     rmSync(dest, { recursive: true, force: true });
@@ -92,15 +114,37 @@ describe('npm pack', () => {
 
   it('packs a package.json without `prepare` (nothing to build on install) and leaves the clone its own', () => {
     if (!built) throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the tests');
-    const { before, packed } = packOnce();
+    const { before, packed, after, readmeBefore } = packOnce();
     expect((JSON.parse(before) as { scripts: Record<string, string> }).scripts.prepare).toBe('npm run build');
     expect(packed.scripts.prepare).toBeUndefined();
     expect(packed.scripts.build).toBeDefined();
     const own = JSON.parse(before) as { bin: unknown; exports: unknown };
     expect(packed.bin).toEqual(own.bin);
     expect(packed.exports).toEqual(own.exports);
-    expect(readFileSync(join(ROOT, 'package.json'), 'utf8')).toBe(before);
-    expect(existsSync(join(ROOT, '.package.json.prepack'))).toBe(false);
+    expect(after.manifest).toBe(before);
+    expect(after.readme).toBe(readmeBefore);
+    expect(after.leftovers).toEqual([]);
+  }, 60_000);
+
+  it('ships a README for someone who installed the package: no clone instructions, no path it does not ship', () => {
+    if (!built) throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the tests');
+    const { readme, readmeBefore, files } = packOnce();
+    // the repository's README keeps the clone's instructions
+    expect(readmeBefore).toContain('npm ci && npm start');
+    expect(readme).toContain('npm install --save-dev spotcheck');
+    expect(readme).toMatch(/^# spotcheck\n/);
+    for (const clone of [/npm ci &&/, /npm start/, /npm test/, /npm run /, /<!--/, /-->/])
+      expect(readme, String(clone)).not.toMatch(clone);
+    // every path of the kit it names (under a top-level folder of the repository) ships
+    const tops = readdirSync(ROOT, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !SKIP.has(e.name))
+      .map((e) => e.name);
+    const named = [...readme.matchAll(/`([^`\s]+)`/g)]
+      .map((m) => (m[1] ?? '').replace(/[.,:;)]+$/, ''))
+      .filter((p) => tops.some((t) => p.startsWith(`${t}/`)));
+    expect(named.length).toBeGreaterThan(3);
+    const shipped = (p: string) => files.some((f) => f === p || f.startsWith(p.endsWith('/') ? p : `${p}/`));
+    expect(named.filter((p) => !shipped(p))).toEqual([]);
   }, 60_000);
 
   it('files lists only what ships: no negation', () => {

@@ -20,6 +20,8 @@ export interface RunSettings {
   timePath?: string;
   /** `--ca FILE`: the certificates an HTTPS target is trusted with. */
   ca?: string;
+  /** `--http2`: HTTP/2 offered by ALPN. */
+  http2?: boolean;
   profile: Profile;
   runs: number;
 }
@@ -43,6 +45,7 @@ export function targetArgv(s: RunSettings): string[] {
     const v = s[key];
     if (v !== undefined) out.push(flag, String(v));
   }
+  if (s.http2 === true) out.push('--http2');
   if (s.baseUrl === undefined && s.config === undefined) out.push('--embedded');
   out.push('--profile', s.profile, '--runs', String(s.runs));
   return out;

@@ -3,16 +3,29 @@
  * A target that hangs, resets or answers garbage gives an observation, never a throw.
  */
 import type { Dispatcher } from 'undici';
-import { sendRaw, type RawRequest, type RawResponse } from '../src/client/http.js';
+import { sendRaw, type HttpProtocol, type RawRequest, type RawResponse } from '../src/client/http.js';
 import { isSpotcheckError } from '../src/core/errors.js';
 import { classify, type Observation } from '../src/core/response.js';
-import type { Built, SigningFacts } from './requests.js';
+import { routeKey, type Built, type SigningFacts } from './requests.js';
 import { createGate } from './gate.js';
 
 /** One request as sent, what came back, and how its signature was made (for the curl reproduction). */
 export interface Exchange extends SigningFacts {
   request: RawRequest;
   observation: Observation;
+  /** The HTTP version that carried it (`h2` only over TLS, when ALPN chose it). */
+  protocol?: HttpProtocol;
+}
+
+/** Answered exchanges per route (`batch/json`, `v1/query`, ...; `other` for requests of no route) and protocol. */
+export type RouteProtocols = Record<string, Partial<Record<HttpProtocol, number>>>;
+
+/** Each dispatcher's transports' counts: the CLI, which made the dispatcher, reads them for the report. */
+const protocolsByDispatcher = new WeakMap<Dispatcher, RouteProtocols>();
+
+/** The protocols the transports using `dispatcher` met, per route (empty when none answered). */
+export function routeProtocols(dispatcher: Dispatcher): RouteProtocols {
+  return protocolsByDispatcher.get(dispatcher) ?? {};
 }
 
 export interface SendResult {
@@ -101,6 +114,8 @@ export interface Transport {
   cutByDeadline(): number;
   /** The wait per request now, and whether it was shortened after repeated silence. */
   wait(): { timeoutMs: number; shortenedToMs?: number };
+  /** Answered exchanges per route and protocol. */
+  protocols(): RouteProtocols;
 }
 
 /** Make the rate-limited sender for one target. */
@@ -113,6 +128,9 @@ export function createTransport(opts: TransportOptions): Transport {
   let slowest = 0;
   let shortened: number | undefined;
   const waitNow = (): number => shortened ?? opts.timeoutMs;
+  const protocols: RouteProtocols =
+    opts.dispatcher === undefined ? {} : (protocolsByDispatcher.get(opts.dispatcher) ?? {});
+  if (opts.dispatcher !== undefined) protocolsByDispatcher.set(opts.dispatcher, protocols);
   const gate = createGate({
     width: opts.concurrency ?? Infinity,
     rate: opts.rate,
@@ -189,7 +207,20 @@ export function createTransport(opts: TransportOptions): Transport {
       });
       const observation = classify(response);
       if (response.elapsedMs !== undefined) slowest = Math.max(slowest, response.elapsedMs);
-      return { observation, response, exchange: { request, observation, ...facts } };
+      if (response.protocol !== undefined) {
+        const counts = (protocols[facts.route === undefined ? 'other' : routeKey(facts.route)] ??= {});
+        counts[response.protocol] = (counts[response.protocol] ?? 0) + 1;
+      }
+      return {
+        observation,
+        response,
+        exchange: {
+          request,
+          observation,
+          ...facts,
+          ...(response.protocol === undefined ? {} : { protocol: response.protocol }),
+        },
+      };
     } catch (err) {
       if (!isSpotcheckError(err)) throw err;
       if (err.code === 'ERR_TIMEOUT' && timeoutMs < wait) return deadlineResult(request, facts);
@@ -219,5 +250,6 @@ export function createTransport(opts: TransportOptions): Transport {
     cutByDeadline: () => cut,
     wait: () =>
       shortened === undefined ? { timeoutMs: opts.timeoutMs } : { timeoutMs: opts.timeoutMs, shortenedToMs: shortened },
+    protocols: () => structuredClone(protocols),
   };
 }

@@ -326,6 +326,10 @@ describe('the site opened from a file (file://), as the README once said to', ()
     await expect
       .poll(async () => (await page.locator('#sc-error').textContent()) ?? '')
       .toContain('npm run docs:serve');
+    // the status line at the top no longer says JavaScript is needed: it says the same
+    const top = (await page.locator('#sc-golden-result').textContent()) ?? '';
+    expect(top).not.toMatch(/needs JavaScript/);
+    expect(top).toContain('npm run docs:serve');
     expect(errors).toEqual([]);
     await page.goto(pathToFileURL(join(SITE, 'index.html')).href, { waitUntil: 'load' });
     expect(await page.locator('h1, h2').first().textContent()).toBeTruthy();

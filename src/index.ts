@@ -27,7 +27,14 @@ export {
   type SigningAuth,
   type BatchElement,
 } from './client/requests.js';
-export { sendRaw, requestUrl, type RawRequest, type RawResponse, type SendOptions } from './client/http.js';
+export {
+  sendRaw,
+  requestUrl,
+  type HttpProtocol,
+  type RawRequest,
+  type RawResponse,
+  type SendOptions,
+} from './client/http.js';
 export {
   startServer,
   DEFAULT_REQUEST_TIMEOUT_MS,

@@ -41,7 +41,12 @@ describe('parseTargets', () => {
     expect(bad('[{"name": "a", "baseUrl": "http://x", "secretEnv": "not a name!"}]')).toThrow(
       /must name an environment variable/,
     );
-    expect(bad('[{"name": "a", "baseUrl": "http://x", "colour": 1}]')).toThrow(/unknown key 'colour'/);
+    expect(bad('[{"name": "a", "baseUrl": "http://x", "colour": 1}]')).toThrow(/unknown key "colour"/);
+    expect(bad('[{"name": "a", "baseUrl": "http://x", "secretEnvv": "S"}]')).toThrow(
+      /unknown key "secretEnvv": did you mean "secretEnv"\?/,
+    );
+    expect(bad('[{"name": "a", "baseUrl": "http://x",}, // trailing comma\n]')).not.toThrow();
+    expect(bad('[\n{"name": "a" "baseUrl": "http://x"}]')).toThrow(/t\.json:2:14: a comma expected/);
     expect(bad('[{"baseUrl": "http://x"}]')).toThrow(/has no "name"/);
     expect(bad('[{"name": "a", "baseUrl": "http://x"}, {"name": "a", "embedded": true}]')).toThrow(/used twice/);
     expect(bad('[{"name": "a"}]')).toThrow(/exactly one of/);
@@ -202,6 +207,10 @@ describe('spotcheck matrix over three targets', () => {
     expect(await cli(['matrix', bad, '--out', join(dir, 'bad')], io2)).toBe(2);
     expect(io2.text()).toMatch(/credentials never go in the targets file/);
     expect(io2.text()).not.toMatch(/\n\s+at /);
+    // a folder that cannot be made fails at once (a recursive mkdir under /proc spins on Node 20)
+    const io5 = capture();
+    expect(await cli(['matrix', file, '--out', '/proc/nope/m'], io5)).toBe(2);
+    expect(io5.text()).toMatch(/^spotcheck: --out: cannot create or write the folder \/proc\/nope\/m: E[A-Z]+/);
     const io3 = capture();
     expect(await cli(['matrix', file], io3)).toBe(2);
     expect(io3.text()).toMatch(/--out DIR is required/);

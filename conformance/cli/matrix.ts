@@ -4,16 +4,16 @@
  * JSON report into DIR, then DIR/matrix.html (rules x targets) and DIR/matrix.json.
  * `--from-reports A.json B.json ...` builds the same from existing JSON reports.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parse, type Io } from '../../src/cli/args.js';
 import { kitVersion } from '../../src/cli/main.js';
 import { SpotcheckError, isSpotcheckError } from '../../src/core/errors.js';
 import { gateFails } from '../report/baseline.js';
-import { writeReportFile } from '../report/files.js';
+import { makeDirectory, writeReportFile } from '../report/files.js';
 import { renderHtml } from '../report/html.js';
 import { buildMatrix, renderMatrixHtml, type MatrixEntry } from '../report/matrix.js';
-import { stripJsonComments } from '../target/jsonc.js';
+import { credentialKey, parseJsonc, unknownKeyMessage } from '../target/jsonc.js';
 import type { RunReport } from '../types.js';
 import { runCommand } from './run.js';
 
@@ -49,8 +49,9 @@ Options:
   --from-reports         the arguments are --report-json files of earlier runs:
                          build the matrix (and each HTML report) from them
   --profile P, --runs N, --seed N, --only PREFIX, --exclude PREFIX, --strict,
-  --rate N, --concurrency N, --max-orders N, --timeout MS, --max-time S, --yes
-                         as for \`spotcheck run\`, applied to every target
+  --rate N, --concurrency N, --max-orders N, --timeout MS, --max-time S, --yes,
+  --http2                as for \`spotcheck run\`, applied to every target (a
+                         target's own CA: "ca" in its --config file)
   -h, --help             this text
 
 Exit codes: 0 every target passed; 1 a target has a MUST-level failure (--strict:
@@ -75,6 +76,7 @@ const options = {
   timeout: { type: 'string' },
   'max-time': { type: 'string' },
   yes: { type: 'boolean', default: false },
+  http2: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -104,12 +106,13 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The targets of a targets file's text; every mistake is a usage error naming the target. `dir`: where relative config paths start. */
 export function parseTargets(text: string, file: string, dir: string): MatrixTargetSpec[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(stripJsonComments(text));
-  } catch (err) {
-    throw new SpotcheckError('ERR_USAGE', `${file}: not JSON (${err instanceof Error ? err.message : String(err)})`);
-  }
+  const { doc, errors } = parseJsonc(text);
+  if (errors.length > 0)
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `${file} is not JSON (comments and trailing commas allowed):\n  ${errors.map((e) => `${file}:${e}`).join('\n  ')}`,
+    );
+  const value = doc.value;
   if (!Array.isArray(value) || value.length === 0)
     throw new SpotcheckError(
       'ERR_USAGE',
@@ -123,13 +126,13 @@ export function parseTargets(text: string, file: string, dir: string): MatrixTar
     const o = t as Record<string, unknown>;
     for (const k of Object.keys(o)) {
       if (KNOWN.has(k)) continue;
-      if (/secret|api[-_]?key|password|token|credential/i.test(k)) {
+      if (credentialKey(k, [...KNOWN])) {
         throw new SpotcheckError(
           'ERR_USAGE',
           `${where} holds '${k}': credentials never go in the targets file; name the environment variables that hold them with "apiKeyEnv" and "secretEnv"`,
         );
       }
-      throw new SpotcheckError('ERR_USAGE', `${where}: unknown key '${k}' (known: ${[...KNOWN].join(', ')})`);
+      throw new SpotcheckError('ERR_USAGE', `${where}: ${unknownKeyMessage(k, [...KNOWN])}`);
     }
     const str = (k: string): string | undefined => {
       const v = o[k];
@@ -227,6 +230,7 @@ function sharedRunArgs(v: Record<string, unknown>): string[] {
     for (const x of (v[k] as string[] | undefined) ?? []) out.push(`--${k}`, x);
   if (v.strict === true) out.push('--strict');
   if (v.yes === true) out.push('--yes');
+  if (v.http2 === true) out.push('--http2');
   return out;
 }
 
@@ -285,14 +289,7 @@ export async function matrixCommand(argv: string[], io: Io): Promise<number> {
     throw new SpotcheckError('ERR_USAGE', `--jobs must be a whole number of at least 1, got '${v.jobs}'`);
   const jobs = Number(v.jobs);
   const out = v.out;
-  try {
-    mkdirSync(out, { recursive: true });
-  } catch (err) {
-    throw new SpotcheckError(
-      'ERR_USAGE',
-      `--out: cannot create ${out}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
-    );
-  }
+  makeDirectory('out', out);
 
   if (v['from-reports']) {
     if (positionals.length === 0)

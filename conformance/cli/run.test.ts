@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
@@ -20,7 +20,7 @@ import {
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { conformanceCommands } from './commands.js';
 import { mutants } from '../../harness/mutants.js';
-import { isLoopback, ruleLinker } from './run.js';
+import { isLoopback, notLoopbackWarning, ruleLinker } from './run.js';
 
 function capture(env: NodeJS.ProcessEnv = {}): Io & { stdout: () => string; stderr: () => string } {
   let out = '';
@@ -479,10 +479,11 @@ describe('spotcheck run (command line)', () => {
     expect(io.stderr() + io.stdout()).not.toContain('not-the-secret');
   });
 
-  it('a run stopped in discovery still writes every report: JSON saying why, JUnit with one failed discovery case, NDJSON start and end', async () => {
+  it('a run stopped in discovery still writes every report: JSON saying why, JUnit with one failed discovery case, NDJSON start and end, HTML saying it stopped', async () => {
     const json = join(dir, 'disc.json');
     const junit = join(dir, 'disc.xml');
     const events = join(dir, 'disc.ndjson');
+    const html = join(dir, 'disc.html');
     const io = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: 'not-the-secret' });
     expect(
       await cli(
@@ -500,6 +501,8 @@ describe('spotcheck run (command line)', () => {
           junit,
           '--report-ndjson',
           events,
+          '--report-html',
+          html,
         ],
         io,
       ),
@@ -534,7 +537,9 @@ describe('spotcheck run (command line)', () => {
       .map((l) => JSON.parse(l) as { event: string; stopped?: { reason: string } });
     expect(lines.map((e) => e.event)).toEqual(['start', 'end']);
     expect(lines[1]?.stopped?.reason).toBe('discovery');
-    expect(xml + readFileSync(json, 'utf8') + readFileSync(events, 'utf8')).not.toContain('not-the-secret');
+    const page = readFileSync(html, 'utf8');
+    expect(page).toMatch(/<div class="verdict fail">STOPPED before the checks: [^<]*the secret is wrong/);
+    expect(xml + readFileSync(json, 'utf8') + readFileSync(events, 'utf8') + page).not.toContain('not-the-secret');
   });
 
   it('an unreachable target writes its reports too (stopped: unreachable, one failed discovery case)', async () => {
@@ -555,7 +560,7 @@ describe('spotcheck run (command line)', () => {
     );
   });
 
-  it('Ctrl-C during discovery leaves valid reports holding no check, and NDJSON its end event', async () => {
+  it('Ctrl-C during discovery leaves valid reports holding no check (HTML too), and NDJSON its end event', async () => {
     // a target that answers slowly: the run is still measuring the clock / in discovery when interrupted
     const slow = createServer((_req, res) => setTimeout(() => res.end('{}'), 300));
     await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
@@ -563,10 +568,23 @@ describe('spotcheck run (command line)', () => {
     const json = join(dir, 'int-disc.json');
     const junit = join(dir, 'int-disc.xml');
     const events = join(dir, 'int-disc.ndjson');
+    const html = join(dir, 'int-disc.html');
     try {
       const io = capture({ SPOTCHECK_API_KEY: 'k', SPOTCHECK_SECRET: 's' });
       const running = cli(
-        ['run', '--base-url', url, '--report-json', json, '--junit', junit, '--report-ndjson', events],
+        [
+          'run',
+          '--base-url',
+          url,
+          '--report-json',
+          json,
+          '--junit',
+          junit,
+          '--report-ndjson',
+          events,
+          '--report-html',
+          html,
+        ],
         io,
       );
       for (let i = 0; i < 100 && !(existsSync(events) && readFileSync(events, 'utf8').includes('"event":"start"')); i++)
@@ -580,6 +598,9 @@ describe('spotcheck run (command line)', () => {
       expect(XMLValidator.validate(readFileSync(junit, 'utf8'))).toBe(true);
       const last = JSON.parse(readFileSync(events, 'utf8').trimEnd().split('\n').at(-1) ?? '{}') as { event: string };
       expect(last).toMatchObject({ event: 'end', stopped: { reason: 'interrupted' } });
+      expect(readFileSync(html, 'utf8')).toMatch(
+        /<div class="verdict partial">PARTIAL: interrupted, \d+ checks not run/,
+      );
       expect(process.listenerCount('SIGINT')).toBe(0);
     } finally {
       slow.closeAllConnections();
@@ -661,5 +682,16 @@ describe('spotcheck run (command line)', () => {
     expect(isLoopback(new URL('http://[::1]:1'))).toBe(true);
     expect(isLoopback(new URL('http://localhost'))).toBe(true);
     expect(isLoopback(new URL('https://api.example.test'))).toBe(false);
+    expect(isLoopback(new URL('http://[::ffff:127.0.0.1]:1'))).toBe(true);
+    expect(isLoopback(new URL('http://[::ffff:10.0.0.1]:1'))).toBe(false);
+    // an address of this machine on another interface is not loopback, and is called that
+    for (const addr of Object.values(networkInterfaces()).flatMap((l) => l ?? [])) {
+      if (addr.internal) continue;
+      const url = new URL(`http://${addr.family === 'IPv6' ? `[${addr.address.split('%')[0]}]` : addr.address}:8080`);
+      expect(isLoopback(url), addr.address).toBe(false);
+    }
+    const w = notLoopbackWarning('192.168.1.20:8080', 'spotcheck will send real signed orders.');
+    expect(w).toBe('WARNING: 192.168.1.20:8080 is not a loopback address. spotcheck will send real signed orders.\n');
+    expect(w).not.toMatch(/this machine/);
   });
 });

@@ -5,9 +5,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import { pathToFileURL } from 'node:url';
+import { dirname, resolve } from 'node:path';
 import { kitPath } from '../../src/paths.js';
 import { rule } from '../../src/rules.js';
-import { credential, parse, type Io } from '../../src/cli/args.js';
+import { colorWanted, credential, parse, type Io } from '../../src/cli/args.js';
 import { isSpotcheckError, SpotcheckError } from '../../src/core/errors.js';
 import { API_KEY_HEADER } from '../../src/core/wire.js';
 import { sendRaw } from '../../src/client/http.js';
@@ -25,9 +26,11 @@ import { renderHtml } from '../report/html.js';
 import { applyBaseline, gateFails, loadBaseline, markCheck } from '../report/baseline.js';
 import { assertWritable, openNdjson, writeReportFile } from '../report/files.js';
 import { earlyReport, type EarlyStop } from '../report/stopped.js';
-import { caAgent, tlsAdvice } from './tls.js';
+import { readCa, targetAgent, tlsAdvice } from './tls.js';
 import { loadDescription, resolveDescription, type TargetDescription } from '../target/description.js';
 import { coverageMatrix, renderMatrix } from '../coverage.js';
+import { routeProtocols } from '../transport.js';
+import { protocolSummary, type ReportWithProtocols } from '../report/protocols.js';
 import { runConformance, selectChecks, unmatched } from '../runner.js';
 import { targetArgv, type RunSettings } from '../reproduce.js';
 import type { CheckReport, DiscoveryReport, Profile, RunReport, Target } from '../types.js';
@@ -72,7 +75,11 @@ Target:
                          replay needs it said)
   --ca FILE              PEM certificate(s) to trust besides Node's default CAs, for
                          an HTTPS target with a private CA or a self-signed
-                         certificate (NODE_EXTRA_CA_CERTS=FILE does the same)
+                         certificate (or "ca" in --config, relative to that file;
+                         NODE_EXTRA_CA_CERTS=FILE does the same)
+  --http2                offer HTTP/2 to an HTTPS target (TLS ALPN); a server
+                         offering only HTTP/1.1 gets that. The report says which
+                         protocol each route used
 
 Selection and reproducibility:
   --profile P            core (default, lenient) or reference (pins spec/decisions.md)
@@ -124,7 +131,8 @@ Reports:
   --docs-url URL         base URL of the docs site, for rule links in failures
                          (default: the site built in this clone by npm run docs,
                          else the rule catalog file shipped in the package)
-  --no-color             plain console output
+  --no-color             plain console output: no color, no redrawn progress
+                         line (NO_COLOR=1 does the same)
   -h, --help             this text
 
 Exit codes: 0 no MUST-level failure; 1 a MUST-level failure; 2 usage error, the
@@ -147,6 +155,7 @@ const options = {
   'no-trade-secret': { type: 'string' },
   'time-path': { type: 'string' },
   ca: { type: 'string' },
+  http2: { type: 'boolean', default: false },
   profile: { type: 'string', default: 'core' },
   only: { type: 'string', multiple: true },
   exclude: { type: 'string', multiple: true },
@@ -195,10 +204,24 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Whether a URL points at this machine (loopback). */
+/** Whether a URL's host is a loopback name or address (127.0.0.0/8, ::1, IPv4-mapped 127.x, localhost). */
 export function isLoopback(url: URL): boolean {
-  const h = url.hostname.replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+  const h = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return (
+    h === 'localhost' ||
+    h === '::1' ||
+    /^127\.\d+\.\d+\.\d+$/.test(h) ||
+    // IPv4-mapped 127.x, as the URL parser writes it: ::ffff:7fxx:xxxx
+    /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h)
+  );
+}
+
+/**
+ * The warning before orders go to a host that is not loopback. It says "not loopback", not
+ * "not this machine": an address of this machine on another interface is not loopback either.
+ */
+export function notLoopbackWarning(host: string, what: string): string {
+  return `WARNING: ${host} is not a loopback address. ${what}\n`;
 }
 
 /**
@@ -333,6 +356,14 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     ['ca', v.ca],
   ];
   for (const [k, val] of given) if (val !== undefined) Object.assign(settings, { [k]: val });
+  if (v.http2) settings.http2 = true;
+  // The CA certificates: --ca, else the description's `ca` (relative to its file); read now, a usage error before anything is sent.
+  const caCerts =
+    v.ca !== undefined
+      ? readCa(v.ca)
+      : description.ca !== undefined && v.config !== undefined
+        ? readCa(resolve(dirname(v.config), description.ca), `--config ${v.config}: ca`)
+        : undefined;
   const maxOrders =
     v['max-orders'] !== undefined ? int('max-orders', v['max-orders'], 0) : baseUrlArg === undefined ? Infinity : 10000;
   // replay reruns exactly the named checks; run takes prefixes.
@@ -394,7 +425,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     let target: Target | undefined;
     let started = false;
     const startedAt = Date.now();
-    const dispatcher = v.ca === undefined ? undefined : caAgent(v.ca);
+    const dispatcher = targetAgent({ ...(caCerts === undefined ? {} : { ca: caCerts }), http2: v.http2 });
     /** The run starts (its NDJSON `start` written): from then on whatever ends it writes every requested report. */
     const start = (): void => {
       started = true;
@@ -409,7 +440,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
       io.err('\nspotcheck: interrupted; writing the reports of the checks that ended (Ctrl-C again to quit now)\n');
     };
     process.on('SIGINT', onSigint);
-    /** Every requested report of a run that ended before any check did: `stopped` says why (JUnit: one failed discovery case). */
+    /** Every requested report (JSON, JUnit, NDJSON, HTML) of a run that ended before any check did: `stopped` says why (JUnit: one failed discovery case). */
     const writeEarly = (reason: EarlyStop, message: string, discovery?: DiscoveryReport): void => {
       const report = earlyReport({
         target: target?.baseUrl ?? '',
@@ -432,6 +463,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
       if (v['report-json'] !== undefined)
         writeReportFile('report-json', v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
       if (v.junit !== undefined) writeReportFile('junit', v.junit, renderJunit(report));
+      if (v['report-html'] !== undefined) writeReportFile('report-html', v['report-html'], renderHtml(report));
     };
     try {
       /**
@@ -495,7 +527,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
           await sendRaw(
             target.baseUrl,
             { method: 'POST', path: targetProfile.endpoints.v1.path, query: '', body: '', headers: {} },
-            { timeoutMs, ...(dispatcher === undefined ? {} : { dispatcher }) },
+            { timeoutMs, dispatcher },
           );
         } catch (err) {
           const advice = tlsAdvice(
@@ -508,8 +540,11 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
         }
         if (!isLoopback(url)) {
           io.err(
-            `WARNING: ${url.host} is not this machine. spotcheck will send real signed orders for ${target.symbol} ` +
-              `(up to ${maxOrders} accepted), at most ${rate || 'unlimited'} requests per second, ${concurrency} at a time.\n`,
+            notLoopbackWarning(
+              url.host,
+              `spotcheck will send real signed orders for ${target.symbol} ` +
+                `(up to ${maxOrders} accepted), at most ${rate || 'unlimited'} requests per second, ${concurrency} at a time.`,
+            ),
           );
           if (!v.yes) {
             io.err('Starting in 5 seconds; press Ctrl-C to stop (pass --yes to skip this pause).\n');
@@ -541,7 +576,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     } finally {
       process.off('SIGINT', onSigint);
       await server?.close();
-      await dispatcher?.close();
+      await dispatcher.close();
     }
   }
 
@@ -551,9 +586,9 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     rate: number,
     concurrency: number,
     signal: AbortSignal,
-    dispatcher: Dispatcher | undefined,
+    dispatcher: Dispatcher,
   ): Promise<number> {
-    const tty = process.stderr.isTTY === true;
+    const tty = colorWanted(io.env, process.stderr, v['no-color']);
     let nextLine = 0;
     let report: RunReport;
     const gate = (c: CheckReport) =>
@@ -564,7 +599,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
       report = await runConformance({
         exclude,
         signal,
-        ...(dispatcher === undefined ? {} : { dispatcher }),
+        dispatcher,
         onEvidence: (e) => ndjson?.evidence(e),
         onCheck: (c) => ndjson?.check(markCheck(c, baseline ?? [])),
         ...(v['fail-fast'] ? { stopAfter: gate } : {}),
@@ -602,9 +637,11 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     }
 
     if (baseline !== undefined) report = applyBaseline(report, baseline);
+    // which protocol carried each route (the transport counts them per dispatcher)
+    report = { ...report, protocols: protocolSummary(routeProtocols(dispatcher), v.http2) } as ReportWithProtocols;
     io.out(
       renderConsole(report, {
-        color: !v['no-color'] && process.stdout.isTTY === true,
+        color: colorWanted(io.env, process.stdout, v['no-color']),
         ruleLink: ruleLinker(v['docs-url']),
       }),
     );

@@ -108,6 +108,18 @@ describe('HTTPS target with a self-signed certificate', () => {
     expect(report.replayArgs).toEqual(expect.arrayContaining(['--ca', cert]));
   });
 
+  it('"ca" in the target file (relative to it) trusts the same certificate; a missing one is a usage error naming it', async () => {
+    const config = join(dir, 'target.jsonc');
+    writeFileSync(config, `{ "baseUrl": "${url}", "ca": "cert.pem" }`);
+    const io = capture(env);
+    expect(await cli(['run', '--config', config, '--only', 'AUTH-APIKEY', '--runs', '2'], io), io.stderr()).toBe(0);
+    const bad = join(dir, 'bad-target.jsonc');
+    writeFileSync(bad, `{ "baseUrl": "${url}", "ca": "nope.pem" }`);
+    const io2 = capture(env);
+    expect(await cli(['run', '--config', bad], io2)).toBe(2);
+    expect(io2.stderr()).toMatch(/^spotcheck: --config .*bad-target\.jsonc: ca: cannot read .*nope\.pem: ENOENT/);
+  });
+
   it('--ca with a file that holds no certificate, or none at all: usage errors', async () => {
     const notPem = join(dir, 'not.pem');
     writeFileSync(notPem, 'hello');

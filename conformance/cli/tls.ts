@@ -1,11 +1,13 @@
 /**
- * HTTPS targets whose certificate is not in Node's default trust store (a private CA, a
- * self-signed staging front): `--ca FILE` adds the PEM certificates to the trusted ones,
- * and a certificate failure says how to trust it.
+ * How the kit connects to a target: HTTPS whose certificate is not in Node's default trust
+ * store (a private CA, a self-signed staging front: `--ca FILE` or `ca` in the target file
+ * adds the PEM certificates to the trusted ones, and a certificate failure says how to trust
+ * it), and HTTP/2 (`--http2`: offered by TLS ALPN, HTTP/1.1 where the server offers only that).
  */
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import { Agent } from 'undici';
+import { Readable } from 'node:stream';
+import { Agent, type Dispatcher } from 'undici';
 import { SpotcheckError } from '../../src/core/errors.js';
 
 /** Node's TLS verification codes that mean "this certificate is not trusted here" (node:tls, OpenSSL X509_V_ERR_* names). */
@@ -34,19 +36,49 @@ export function tlsAdvice(code: string | undefined): string | undefined {
   return undefined;
 }
 
-/** A dispatcher trusting Node's default CAs plus the PEM certificates of `file` (`--ca`). */
-export function caAgent(file: string): Agent {
+/** The PEM certificates of `file` (`flag` names where it was given, for a usage error). */
+export function readCa(file: string, flag = '--ca'): string[] {
   let pem: string;
   try {
     pem = readFileSync(file, 'utf8');
   } catch (err) {
     throw new SpotcheckError(
       'ERR_USAGE',
-      `--ca: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      `${flag}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
     );
   }
   const certs = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g);
   if (certs === null)
-    throw new SpotcheckError('ERR_USAGE', `--ca: ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
-  return new Agent({ connect: { ca: [...rootCertificates, ...certs] } });
+    throw new SpotcheckError('ERR_USAGE', `${flag}: ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  return certs;
+}
+
+/**
+ * The run's dispatcher: Node's default CAs plus `ca` (PEM certificates), and with `http2`
+ * HTTP/2 offered to an HTTPS target by ALPN (undici `allowH2`; the server picks, HTTP/1.1
+ * where it offers only that; a plain http:// target stays on HTTP/1.1).
+ */
+export function targetAgent(opts: { ca?: readonly string[]; http2?: boolean } = {}): Agent {
+  const options = {
+    ...(opts.http2 === true ? { allowH2: true } : {}),
+    ...(opts.ca === undefined ? {} : { connect: { ca: [...rootCertificates, ...opts.ca] } }),
+  };
+  return opts.http2 === true ? new StreamingAgent(options) : new Agent(options);
+}
+
+/**
+ * An agent sending a body on a method that does not expect one (DELETE, OPTIONS...) as a
+ * stream: undici's HTTP/2 client asserts on such a body given whole (and leaves its session
+ * unusable), while a streamed one goes out in DATA frames (over HTTP/1.1: chunked instead of
+ * a Content-Length). A subclass, not an interceptor: the request's handler stays the one
+ * that carries the protocol trace (src/client/http.ts).
+ */
+class StreamingAgent extends Agent {
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const { method, body } = options;
+    const payload = method === 'POST' || method === 'PUT' || method === 'PATCH';
+    if (payload || !(typeof body === 'string' || Buffer.isBuffer(body)) || body.length === 0)
+      return super.dispatch(options, handler);
+    return super.dispatch({ ...options, body: Readable.from([Buffer.from(body)]) }, handler);
+  }
 }

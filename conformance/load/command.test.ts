@@ -271,6 +271,15 @@ describe('spotcheck load init and report', () => {
     expect(existsSync(join(dir, 'big', SCRIPT_FILE))).toBe(false);
   });
 
+  it('a folder that cannot be made (/proc) is a usage error naming --out, not a spin', async () => {
+    const io = capture();
+    expect(await cli(['load', 'init', '--out', '/proc/nope/load-test'], io)).toBe(2);
+    expect(io.stderr()).toMatch(
+      /^spotcheck: --out: cannot create or write the folder \/proc\/nope\/load-test: E[A-Z]+/,
+    );
+    expect(io.stderr()).not.toMatch(/\n\s+at /);
+  });
+
   it('report: exit 0 for the recorded run against the reference server, 1 for the misaligning one', async () => {
     const ok = capture();
     expect(await cli(['load', 'report', join(import.meta.dirname, 'testdata', 'artillery-reference.json')], ok)).toBe(

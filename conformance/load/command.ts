@@ -7,14 +7,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { Client } from 'undici';
-import { parse, type Io } from '../../src/cli/args.js';
+import { colorWanted, parse, type Io } from '../../src/cli/args.js';
 import { SpotcheckError } from '../../src/core/errors.js';
 import { sign } from '../../src/signing/hmac.js';
 import { DEMO_API_KEY, DEMO_SECRET } from '../../src/server/credentials.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { assertWritable, writeReportFile } from '../report/files.js';
 import { loadDescription, resolveDescription, type TargetDescription } from '../target/description.js';
-import { isLoopback, remoteTarget } from '../cli/run.js';
+import { isLoopback, notLoopbackWarning, remoteTarget } from '../cli/run.js';
 import { clientIdSource, DEFAULT_ORDER, runPrefix, type LoadBuildOptions } from './build.js';
 import { discover } from './discover.js';
 import { runLoad, splitBase } from './engine.js';
@@ -145,8 +145,11 @@ export async function loadCommand(argv: string[], io: Io): Promise<number> {
     secret = target.secret;
     if (!isLoopback(url)) {
       io.err(
-        `WARNING: ${url.host} is not this machine. spotcheck load will send real signed orders for ${profile.symbol} for ${durationMs / 1000} s ` +
-          `(up to ${maxOrders} placed), ${rate === undefined ? `as fast as ${connections} connections allow` : `${rate} requests per second`}.\n`,
+        notLoopbackWarning(
+          url.host,
+          `spotcheck load will send real signed orders for ${profile.symbol} for ${durationMs / 1000} s ` +
+            `(up to ${maxOrders} placed), ${rate === undefined ? `as fast as ${connections} connections allow` : `${rate} requests per second`}.`,
+        ),
       );
       if (!v.yes) {
         io.err('Starting in 5 seconds; press Ctrl-C to stop (pass --yes to skip this pause).\n');
@@ -177,7 +180,7 @@ export async function loadCommand(argv: string[], io: Io): Promise<number> {
     io.err('\nspotcheck load: interrupted; waiting for the answers in flight (Ctrl-C again to quit now)\n');
   };
   process.on('SIGINT', onSigint);
-  const tty = process.stderr.isTTY === true;
+  const tty = colorWanted(io.env, process.stderr);
   let report: LoadReport;
   try {
     const { origin, prefix } = splitBase(baseUrl);

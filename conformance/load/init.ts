@@ -6,11 +6,12 @@
  * README with the local and distributed commands. A plan whose orders (all workers) exceed
  * --max-orders is refused.
  */
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, type Io } from '../../src/cli/args.js';
 import { SpotcheckError } from '../../src/core/errors.js';
 import { kitPath } from '../../src/paths.js';
+import { makeDirectory } from '../report/files.js';
 import { loadDescription, resolveDescription, type TargetDescription } from '../target/description.js';
 import { DEFAULT_ORDER, ordersPerRequest } from './build.js';
 import { FAIL_COUNTERS, hookName } from './counters.js';
@@ -150,11 +151,11 @@ printed or written. Never commit them.
 \`\`\`sh
 export SPOTCHECK_API_KEY=... SPOTCHECK_SECRET=...
 npx artillery@2.0.21 run --target https://api.example.test --output result.json ${SCRIPT_FILE}
-npx spotcheck load report result.json     # the same verdict and exit code as \`spotcheck load\`
+npx --no-install spotcheck load report result.json     # the same verdict and exit code as \`spotcheck load\`
 \`\`\`
 
 Artillery 2.0.21 is the last release running on Node.js 20. Against the reference server:
-\`npx spotcheck serve --port 8080\` in another terminal, and the demo keys
+\`npx --no-install spotcheck serve --port 8080\` in another terminal, and the demo keys
 (\`spotcheck-demo-key\` / \`spotcheck-demo-secret\`).
 
 ## Run on Artillery's workers (AWS)
@@ -167,7 +168,7 @@ npx artillery@2.0.21 run-fargate --region eu-west-1 --count ${p.count} --secret 
   --target https://api.example.test --output result.json ${SCRIPT_FILE}
 npx artillery@2.0.21 run-lambda --region eu-west-1 --count ${p.count} --secret SPOTCHECK_API_KEY --secret SPOTCHECK_SECRET \\
   --target https://api.example.test --output result.json ${SCRIPT_FILE}
-npx spotcheck load report result.json
+npx --no-install spotcheck load report result.json
 \`\`\`
 
 What each needs: \`run\`: Node.js 20 and Artillery on this machine, network reach to the
@@ -240,6 +241,7 @@ export function initCommand(argv: string[], io: Io): number {
       'ERR_USAGE',
       `load init: the processor bundle ${bundle} is missing; run \`npm run build\` in the kit`,
     );
+  makeDirectory('out', v.out);
   const files = [SCRIPT_FILE, 'processor.cjs', 'README.md'].map((f) => join(v.out as string, f));
   const present = files.filter((f) => existsSync(f));
   if (present.length > 0 && !v.force)
@@ -260,7 +262,6 @@ export function initCommand(argv: string[], io: Io): number {
     spotcheckFingerprints: JSON.stringify(REFERENCE_FINGERPRINTS),
   };
   try {
-    mkdirSync(v.out, { recursive: true });
     writeFileSync(
       files[0] as string,
       renderScript({
@@ -288,7 +289,7 @@ export function initCommand(argv: string[], io: Io): number {
       `plan: ${formatMix(plan.mix)}, ${plan.rate}/s for ${plan.durationSeconds} s: about ${totals.requestsPerWorker} requests and ${totals.ordersPerWorker} orders per worker` +
       `${plan.count > 1 ? `, ${totals.orders} orders over ${plan.count} workers` : ''}\n` +
       `run: SPOTCHECK_API_KEY=... SPOTCHECK_SECRET=... npx artillery@2.0.21 run --target URL --output result.json ${files[0]}\n` +
-      `then: npx spotcheck load report result.json\n`,
+      `then: npx --no-install spotcheck load report result.json\n`,
   );
   return 0;
 }

@@ -31,6 +31,16 @@ export interface ReportCells {
 /** Worst first: the status a cell takes when several checks judge it. */
 const SEVERITY: readonly CellStatus[] = ['fail', 'unanswered', 'inconclusive', 'skip', 'info', 'pass'];
 
+/**
+ * The checks whose verdicts make a cell's (or a rule's) status: an INFO-level sub-check reports,
+ * it does not judge, so it counts only where no check above INFO ran (a MUST rule shows its
+ * MUST verdict, not "info" because an INFO sub-check outranks a pass).
+ */
+export function judging<T extends Pick<CheckReport, 'level'>>(ran: readonly T[]): T[] {
+  const above = ran.filter((c) => c.level !== 'INFO');
+  return above.length > 0 ? above : [...ran];
+}
+
 /** The status of several verdicts on one cell: the worst. */
 export function worst(statuses: readonly CellStatus[]): CellStatus | undefined {
   for (const s of SEVERITY) if (statuses.includes(s)) return s;
@@ -78,7 +88,7 @@ export function reportCells(r: RunReport): ReportCells {
         note: cc.checks.length === 0 ? 'no check covers this cell' : `not run in this run: ${cc.checks.join(', ')}`,
       };
     }
-    const verdicts = ran.map((c) => ({ c, v: checkCell(c, cc.route) }));
+    const verdicts = judging(ran).map((c) => ({ c, v: checkCell(c, cc.route) }));
     const status = worst(verdicts.map((x) => x.v.status)) ?? 'not-run';
     // the link goes to the check that gave the cell its status
     const lead = verdicts.find((x) => x.v.status === status);
@@ -96,7 +106,7 @@ export function ruleStatus(cells: readonly ReportCell[], rule: string, checks: r
   const w = worst(judged);
   if (w !== undefined) return w;
   // a rule without route cells (or none judged): its checks' statuses
-  const own = worst(checks.filter((c) => c.ruleId === rule).map((c) => c.status));
+  const own = worst(judging(checks.filter((c) => c.ruleId === rule)).map((c) => c.status));
   if (own !== undefined) return own;
   if (mine.length > 0 && mine.every((c) => c.status === 'not-offered')) return 'not-offered';
   if (mine.some((c) => c.status === 'explained')) return 'explained';

@@ -6,6 +6,8 @@ import { NO_TRADE_SECRET_VAR } from '../curl.js';
 import type { CheckReport, RunReport } from '../types.js';
 import type { RouteCell } from '../verdict.js';
 import { RULE_FAMILIES } from '../../src/core/rule-id.js';
+import { clipWords, packItems, wrapWords } from './words.js';
+import { protocolLine, type ReportWithProtocols } from './protocols.js';
 
 /** The rule catalog page, relative to the docs site root (built by `npm run docs`). */
 export const RULES_PAGE = 'documents/Rule_catalog.html';
@@ -43,14 +45,19 @@ const CELL_MARK: Record<RouteCell['verdict'], string> = {
   'not-offered': '-',
 };
 
-/** A check's cells on one line, e.g. `batch/json ✔  v1/query ✖  v1/body ? (no positive control ...)`: each route's verdict, the first reason of an undecided one. */
+/** One route's verdict, and the reason of an undecided one (whole words, at most 100 characters). */
+function cellItem(c: RouteCell): string {
+  return `${c.route} ${CELL_MARK[c.verdict]}${c.verdict === 'inconclusive' || c.verdict === 'unanswered' ? ` (${clipWords(c.reason ?? c.verdict, 100)})` : ''}`;
+}
+
+/** A check's cells on one line, e.g. `batch/json ✔  v1/query ✖  v1/body ? (no positive control ...)`: each route's verdict, the reason of an undecided one. */
 export function cellsLine(cells: readonly RouteCell[]): string {
-  return cells
-    .map(
-      (c) =>
-        `${c.route} ${CELL_MARK[c.verdict]}${c.verdict === 'inconclusive' || c.verdict === 'unanswered' ? ` (${(c.reason ?? c.verdict).slice(0, 60)})` : ''}`,
-    )
-    .join('  ');
+  return cells.map(cellItem).join('  ');
+}
+
+/** The same, wrapped for the console: lines of at most 100 characters, broken between routes or words. */
+export function cellsLines(cells: readonly RouteCell[], indent: string): string[] {
+  return packItems(cells.map(cellItem), 100, indent);
 }
 
 function indent(s: string, n: number): string {
@@ -94,7 +101,13 @@ export function discoveryLines(r: RunReport): string[] {
           : state === 'refused'
             ? 'no positive control'
             : 'not offered';
-      out.push(`  ${label}: ${list.map((c) => `${c.route} (${c.observed.slice(0, 80)})`).join('; ')}`);
+      out.push(
+        ...wrapWords(
+          `  ${label}: ${list.map((c) => `${c.route} (${clipWords(c.observed, 80)})`).join('; ')}`,
+          100,
+          '    ',
+        ),
+      );
     }
     const f = d.fingerprints;
     out.push(
@@ -102,7 +115,7 @@ export function discoveryLines(r: RunReport): string[] {
     );
     for (const l of d.learned ?? [])
       out.push(
-        `  learnt mid-run: valid orders on ${l.route} meet ${l.refusal.slice(0, 100)} (a business refusal: never a rule's rejection)`,
+        `  learnt mid-run: valid orders on ${l.route} meet ${clipWords(l.refusal, 100)} (a business refusal: never a rule's rejection)`,
       );
   }
   const u = r.unanswered;
@@ -110,7 +123,7 @@ export function discoveryLines(r: RunReport): string[] {
     out.push(
       `no answer to ${u.count} requests${u.shortenedToMs === undefined ? '' : `; the wait was shortened from ${u.timeoutMs} ms to ${u.shortenedToMs} ms after repeated silence (4x the slowest answer measured)`}:`,
     );
-    for (const p of u.probes.slice(0, 5)) out.push(`  ${p.slice(0, 160)}`);
+    for (const p of u.probes.slice(0, 5)) out.push(`  ${clipWords(p, 160)}`);
     if (u.count > 5) out.push(`  ... (${u.count - 5} more in the JSON report's unanswered.probes, up to 20)`);
   }
   if (r.deviations !== undefined && r.deviations.length > 0) out.push(`target deviations: ${r.deviations.join('; ')}`);
@@ -133,6 +146,8 @@ export function renderConsole(r: RunReport, style: ConsoleStyle): string {
       ? `server clock: not measured (${c.note ?? 'unknown'}); time checks skipped`
       : `server clock: offset ${c.offsetMs} ms ± ${c.uncertaintyMs ?? '?'} ms (${c.method})`,
   );
+  const protocols = (r as ReportWithProtocols).protocols;
+  if (protocols !== undefined) out.push(protocolLine(protocols));
   out.push(...discoveryLines(r), '');
   for (const fam of RULE_FAMILIES) {
     const list = r.checks.filter((x) => x.family === fam);
@@ -155,7 +170,7 @@ export function renderConsole(r: RunReport, style: ConsoleStyle): string {
             : ' (baselined)';
       out.push(`  ${mark(x, style.color)} ${x.id} [${x.level}, §${x.section}] ${x.title}${note}${listed}`);
       // the routes, when they did not all pass (a pass means every offered route was decided)
-      if (x.cells?.some((c) => c.verdict !== 'pass')) out.push(`      ${cellsLine(x.cells)}`);
+      if (x.cells?.some((c) => c.verdict !== 'pass')) out.push(...cellsLines(x.cells, '      '));
     }
   }
   const failures = r.checks.filter((x) => x.status === 'fail');

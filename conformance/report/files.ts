@@ -15,7 +15,7 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { SpotcheckError } from '../../src/core/errors.js';
 import type { CheckReport, RunReport } from '../types.js';
 
@@ -40,6 +40,28 @@ function makeParents(path: string): void {
     if (dirname(dir) === dir) break;
   }
   for (const dir of missing) mkdirSync(dir);
+}
+
+/**
+ * Create the folder `dir` (and the ones above it, one level at a time) and make sure a file
+ * can be written in it; a usage error naming `--flag` at once otherwise (`matrix --out`,
+ * `load init --out`).
+ */
+export function makeDirectory(flag: string, dir: string): void {
+  try {
+    makeParents(join(dir, 'probe'));
+    if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+    const probe = join(dir, `.spotcheck-probe-${process.pid}`);
+    writeFileSync(probe, '');
+    unlinkSync(probe);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const where = e.path !== undefined && resolve(e.path) !== resolve(dir) ? ` (at ${e.path})` : '';
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `--${flag}: cannot create or write the folder ${dir}: ${e.code ?? String(err)}${where}; give a folder you can write, e.g. --${flag} reports`,
+    );
+  }
 }
 
 /** Make sure `path` can be written, without clobbering it: a usage error now rather than after the run. */

@@ -8,6 +8,8 @@
 import type { CheckReport, RunReport } from '../types.js';
 import { ownCells, reportCells, type CellStatus, type ReportCells } from './cells.js';
 import { esc, latencyHistogram, timePlot, type PlottedProbe } from './plots.js';
+import { stopCase } from './stopped.js';
+import { protocolLine, type ReportWithProtocols } from './protocols.js';
 
 /** The anchor of a check in the report (`#check-ID`). */
 export const checkAnchor = (id: string): string => `check-${id}`;
@@ -109,6 +111,8 @@ export function verdictOf(r: RunReport): { cls: 'pass' | 'fail' | 'partial'; tex
     r.checks.filter((c) => c.status === 'fail' && c.level === 'MUST' && c.baseline?.state !== 'expected-failure')
       .length + (r.summary.stale ?? 0);
   if (gate > 0) return { cls: 'fail', text: `FAIL: ${gate} MUST-level failure${gate === 1 ? '' : 's'}` };
+  const early = r.stopped === undefined ? undefined : stopCase(r.stopped);
+  if (early?.failed === true) return { cls: 'fail', text: `STOPPED before the checks: ${early.message}` };
   if (r.stopped !== undefined)
     return {
       cls: 'partial',
@@ -283,8 +287,10 @@ function checksSection(r: RunReport): string {
 /** Render a run report as one self-contained HTML page. */
 export function renderHtml(r: RunReport): string {
   const title = `spotcheck report: ${r.target}`;
+  const protocols = (r as ReportWithProtocols).protocols;
   const body = `<header><h1>spotcheck conformance report</h1>
 <p class="meta">Target <code>${esc(r.target)}</code> · profile ${esc(r.profile)} · seed ${r.seed} · ${r.runs} cases per property · started ${esc(r.startedAt)} · ${esc(r.tool.name)} ${esc(r.tool.version)}</p>
+${protocols === undefined ? '' : `<p class="meta" id="protocol">${esc(protocolLine(protocols))}</p>`}
 </header>
 <nav><a href="#summary">Summary</a><a href="#discovery">Discovery</a><a href="#coverage">Coverage</a><a href="#failures">Failures</a><a href="#time">Time window</a><a href="#latency">Latency</a><a href="#checks">Checks</a></nav>
 <main>

@@ -8,7 +8,6 @@ import { API_KEY_HEADER } from '../../src/core/wire.js';
 import { BATCH_ORDERS_PATH, ORDER_PATHS } from '../../src/client/requests.js';
 import { descriptionIssues, loadDescription, resolveDescription } from './description.js';
 import { gridValue, offGrid, ordersAffordable, toGrid } from './decimal-grid.js';
-import { stripJsonComments } from './jsonc.js';
 import { initCommand, schemaRef, targetTemplate } from './init.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'spotcheck-target-'));
@@ -44,7 +43,9 @@ describe('target description', () => {
 
   it('the schema refuses unknown fields, bad placements and non-decimal values, naming where', () => {
     expect(descriptionIssues({})).toEqual([]);
-    expect(descriptionIssues({ apiKeyHeadr: 'x' }).join()).toMatch(/additional/);
+    expect(descriptionIssues({ apiKeyHeadr: 'x' }).join()).toMatch(
+      /unknown key "apiKeyHeadr": did you mean "apiKeyHeader"\?/,
+    );
     expect(descriptionIssues({ endpoints: { v1: { placements: ['header'] } } }).join()).toMatch(
       /\/endpoints\/v1\/placements\/0/,
     );
@@ -69,11 +70,52 @@ describe('target description', () => {
     expect(() => loadDescription(join(dir, 'missing.jsonc'))).toThrow(/cannot read/);
   });
 
-  it('comment stripping keeps strings that look like comments', () => {
-    expect(JSON.parse(stripJsonComments('{"u":"http://x/*y*/", // c\n"v":"a\\"//b"}'))).toEqual({
-      u: 'http://x/*y*/',
-      v: 'a"//b',
-    });
+  it('accepts trailing commas; a syntax error names the file, line and column', () => {
+    const dir = tmp();
+    const good = join(dir, 'good.jsonc');
+    writeFileSync(good, '{\n  "order": { "symbol": "ETHBTC", },\n  "pathPrefix": "/gw",\n}\n');
+    expect(loadDescription(good)).toEqual({ order: { symbol: 'ETHBTC' }, pathPrefix: '/gw' });
+    const bad = join(dir, 'bad.jsonc');
+    writeFileSync(bad, '{\n  "pathPrefix": "/gw"\n  "maxRecvWindow": 5000\n}\n');
+    expect(() => loadDescription(bad)).toThrow(/bad\.jsonc:3:3: a comma expected/);
+  });
+
+  it('names an unknown key with the closest known one, at its line and column', () => {
+    const dir = tmp();
+    const file = join(dir, 't.jsonc');
+    writeFileSync(file, '{\n  "endpoints": {\n    "v1": { "paht": "/x" }\n  },\n  "colour": 1\n}');
+    const message = (() => {
+      try {
+        loadDescription(file);
+      } catch (e) {
+        return String((e as Error).message);
+      }
+      return 'loaded';
+    })();
+    expect(message).toContain('t.jsonc:3:13: /endpoints/v1: unknown key "paht": did you mean "path"?');
+    // nothing close: the known keys are listed instead
+    expect(message).toMatch(/t\.jsonc:5:3: unknown key "colour" \(known: "\$schema", "baseUrl", /);
+  });
+
+  it('refuses a credential-looking key anywhere, saying where credentials go, and never prints its value', () => {
+    const dir = tmp();
+    for (const key of ['secret', 'apiKey', 'api_key', 'password', 'token', 'SPOTCHECK_SECRET']) {
+      const file = join(dir, `${key}.jsonc`);
+      writeFileSync(file, `{ "order": { "symbol": "BTCUSDT" }, "${key}": "hunter2-value" }`);
+      let err: unknown;
+      try {
+        loadDescription(file);
+      } catch (e) {
+        err = e;
+      }
+      expect(isSpotcheckError(err, 'ERR_USAGE'), key).toBe(true);
+      const text = String((err as Error).message);
+      expect(text).toContain(`"${key}" looks like a credential: credentials never go in the target file`);
+      expect(text).toMatch(/--api-key \/ --secret or SPOTCHECK_API_KEY \/ SPOTCHECK_SECRET/);
+      expect(text).not.toContain('hunter2');
+    }
+    // the header's name is no credential
+    expect(descriptionIssues({ apiKeyHeader: 'X-KEY' })).toEqual([]);
   });
 
   it('init writes a template that loads, validates and resolves to the seed defaults; it will not overwrite', () => {
@@ -86,6 +128,22 @@ describe('target description', () => {
     expect(() => initCommand([file], c.io)).toThrow(/exists/);
     expect(initCommand([file, '--force'], c.io)).toBe(0);
     expect(c.text()).toContain(`--config ${file}`);
+  });
+
+  it('the init template stays valid with every optional line uncommented', () => {
+    const template = targetTemplate();
+    const optional = template.match(/^\s*\/\/ "[^"]+":/gm) ?? [];
+    expect(optional.length).toBeGreaterThanOrEqual(9);
+    const all = template.replace(/^(\s*)\/\/ (")/gm, '$1$2');
+    const file = join(tmp(), 'all.jsonc');
+    writeFileSync(file, all);
+    const d = loadDescription(file);
+    for (const key of ['baseUrl', 'ca', 'timePath', 'testOrderPath', 'orderLookup', 'account'])
+      expect(d, key).toHaveProperty(key);
+    expect(Object.keys(d.order ?? {}).sort()).toEqual(['amount', 'otherSymbol', 'price', 'quantity', 'symbol']);
+    const t = resolveDescription(d);
+    expect(t.orderLookup?.path).toBe(ORDER_PATHS.v1);
+    expect(t.account?.orders).toBeGreaterThan(0);
   });
 
   it("init's $schema resolves to the kit's schema file from where the description is written (a clone, an install)", () => {

@@ -11,7 +11,7 @@ import { API_KEY_HEADER, ENDPOINT_NAMES, ENDPOINTS, type EndpointName } from '..
 import type { Placement } from '../../src/core/signing/build.js';
 import { MAX_RECV_WINDOW } from '../../src/core/validation/time-params.js';
 import { kitPath } from '../../src/paths.js';
-import { stripJsonComments } from './jsonc.js';
+import { credentialKey, parseJsonc, unknownKeyMessage } from './jsonc.js';
 import { cheapest, gridValue, ordersAffordable, toGrid, type DecimalSpec, type Grid } from './decimal-grid.js';
 
 /** Placements of the single-order endpoints (§5.3). */
@@ -20,6 +20,8 @@ export const SINGLE_PLACEMENTS: readonly Placement[] = ['query', 'body', 'split'
 /** The file as written (every field optional). */
 export interface TargetDescription {
   baseUrl?: string;
+  /** PEM file of a private CA, relative to the description file. */
+  ca?: string;
   apiKeyHeader?: string;
   pathPrefix?: string;
   endpoints?: Partial<Record<EndpointName, { path?: string; offered?: boolean; placements?: Placement[] }>>;
@@ -77,16 +79,50 @@ export interface TargetProfile {
 
 let validator: ReturnType<Ajv2020['compile']> | undefined;
 
-/** Issues of a parsed description against conformance/target/target.schema.json, as lines. */
-export function descriptionIssues(value: unknown): string[] {
-  validator ??= new Ajv2020({ allErrors: true, strict: true }).compile(
+/** Where credentials go instead of a file that is read, shared and committed. */
+export const CREDENTIALS_ELSEWHERE =
+  'credentials never go in the target file (it is shared and committed): pass them with --api-key / --secret or SPOTCHECK_API_KEY / SPOTCHECK_SECRET';
+
+/** One problem of a description: where (a JSON Pointer, and the key for an unknown key) and what. */
+interface Issue {
+  pointer: string;
+  key?: string;
+  message: string;
+  credential: boolean;
+}
+
+function issuesOf(value: unknown): Issue[] {
+  validator ??= new Ajv2020({ allErrors: true, strict: true, verbose: true }).compile(
     JSON.parse(readFileSync(kitPath('conformance', 'target', 'target.schema.json'), 'utf8')) as object,
   );
   if (validator(value)) return [];
-  return (validator.errors ?? []).map((e) => `${e.instancePath || '(top level)'} ${e.message ?? 'is invalid'}`);
+  return (validator.errors ?? []).map((e): Issue => {
+    const pointer = e.instancePath;
+    if (e.keyword === 'additionalProperties') {
+      const key = String((e.params as { additionalProperty: string }).additionalProperty);
+      const known = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      if (credentialKey(key, known))
+        return {
+          pointer,
+          key,
+          credential: true,
+          message: `"${key}" looks like a credential: ${CREDENTIALS_ELSEWHERE}`,
+        };
+      return { pointer, key, credential: false, message: unknownKeyMessage(key, known) };
+    }
+    return { pointer, credential: false, message: e.message ?? 'is invalid' };
+  });
 }
 
-/** Read and check a description file; a usage error names the file and every problem. */
+/** Issues of a parsed description against conformance/target/target.schema.json, as lines. */
+export function descriptionIssues(value: unknown): string[] {
+  return issuesOf(value).map((i) => `${i.pointer || '(top level)'}: ${i.message}`);
+}
+
+/**
+ * Read and check a description file (comments and trailing commas allowed); a usage error
+ * names the file, and each problem with its line and column.
+ */
 export function loadDescription(file: string): TargetDescription {
   let text: string;
   try {
@@ -97,22 +133,21 @@ export function loadDescription(file: string): TargetDescription {
       `--config: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
     );
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(stripJsonComments(text));
-  } catch (err) {
+  const { doc, errors } = parseJsonc(text);
+  if (errors.length > 0)
     throw new SpotcheckError(
       'ERR_USAGE',
-      `--config: ${file} is not JSON (comments allowed): ${err instanceof Error ? err.message : String(err)}`,
+      `--config: ${file} is not JSON (comments and trailing commas allowed):\n  ${errors.map((e) => `${file}:${e}`).join('\n  ')}`,
     );
-  }
-  const issues = descriptionIssues(value);
+  const issues = issuesOf(doc.value).sort((a, b) => Number(b.credential) - Number(a.credential));
   if (issues.length > 0)
     throw new SpotcheckError(
       'ERR_USAGE',
-      `--config: ${file} does not match the target schema:\n  ${issues.join('\n  ')}`,
+      `--config: ${file} does not match the target schema:\n  ${issues
+        .map((i) => `${file}:${doc.where(i.pointer, i.key)}: ${i.pointer === '' ? '' : `${i.pointer}: `}${i.message}`)
+        .join('\n  ')}`,
     );
-  return value as TargetDescription;
+  return doc.value as TargetDescription;
 }
 
 /** Fill in the seed's defaults; a decimal spec that is no grid is a usage error. */

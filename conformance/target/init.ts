@@ -38,12 +38,17 @@ export function schemaRef(file: string): string {
 export function targetTemplate(schema = INSTALLED_SCHEMA): string {
   return `// spotcheck target description: how your deployment differs from the seed.
 // Every field is optional; delete what you do not need. Values shown are the seed's.
+// Lines starting with // "name" are optional settings: remove the // to use one.
 // Credentials never go here: use SPOTCHECK_API_KEY / SPOTCHECK_SECRET.
 {
   "$schema": "${schema}",
 
   // Server to check (the --base-url flag wins over this).
   // "baseUrl": "https://api.example.test",
+
+  // PEM file of a private certificate authority the server's certificate chains to,
+  // relative to this file (the --ca flag wins over this).
+  // "ca": "ca.pem",
 
   // Name of the API-key header (seed §5.2).
   "apiKeyHeader": "${API_KEY_HEADER}",
@@ -57,7 +62,7 @@ export function targetTemplate(schema = INSTALLED_SCHEMA): string {
   "endpoints": {
     "batch": { "path": "${BATCH_ORDERS_PATH}", "offered": true },
     "v1": { "path": "${ORDER_PATHS.v1}", "offered": true, "placements": ["query", "body", "split"] },
-    "v1.1": { "path": "${ORDER_PATHS['v1.1']}", "offered": true, "placements": ["query", "body", "split"] }
+    "v1.1": { "path": "${ORDER_PATHS['v1.1']}", "offered": true, "placements": ["query", "body", "split"] },
   },
 
   // What a batch signature covers: "query+body" (seed §5.3 item 4) or "query-only"
@@ -70,33 +75,33 @@ export function targetTemplate(schema = INSTALLED_SCHEMA): string {
   // { "min": "...", "max": "...", "step": "..." } it accepts.
   "order": {
     "symbol": "BTCUSDT",
-    "otherSymbol": "ETHUSDT"
+    "otherSymbol": "ETHUSDT",
     // "price": { "min": "20000", "max": "20100", "step": "0.5" },
     // "quantity": { "min": "0.001", "max": "0.01", "step": "0.001" },
-    // "amount": "10"
+    // "amount": "10",
   },
 
   // Largest recvWindow your server accepts, ms (the seed names none).
-  "maxRecvWindow": ${MAX_RECV_WINDOW}
+  "maxRecvWindow": ${MAX_RECV_WINDOW},
 
   // Optional server-time endpoint answering {"serverTime": ms}; without it the clock
   // is measured from the HTTP Date header.
-  // ,"timePath": "/api/v1/time"
+  // "timePath": "/api/v1/time",
 
   // Optional endpoint that validates a v1 order but places nothing (like a venue's
   // order/test endpoint). Every v1 request is sent there, except the ones proving the
   // real v1 endpoint accepts orders.
-  // ,"testOrderPath": "${ORDER_PATHS.v1}/test"
+  // "testOrderPath": "${ORDER_PATHS.v1}/test",
 
   // Optional signed request asking whether a client order id names an order. Without it a
   // refused call is shown to have placed nothing by reusing one of its client ids in a
   // valid order (where the server refuses a repeated id); with it the kit asks directly.
-  // ,"orderLookup": { "path": "${ORDER_PATHS.v1}", "method": "GET", "param": "origClientOrderId" }
+  // "orderLookup": { "path": "${ORDER_PATHS.v1}", "method": "GET", "param": "origClientOrderId" },
 
   // Optional account budget: what the test account holds of the quote currency (e.g. USDT)
   // and of the base currency (e.g. BTC). The kit then sends the cheapest valid orders (the
   // minimum of each order grid above) and no more of them than the smaller side pays for.
-  // ,"account": { "quote": "10000", "base": "0.5" }
+  // "account": { "quote": "10000", "base": "0.5" },
 }
 `;
 }

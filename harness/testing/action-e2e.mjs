@@ -38,7 +38,8 @@ try {
       skip: install,
     });
     install = ['install']; // once is enough
-    const file = join(r.artifacts, 'spotcheck-report', 'report.json');
+    // uploaded under the name the action chose (its artifact-name output)
+    const file = join(r.artifacts, r.outputs['artifact-name'] ?? '', 'report.json');
     if (!existsSync(file)) {
       console.log(`FAILED: ${label}: no report uploaded; steps ${r.steps.join(' -> ')}\n${r.log}`);
       failed = true;

@@ -2,12 +2,13 @@
 /**
  * `npm start`'s pre-step: build only when dist/ is missing or older than a source file,
  * so `npm ci && npm start` builds once (npm ci's `prepare` already did) while an edited
- * checkout is still rebuilt before it runs.
+ * checkout is still rebuilt before it runs (its bin executable again, as `npm run build` leaves it).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { markBinExecutable } from './bin-mode.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const built = join(root, 'dist', 'conformance', 'cli', 'bin.js');
@@ -34,4 +35,5 @@ if (!existsSync(built) || statSync(built).mtimeMs < sources) {
     [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')],
     { stdio: 'inherit' },
   );
+  markBinExecutable(root);
 }

@@ -61,6 +61,18 @@ describe('README layout', () => {
     expect(missing).toEqual([]);
   });
 
+  it('names every npm script that runs a harness/load or harness/bench file where that folder is listed', () => {
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const harness = layout().get('harness/') ?? '';
+    const missing = Object.entries(scripts)
+      .filter(([, cmd]) => /harness\/(load|bench)\//.test(cmd))
+      .map(([name]) => name)
+      .filter((name) => !harness.replace(/\n\s+/g, ' ').includes(`npm run ${name}`));
+    expect(missing).toEqual([]);
+  });
+
   it('names no top-level folder that does not exist', () => {
     const dirs = new Set(folders().filter((d) => d.split('/').length === 2));
     expect([...layout().keys()].filter((k) => !dirs.has(k))).toEqual([]);

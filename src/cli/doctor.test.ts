@@ -3,6 +3,7 @@ import { isSpotcheckError } from '../core/errors.js';
 import { sign } from '../signing/hmac.js';
 import type { Io } from './args.js';
 import { doctorCommand } from './doctor.js';
+import { main } from './main.js';
 
 const SECRET = 'cli-doctor-secret-abcdef';
 const QUERY = 'symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC';
@@ -32,6 +33,14 @@ describe('spotcheck doctor', () => {
     );
     expect(code).toBe(0);
     expect(io.stdout()).toContain('correct');
+  });
+
+  it('refuses a missing --url with a usage error that says what to give, not a diagnosis', async () => {
+    let text = '';
+    const io = { out: (s: string) => void (text += s), err: (s: string) => void (text += s), env: {} };
+    expect(await main(['doctor', '--secret', 's'], io)).toBe(2);
+    expect(text).toMatch(/^spotcheck: doctor: --url is needed: the path and query string exactly as sent/);
+    expect(text).not.toMatch(/UNKNOWN|server signed/);
   });
 
   it('refuses a missing secret with a usage error', () => {

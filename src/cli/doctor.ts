@@ -46,7 +46,7 @@ export function doctorCommand(argv: string[], io: Io): number {
         secret: { type: 'string' },
         'api-key': { type: 'string' },
         method: { type: 'string' },
-        url: { type: 'string', default: '' },
+        url: { type: 'string' },
         body: { type: 'string', default: '' },
         'body-kind': { type: 'string' },
         signature: { type: 'string' },
@@ -64,6 +64,11 @@ export function doctorCommand(argv: string[], io: Io): number {
   const secret = credential(values.secret, 'SPOTCHECK_SECRET', io.env);
   if (secret === undefined)
     throw new SpotcheckError('ERR_USAGE', 'doctor: a secret is needed: pass --secret S or set SPOTCHECK_SECRET');
+  if (values.url === undefined)
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      "doctor: --url is needed: the path and query string exactly as sent, e.g. --url '/api/v1/order?symbol=BTCUSDT&timestamp=1&signature=...' (parameters sent in a form body: --url /api/v1/order --body '...')\nRun `spotcheck doctor --help` for usage.",
+    );
   const kindFlag = values['body-kind'];
   if (kindFlag !== undefined && !KINDS.includes(kindFlag as BodyKind)) {
     throw new SpotcheckError('ERR_USAGE', `doctor: --body-kind must be one of ${KINDS.join(', ')}`);

@@ -3,7 +3,7 @@
  */
 import { isSpotcheckError } from '../core/errors.js';
 import { readKitJson } from '../paths.js';
-import { processIo, type Io } from './args.js';
+import { processIo, takeNoColor, type Io } from './args.js';
 import { doctorCommand } from './doctor.js';
 import { serveCommand } from './serve.js';
 import { signCommand } from './sign.js';
@@ -22,7 +22,8 @@ Commands:
   sign     print each step of a request signature
 
 Run \`spotcheck <command> --help\` for a command's options; \`spotcheck --version\`
-prints the version.
+prints the version. Every command takes --no-color (or NO_COLOR=1): no color, no
+redrawn progress line.
 `;
 
 /** The kit's version (package.json). */
@@ -47,7 +48,7 @@ export const commands: Record<string, Command> = {
 /** Run the CLI; returns the exit code (0 ok, 1 MUST-level failure, 2 usage or unreachable target). */
 export async function main(argv: string[], io: Io = processIo, extra: Record<string, Command> = {}): Promise<number> {
   const all: Record<string, Command> = { ...commands, ...extra };
-  const [name, ...rest] = argv;
+  const [name, ...given] = argv;
   if (name === '--version' || name === '-V' || name === 'version') {
     io.out(`spotcheck ${kitVersion()}\n`);
     return 0;
@@ -61,8 +62,9 @@ export async function main(argv: string[], io: Io = processIo, extra: Record<str
     io.err(`spotcheck: unknown command '${name}'\n\n${MAIN_HELP}`);
     return 2;
   }
+  const plain = takeNoColor(given, io.env);
   try {
-    return await cmd(rest, io);
+    return await cmd(plain.argv, plain.env === io.env ? io : { ...io, env: plain.env });
   } catch (err) {
     if (isSpotcheckError(err)) {
       io.err(`spotcheck: ${err.message}\n`);

@@ -3,6 +3,7 @@
  * what came back. Never throws for an HTTP status; network faults and timeouts
  * become typed errors (`ERR_NETWORK`, `ERR_TIMEOUT`).
  */
+import { subscribe } from 'node:diagnostics_channel';
 import { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { request, type Dispatcher } from 'undici';
@@ -36,6 +37,35 @@ export interface RawResponse {
   truncated?: BodyCut;
   /** Set when the body's Content-Encoding could not be decoded (RFC 9110 §8.4): why; `text` is then empty. */
   undecodable?: string;
+  /** The HTTP version that carried the exchange: `h2` (negotiated by TLS ALPN) or `http/1.1`. */
+  protocol?: HttpProtocol;
+}
+
+/** HTTP versions an exchange can go over. */
+export type HttpProtocol = 'http/1.1' | 'h2';
+
+/**
+ * Rides along one request as undici's `opaque`: the protocol of the connection its headers
+ * went out on, read from undici's `undici:client:sendHeaders` diagnostics channel (which
+ * names the request and the socket; a TLS socket says what ALPN chose).
+ */
+class ProtocolTrace {
+  protocol?: HttpProtocol;
+}
+
+let tracing = false;
+/** Subscribe once to undici's sendHeaders channel; it marks each traced request with its protocol. */
+function traceProtocols(): void {
+  if (tracing) return;
+  tracing = true;
+  subscribe('undici:client:sendHeaders', (message) => {
+    const { request, socket } = message as { request: object; socket?: { alpnProtocol?: string | false | null } };
+    // undici keeps a request's handler (for request(): the one holding `opaque`) under Symbol('handler')
+    const key = Object.getOwnPropertySymbols(request).find((s) => s.description === 'handler');
+    const handler = key === undefined ? undefined : (request as Record<symbol, { opaque?: unknown } | undefined>)[key];
+    if (handler?.opaque instanceof ProtocolTrace)
+      handler.opaque.protocol = socket?.alpnProtocol === 'h2' ? 'h2' : 'http/1.1';
+  });
 }
 
 /** What the kit tells a server it can read (RFC 9110 §12.5.3): every coding it decodes. */
@@ -111,6 +141,8 @@ export async function sendRaw(baseUrl: string, req: RawRequest, opts: SendOption
   const timeoutMs = opts.timeoutMs ?? 10000;
   const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
   const url = requestUrl(baseUrl, req.path, req.query);
+  traceProtocols();
+  const trace = new ProtocolTrace();
   const sentAt = Date.now();
   const t0 = performance.now();
   // undici's headersTimeout/bodyTimeout bound only the wait for headers and the gaps between chunks; this bounds the whole exchange
@@ -120,8 +152,14 @@ export async function sendRaw(baseUrl: string, req: RawRequest, opts: SendOption
     timedOut = true;
     deadline.abort();
   }, timeoutMs);
+  // Settled by the deadline even when the dispatcher never settles the request (an HTTP/2
+  // session undici left broken ignores the abort): the run goes on, the exchange timed out.
+  const cut = new Promise<never>((_, reject) =>
+    deadline.signal.addEventListener('abort', () => reject(new Error('deadline')), { once: true }),
+  );
+  cut.catch(() => undefined); // a deadline past the race (while the body is read) is handled below, not here
   try {
-    const res = await request(url, {
+    const sent = request(url, {
       method: req.method as Dispatcher.HttpMethod,
       headers: withAcceptEncoding(req.headers),
       ...(req.body === '' && req.method === 'GET'
@@ -130,8 +168,11 @@ export async function sendRaw(baseUrl: string, req: RawRequest, opts: SendOption
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       signal: deadline.signal,
+      opaque: trace,
       ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
     });
+    sent.catch(() => undefined); // settled later, if ever, once the race below is decided
+    const res = await Promise.race([sent, cut]);
     const chunks: Buffer[] = [];
     let size = 0;
     let truncated: BodyCut | undefined;
@@ -181,6 +222,7 @@ export async function sendRaw(baseUrl: string, req: RawRequest, opts: SendOption
       receivedAt: Date.now(),
       ...(truncated ? { truncated } : {}),
       ...(undecodable === undefined ? {} : { undecodable }),
+      ...(trace.protocol === undefined ? {} : { protocol: trace.protocol }),
     };
   } catch (err) {
     const code = (err as { code?: string }).code ?? '';
