@@ -241,8 +241,9 @@ export function knowledgeOf(d: Discovery): Knowledge {
       ...(c.fingerprint === undefined ? {} : { fingerprint: c.fingerprint }),
       ...(absent ? { absent } : {}),
       // A valid order refused unlike a bad signature: a refusal valid orders meet here (a filter, a balance).
-      validRefusals:
-        (c.state === 'signature-ok' || c.business === true) && c.fingerprint !== undefined ? [c.fingerprint] : [],
+      validRefusals: c.business === true && c.fingerprint !== undefined ? [c.fingerprint] : [],
+      // Refused, and the opposite order too: valid orders meet it here, not shown to be the account's.
+      ...(c.state === 'signature-ok' && c.fingerprint !== undefined ? { blocking: [c.fingerprint] } : {}),
       ruleRefusals: [],
     };
   }

@@ -78,44 +78,61 @@ export function createExhaustionWatch(deps: ExhaustionDeps) {
       if (marks.length === 0 || route === undefined) return undefined;
       if (found !== undefined && meets(marks, found.mark)) return found;
       if (!deps.acceptedEarlier(route)) return undefined;
-      const placed = (r: SendResult | undefined) =>
-        r !== undefined && r.observation.verdict === 'accepted' && refusalMark(r.observation) === undefined;
-      const meeting = (r: SendResult | undefined) => {
-        const mark = r === undefined ? undefined : refusalMark(r.observation);
-        return mark !== undefined && meets(marks, mark) ? mark : undefined;
-      };
-      const pair = (small: boolean) =>
-        Promise.all([deps.send(deps.control(route, 'BUY', small)), deps.send(deps.control(route, 'SELL', small))]);
-      const [buy, sell] = await pair(false);
-      const show = (mark: string, met: SendResult, why: string): Exhaustion => {
-        found ??= { mark, route: routeKey(route), observed: describe(met.observation), reason: why };
-        return found;
-      };
-      for (const [side, met, other] of [
-        ['BUY', buy, sell],
-        ['SELL', sell, buy],
-      ] as const) {
-        const mark = meeting(met);
-        if (mark !== undefined && met !== undefined && placed(other))
-          return show(
-            mark,
-            met,
-            `valid ${side} orders are now refused with ${mark} on ${routeKey(route)} (${describe(met.observation)}) while a valid ${side === 'BUY' ? 'SELL' : 'BUY'} order sent with it was placed: the account's ${side === 'BUY' ? 'quote' : 'base'} balance or position, not the rule`,
-          );
-      }
-      // Both sides refused alike: a smaller order of each, sent together, tells a balance from a refusal of every order.
-      const mark = meeting(buy) ?? meeting(sell);
-      if (mark === undefined || buy === undefined) return undefined;
-      const [smallBuy, smallSell] = await pair(true);
-      if (placed(smallBuy) || placed(smallSell))
-        return show(
-          mark,
-          buy,
-          `valid orders are now refused with ${mark} on ${routeKey(route)} (${describe(buy.observation)}) while an order a thousandth of their size, sent right after, was placed: the account's balance, not the rule`,
-        );
-      return undefined;
+      const shown = await businessShown(deps, route, marks);
+      if (shown !== undefined) found ??= shown;
+      return shown;
     },
   };
+}
+
+/**
+ * Whether one of `marks` is the account's refusal on `route`, shown by controls sent now: a valid
+ * order of each side at the same moment (one meets it while the other is placed), and when both
+ * meet it, a pair a thousandth of their size (one placed: a balance). Undefined: not shown.
+ */
+export async function businessShown(
+  deps: Pick<ExhaustionDeps, 'control' | 'send'>,
+  route: Route,
+  marks: readonly string[],
+): Promise<Exhaustion | undefined> {
+  const placed = (r: SendResult | undefined) =>
+    r !== undefined && r.observation.verdict === 'accepted' && refusalMark(r.observation) === undefined;
+  const meeting = (r: SendResult | undefined) => {
+    const mark = r === undefined ? undefined : refusalMark(r.observation);
+    return mark !== undefined && meets(marks, mark) ? mark : undefined;
+  };
+  const pair = (small: boolean) =>
+    Promise.all([deps.send(deps.control(route, 'BUY', small)), deps.send(deps.control(route, 'SELL', small))]);
+  const shown = (mark: string, met: SendResult, reason: string): Exhaustion => ({
+    mark,
+    route: routeKey(route),
+    observed: describe(met.observation),
+    reason,
+  });
+  const [buy, sell] = await pair(false);
+  for (const [side, met, other] of [
+    ['BUY', buy, sell],
+    ['SELL', sell, buy],
+  ] as const) {
+    const mark = meeting(met);
+    if (mark !== undefined && met !== undefined && placed(other))
+      return shown(
+        mark,
+        met,
+        `valid ${side} orders are now refused with ${mark} on ${routeKey(route)} (${describe(met.observation)}) while a valid ${side === 'BUY' ? 'SELL' : 'BUY'} order sent with it was placed: the account's ${side === 'BUY' ? 'quote' : 'base'} balance or position, not the rule`,
+      );
+  }
+  const mark = meeting(buy) ?? meeting(sell);
+  const met = meeting(buy) !== undefined ? buy : sell;
+  if (mark === undefined || met === undefined) return undefined;
+  const [smallBuy, smallSell] = await pair(true);
+  if (placed(smallBuy) || placed(smallSell))
+    return shown(
+      mark,
+      met,
+      `valid orders are now refused with ${mark} on ${routeKey(route)} (${describe(met.observation)}) while an order a thousandth of their size, sent right after, was placed: the account's balance, not the rule`,
+    );
+  return undefined;
 }
 
 export type ExhaustionWatch = ReturnType<typeof createExhaustionWatch>;

@@ -8,7 +8,7 @@ import { SpotcheckError } from '../src/core/errors.js';
 import { anyUsable, controlOf, discover, explainNothingAccepted, knowledgeOf } from './discovery.js';
 import { resolveDescription } from './target/description.js';
 import { createEffectProber } from './effects.js';
-import { createExhaustionWatch, meets } from './exhaustion.js';
+import { businessShown, createExhaustionWatch, meets } from './exhaustion.js';
 import { limitParams, oneOrder } from './checks/orders.js';
 import { measureClock, unknownClock, type ClockEstimate } from './clock.js';
 import { NO_TRADE_SECRET_VAR } from './curl.js';
@@ -223,20 +223,25 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     },
     symbol: opts.target.symbol,
   });
-  const exhaustion = createExhaustionWatch({
-    control: (route, side, small) =>
+  const businessControls = {
+    control: (route: Route, side: 'BUY' | 'SELL', small?: boolean) =>
       validOrder(route, { side, ...(small ? { quantity: smaller(limitParams(base).quantity) } : {}) }),
-    send: async (b) => {
+    send: async (b: Built) => {
       const r = await sendBuilt(b);
       return r.observation.verdict === 'not-sent' ? undefined : r;
     },
+  };
+  const exhaustion = createExhaustionWatch({
+    ...businessControls,
     acceptedEarlier: (route) => controlOf(discovery, route)?.state === 'accepted',
   });
   const deps = {
     run,
     learning,
     discovery,
-    confirm: createConfirmer(learning, sendBuilt, controlInput),
+    confirm: createConfirmer(learning, sendBuilt, controlInput, (route, marks) =>
+      businessShown(businessControls, route, marks),
+    ),
     effects,
     followedUp: new Set<string>(),
     offsetMs: () => clock.offsetMs ?? 0,

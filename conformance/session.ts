@@ -102,11 +102,17 @@ export interface Learning {
   learned: Array<{ route: string; refusal: string }>;
 }
 
-/** Send a route's control again after a refusal not seen there yet: a business refusal of this run, or the rule's (verdict.ts refusalToConfirm). Once per route and refusal. */
+/**
+ * Send a route's control again after a refusal not seen there yet (verdict.ts refusalToConfirm):
+ * placed, the refusal is the rule's; refused alike, valid orders meet it in this run, and a control
+ * pair (exhaustion.ts businessShown) tells whether it is the account's (business) or not shown
+ * (blocking: a valid request meeting it still fails). Once per route and refusal.
+ */
 export function createConfirmer(
   learning: Learning,
   send: (b: Built) => Promise<SendResult>,
   controlInput: Parameters<typeof controlRequest>[0],
+  business: (route: Route, marks: readonly string[]) => Promise<unknown>,
 ) {
   const confirming = new Map<string, Promise<void>>();
   return (route: Route, fp: string): Promise<void> => {
@@ -121,15 +127,21 @@ export function createConfirmer(
         const routes = learning.knowledge.routes;
         const rk = routes[key];
         if (rk === undefined) return;
-        if (r.observation.verdict === 'accepted') routes[key] = { ...rk, ruleRefusals: [...rk.ruleRefusals, fp] };
-        else if (
-          got !== undefined &&
-          authRefusal(learning.knowledge, got) === undefined &&
-          !rk.validRefusals.includes(got)
-        ) {
-          routes[key] = { ...rk, validRefusals: [...rk.validRefusals, got] };
-          learning.learned.push({ route: key, refusal: describe(r.observation) });
+        if (r.observation.verdict === 'accepted') {
+          routes[key] = { ...rk, ruleRefusals: [...rk.ruleRefusals, fp] };
+          return;
         }
+        if (got === undefined || authRefusal(learning.knowledge, got) !== undefined) return;
+        if (rk.validRefusals.includes(got) || rk.blocking?.includes(got) === true) return;
+        const shown = (await business(route, [got])) !== undefined;
+        const now = routes[key] ?? rk;
+        routes[key] = shown
+          ? { ...now, validRefusals: [...now.validRefusals, got] }
+          : { ...now, blocking: [...(now.blocking ?? []), got] };
+        learning.learned.push({
+          route: key,
+          refusal: `${describe(r.observation)}${shown ? " (the account's: a control pair showed it)" : " (valid orders meet it; not shown to be the account's)"}`,
+        });
       })();
       confirming.set(id, p);
     }

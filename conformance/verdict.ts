@@ -95,8 +95,16 @@ export interface RouteKnowledge {
   fingerprint?: string;
   /** The control got 404/405: the target has no such route. */
   absent?: boolean;
-  /** Refusals valid orders on this route met in this run (its control, and controls re-sent after a refusal). */
+  /**
+   * Refusals valid orders on this route met in this run that a control showed to be the account's
+   * (the opposite or a much smaller order, sent at that moment, was placed): business (verdict rule 7).
+   */
   validRefusals: readonly string[];
+  /**
+   * Refusals valid orders on this route met in this run with no control showing them to be the
+   * account's: a negative probe meeting one proves nothing, a valid request meeting one still fails.
+   */
+  blocking?: readonly string[];
   /** Refusals shown not to be met by valid orders here: a control re-sent right after met none of them. */
   ruleRefusals: readonly string[];
 }
@@ -148,7 +156,8 @@ export function authRefusal(k: Knowledge, fp: string | undefined): string | unde
 export function businessRefusals(k: Knowledge): Set<string> {
   const out = new Set<string>();
   for (const r of Object.values(k.routes))
-    for (const f of r.validRefusals) if (authRefusal(k, f) === undefined && !k.missing.includes(f)) out.add(f);
+    for (const f of [...r.validRefusals, ...(r.blocking ?? [])])
+      if (authRefusal(k, f) === undefined && !k.missing.includes(f)) out.add(f);
   return out;
 }
 
@@ -242,6 +251,11 @@ export function judgeExchange(exp: Expectation, k: Knowledge, x: Judged, role: C
           'business',
         );
       }
+      if (route !== undefined && fp !== undefined && route.blocking?.includes(fp) === true)
+        return v(
+          'fail',
+          `a valid, correctly signed request was refused: ${said}; valid controls met the same refusal in this run and no opposite or smaller order placed at that moment showed it to be the account's (a venue limiting open orders: declare the limit as the target description's account.orders, or lower --max-orders)`,
+        );
       return v('fail', `a valid, correctly signed request was refused: ${said}`);
     }
     case 'refuse':
@@ -271,9 +285,12 @@ export function judgeExchange(exp: Expectation, k: Knowledge, x: Judged, role: C
         if (a !== undefined) return open(`refused with ${a}, so the request never reached the rule`, 'auth');
       }
       if (layer !== 'any' && fp !== undefined && businessRefusals(k).has(fp)) {
+        const shown = Object.values(k.routes).some((r) => r.validRefusals.includes(fp));
         return open(
-          `refused like valid orders are in this run (${fp}): a business refusal (balance, position, filters), not the rule under test`,
-          'business',
+          shown
+            ? `refused like valid orders are in this run (${fp}): a business refusal (balance, position, filters), not the rule under test`
+            : `refused like valid orders are in this run (${fp}): the refusal proves nothing about the rule under test`,
+          shown ? 'business' : 'no-control',
         );
       }
       return v('pass', `refused: ${fp ?? said}`);
@@ -294,7 +311,8 @@ export function refusalToConfirm(k: Knowledge, x: Judged): string | undefined {
   if (fp === undefined || x.route === undefined) return undefined;
   const route = k.routes[x.route];
   if (route?.state !== 'accepted') return undefined;
-  if (route.validRefusals.includes(fp) || route.ruleRefusals.includes(fp)) return undefined;
+  if (route.validRefusals.includes(fp) || route.ruleRefusals.includes(fp) || route.blocking?.includes(fp) === true)
+    return undefined;
   if (authRefusal(k, fp) !== undefined || k.missing.includes(fp)) return undefined;
   return fp;
 }
@@ -415,9 +433,10 @@ export function routeVerdicts(
     return cellOf(route, t);
   });
   if (out.status === 'fail') return { outcome: out, cells };
-  if (out.status === 'inconclusive' && own.size === 0) {
+  const at = refRoute(out.exchange);
+  // Undecided only on a route the target lacks: decided on the routes it offers (verdict rule 6).
+  if (out.status === 'inconclusive' && own.size === 0 && (at === undefined || !absent.has(at))) {
     // The check could not decide, for its own reason: the route it names (or none) stays undecided.
-    const at = refRoute(out.exchange);
     const marked = cells.map((c) =>
       c.route === at && c.verdict === 'pass' ? { ...c, verdict: 'inconclusive' as const, reason: out.reason } : c,
     );

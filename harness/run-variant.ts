@@ -3,7 +3,7 @@
  * the test declares: the set-up the harness's verdict tests share (the server's seed, the run's
  * seed and cases, and the check families the test reads are theirs).
  */
-import { runConformance } from '../conformance/runner.js';
+import { runAgreeing } from './agreeing-run.js';
 import { resolveDescription, type TargetDescription } from '../conformance/target/description.js';
 import type { RunReport } from '../conformance/types.js';
 import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
@@ -30,7 +30,7 @@ export async function runVariantServed(
   const variant = await startVariant(options, run.serverSeed);
   const profile = resolveDescription(description);
   try {
-    const report = await runConformance({
+    const report = await runAgreeing({
       target: {
         baseUrl: variant.url,
         apiKey: DEMO_API_KEY,

@@ -4,7 +4,8 @@
  */
 import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET } from '../src/server/credentials.js';
 import { startServer, type ServerOptions } from '../src/server/server.js';
-import { runConformance, type RunOptions } from '../conformance/runner.js';
+import type { RunOptions } from '../conformance/runner.js';
+import { runAgreeing } from './agreeing-run.js';
 import type { RunReport } from '../conformance/types.js';
 
 /** Start a reference server with `options`, run the checks against it, stop it. */
@@ -22,7 +23,7 @@ export async function runAgainstServer(
 
 /** Run the checks with the demo keys against a server at `baseUrl` (the reference server, or a proxy or variant in front of it). */
 export function runAgainstUrl(baseUrl: string, run: Partial<Omit<RunOptions, 'target'>> = {}): Promise<RunReport> {
-  return runConformance({
+  return runAgreeing({
     target: {
       baseUrl,
       apiKey: DEMO_API_KEY,

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { LIMITS } from '../../src/core/wire.js';
 import { charLength, parseDecimal } from '../../src/core/validation/fields.js';
 import { sameDecimalValue } from '../../src/core/validation/decimal.js';
+import { sameSymbol } from '../../src/core/validation/meaning.js';
 import type { BatchOrderItem } from '../../src/core/types.js';
 import type { CheckDefinition } from '../types.js';
 import { boundaryBatches, editableBatch, firstValue, validBatch, withClientIds } from '../generators.js';
@@ -198,7 +199,7 @@ export const resultChecks: CheckDefinition[] = [
         const o = orderOf(e[i]);
         if (o === undefined) continue;
         const wrong: string[] = [];
-        if (o.symbol !== sent.symbol) wrong.push(`symbol ${JSON.stringify(o.symbol)}`);
+        if (!sameSymbol(o.symbol, sent.symbol)) wrong.push(`symbol ${JSON.stringify(o.symbol)}`);
         if (o.side !== sent.side) wrong.push(`side ${JSON.stringify(o.side)}`);
         if (o.type !== sent.type) wrong.push(`type ${JSON.stringify(o.type)}`);
         if (sent.timeInForce !== undefined && o.timeInForce !== undefined && o.timeInForce !== sent.timeInForce)

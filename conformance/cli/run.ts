@@ -32,6 +32,8 @@ import { coverageMatrix, renderMatrix } from '../coverage.js';
 import { routeProtocols } from '../transport.js';
 import { protocolSummary, type ReportWithProtocols } from '../report/protocols.js';
 import { runConformance, selectChecks, unmatched } from '../runner.js';
+import { incompleteMust } from '../run-report.js';
+import { clipWords } from '../report/words.js';
 import { targetArgv, type RunSettings } from '../reproduce.js';
 import type { CheckReport, DiscoveryReport, Profile, RunReport, Target } from '../types.js';
 
@@ -92,6 +94,8 @@ Selection and reproducibility:
   --seed N               seed of every random choice (printed; default random)
   --runs N               generated cases per property (default ${DEFAULT_RUNS})
   --strict               SHOULD-level failures also make the exit code 1
+  --allow-inconclusive   a MUST rule left undecided on a route the target offers
+                         does not make the run incomplete (exit 3)
   --list, --dry-run      print the checks that would run and send nothing
 
 Safety:
@@ -135,9 +139,12 @@ Reports:
                          line (NO_COLOR=1 does the same)
   -h, --help             this text
 
-Exit codes: 0 no MUST-level failure; 1 a MUST-level failure; 2 usage error, the
-target could not be reached, --max-time ended the run before every check ran, or
---max-orders left MUST checks without a request; 130 interrupted.
+Exit codes: 0 every MUST rule passed or not applicable on every route the target
+offers; 1 a MUST-level failure; 2 usage error, the target could not be reached,
+--max-time ended the run before every check ran, or --max-orders left MUST checks
+without a request; 3 incomplete: a MUST rule was left inconclusive on a route the
+target offers (the rules and causes are printed; --allow-inconclusive, or the route
+declared not offered in the target description, accepts it); 130 interrupted.
 `;
 
 const options = {
@@ -164,6 +171,7 @@ const options = {
   seed: { type: 'string' },
   runs: { type: 'string', default: String(DEFAULT_RUNS) },
   strict: { type: 'boolean', default: false },
+  'allow-inconclusive': { type: 'boolean', default: false },
   list: { type: 'boolean', default: false },
   'dry-run': { type: 'boolean', default: false },
   rate: { type: 'string' },
@@ -674,6 +682,16 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
       return 2;
     }
     if (budgetCut) return 2;
+    // Undecided is not passed (verdict rule 8): a MUST rule left inconclusive on an offered route makes the run incomplete.
+    const open = incompleteMust(report.checks);
+    if (open.length > 0 && !v['allow-inconclusive']) {
+      io.err(
+        `spotcheck: incomplete: ${open.length} MUST check(s) left inconclusive on routes the target offers (exit 3; --allow-inconclusive accepts it):\n${open
+          .map((c) => `  ${c.id} [${c.cause ?? 'check'}]: ${clipWords(c.reason ?? '', 160)}`)
+          .join('\n')}\n`,
+      );
+      return 3;
+    }
     return 0;
   }
 }

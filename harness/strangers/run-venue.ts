@@ -1,7 +1,7 @@
 /**
  * One core-profile run of the kit against a stranger venue started for it (harness/strangers/venue.ts).
  */
-import { runConformance } from '../../conformance/runner.js';
+import { runAgreeing } from '../agreeing-run.js';
 import { resolveDescription, type TargetDescription } from '../../conformance/target/description.js';
 import type { RunReport } from '../../conformance/types.js';
 import { startVenue, type VenueChoices, type VenueFaults } from './venue.js';
@@ -24,7 +24,7 @@ export async function runVenue(
     ...opts.description,
   });
   try {
-    const report = await runConformance({
+    const report = await runAgreeing({
       target: {
         baseUrl: venue.url,
         apiKey: venue.apiKey,
