@@ -20,7 +20,7 @@ import {
   type Cause,
 } from './verdict.js';
 import { DEADLINE_REASON } from './transport.js';
-import { refusalMarks } from './exhaustion.js';
+import { meets, refusalMarks } from './exhaustion.js';
 import type { CheckDefinition, CheckReport, CheckStatus, Profile } from './types.js';
 
 /** One probe as the run recorded it: where it went, what the check last stated it expects, what came back. */
@@ -44,8 +44,10 @@ export interface EffectFinding {
 /** Everything the run recorded of one check. */
 export interface CheckRecord {
   def: CheckDefinition;
-  /** What the check concluded from its provisional verdicts; undefined when it did not run. */
+  /** What the check concluded from its provisional verdicts; undefined when it did not run or threw. */
   outcome?: CheckOutcome;
+  /** The check threw instead of concluding (a defect of the kit): the error's message. */
+  crashed?: string;
   evidence: readonly Evidence[];
   /** Requests the order budget held back, and requests the deadline cut. */
   withheld: number;
@@ -172,15 +174,27 @@ export function decide(rec: CheckRecord, facts: RunFacts): Decision {
   const def = rec.def;
   if (rec.notRun !== undefined)
     return { status: 'skip', level: rule(def.ruleId).level, reason: rec.notRun.reason, cause: rec.notRun.cause };
-  let out: CheckOutcome = rec.outcome ?? { status: 'inconclusive', reason: 'the check did not end' };
+  let out: CheckOutcome =
+    rec.crashed !== undefined
+      ? {
+          status: 'fail',
+          expected: 'the check to complete',
+          actual: `the runner hit an internal error: ${rec.crashed}`,
+        }
+      : (rec.outcome ?? { status: 'inconclusive', reason: 'the check did not end' });
   const judged = rec.evidence.map((e) => ({ e, v: finalVerdict(e, facts, def) }));
   // Measurement checks (the time window) retry a probe near an edge and judge the attempts themselves.
+  // A refusal a control pair showed to be the account's (verdict rule 7).
+  const excused = (o: Observation) => rec.business !== undefined && meets(refusalMarks(o), rec.business.mark);
+  // Evidence that fails the check whatever it concluded: an acceptance of what must be refused, a
+  // valid request refused or left unanswered (its verdict with the final knowledge).
   const decisive =
     def.timed === true
       ? []
       : judged.filter(
           ({ e, v }) =>
-            acceptedWhatMustBeRefused(e, v) || (v.verdict === 'fail' && e.observation.verdict === 'no-answer'),
+            acceptedWhatMustBeRefused(e, v) ||
+            (v.verdict === 'fail' && ACCEPTS.has(e.expectation.kind) && !excused(e.observation)),
         );
   // A check the deadline cut short has no verdict, unless it had found a failure.
   if (rec.cut > 0 && out.status !== 'fail' && decisive.length === 0)
@@ -216,7 +230,7 @@ export function decide(rec: CheckRecord, facts: RunFacts): Decision {
       status: 'fail',
       expected: acceptedWhatMustBeRefused(e, v)
         ? 'a request broken in one way is refused and places nothing'
-        : 'a valid request is answered',
+        : 'a valid, correctly signed request is accepted',
       actual: v.reason,
       exchange: { observation: e.observation, ...(e.route === undefined ? {} : { route: splitRoute(e.route) }) },
     };

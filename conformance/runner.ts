@@ -291,6 +291,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     const share = def.placesOrders ? budget.share(placingLeft--) : { limit: Infinity, used: 0 };
     const session = createCheckSession(def, share, deps);
     let outcome: CheckRecord['outcome'];
+    let crashed: string | undefined;
     try {
       outcome = await def.run({
         ...ctx,
@@ -307,16 +308,12 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
         stopped = { reason: 'interrupted', notRun: 0 };
         return;
       }
-      outcome = {
-        status: 'fail',
-        expected: 'the check to complete',
-        actual: `the runner hit an internal error: ${err instanceof Error ? err.message : String(err)}`,
-      };
+      crashed = err instanceof Error ? err.message : String(err);
     }
     running.delete(def.id);
-    const rec = session.record(outcome, performance.now() - t0);
+    const rec = session.record(outcome, performance.now() - t0, crashed);
     // A failure on a refusal: a control of the other side sent now shows whether the account, not the rule, refused it.
-    if (outcome.status === 'fail' && outcome.exchange !== undefined) {
+    if (outcome?.status === 'fail' && outcome.exchange !== undefined) {
       const spent = await exhaustion
         .explains((outcome.exchange as { route?: Route }).route, outcome.exchange.observation)
         .catch(() => undefined);
@@ -324,7 +321,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     }
     records[index] = rec;
     opts.onEvidence?.(evidenceEvent(rec));
-    marks[index] = outcome.status === 'fail' && outcome.exchange === undefined ? session.marks() : [];
+    marks[index] = outcome?.status === 'fail' && outcome.exchange === undefined ? session.marks() : [];
     probes[index] = session.timeProbes();
     done++;
     progress();

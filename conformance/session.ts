@@ -282,9 +282,10 @@ export function createCheckSession(def: CheckDefinition, share: ShareState | und
     /** The refusals this check met (an exhausted account may explain a failure later). */
     marks: () => [...marks],
     timeProbes: () => probes,
-    record: (outcome: CheckRecord['outcome'], durationMs: number): CheckRecord => ({
+    record: (outcome: CheckRecord['outcome'], durationMs: number, crashed?: string): CheckRecord => ({
       def,
       ...(outcome === undefined ? {} : { outcome }),
+      ...(crashed === undefined ? {} : { crashed }),
       evidence,
       withheld,
       cut,

@@ -1,0 +1,366 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Observation } from '../src/core/response.js';
+import { decide, type CheckRecord, type Evidence, type RunFacts } from './decide.js';
+import { incompleteMust } from './run-report.js';
+import { expect as want, type CheckOutcome, type Knowledge, type RouteKnowledge } from './verdict.js';
+import type { CheckDefinition, CheckReport } from './types.js';
+
+const ok: Observation = { verdict: 'accepted', status: 200, json: { code: 0 }, text: '{"code":0}' };
+const batchPlaced: Observation = {
+  verdict: 'accepted',
+  status: 200,
+  json: { code: 0, result: [{ code: 0, msg: 'ok' }] },
+};
+const batchFailed: Observation = {
+  verdict: 'accepted',
+  status: 200,
+  json: { code: 0, result: [{ code: -2010, msg: 'balance' }] },
+};
+const refused = (code: number): Observation => ({ verdict: 'rejected', status: 400, code, json: { code } });
+const silent: Observation = { verdict: 'no-answer', error: 'no complete answer within 3000 ms' };
+
+const accepted: RouteKnowledge = { state: 'accepted', observed: 'HTTP 200', validRefusals: [], ruleRefusals: [] };
+const knowledge: Knowledge = {
+  routes: {
+    'batch/json': accepted,
+    'v1/query': accepted,
+    'v1/body': {
+      state: 'signature-ok',
+      observed: 'HTTP 400 code -2010',
+      fingerprint: 'HTTP 400 code -2010',
+      validRefusals: [],
+      ruleRefusals: [],
+      blocking: ['HTTP 400 code -2010'],
+    },
+  },
+  signature: 'HTTP 401 code -1022',
+  unknownKey: 'HTTP 401 code -2015',
+  missing: ['HTTP 400 code -1102'],
+};
+const facts: RunFacts = {
+  knowledge,
+  profile: 'core',
+  absent: new Set(),
+  controlFailed: new Set(['v1/body']),
+  lastAnswered: new Map([
+    ['batch/json', 50],
+    ['v1/query', 50],
+  ]),
+  budgetLabel: '--max-orders 7',
+  deadlineLabel: '--max-time 5000 ms',
+};
+
+const def = (over: Partial<CheckDefinition> = {}): CheckDefinition => ({
+  id: 'ORDER-SIDE-ENUM',
+  ruleId: 'ORDER-SIDE-ENUM',
+  title: 't',
+  covers: ['batch/json', 'v1/query'],
+  run: () => Promise.resolve({ status: 'pass' }),
+  ...over,
+});
+const ev = (route: string, expectation: Evidence['expectation'], observation: Observation, seq = 1): Evidence => ({
+  route,
+  expectation,
+  observation,
+  seq,
+});
+const rec = (over: Partial<CheckRecord> & { outcome?: CheckOutcome }): CheckRecord => ({
+  def: def(),
+  evidence: [],
+  withheld: 0,
+  cut: 0,
+  effects: { shown: 0, methods: [] },
+  durationMs: 1,
+  ...over,
+});
+const decidedBoth = [ev('batch/json', want.refuse(), refused(-1100)), ev('v1/query', want.refuse(), refused(-1100))];
+
+/** [name, record, expected status, expected cause or reason pattern] */
+type Row = [string, CheckRecord, CheckReport['status'], RegExp | string | undefined];
+const rows: Row[] = [
+  // rule 4: a valid request left unanswered
+  [
+    'rule 4: a valid request unanswered while its route answered requests sent after it fails',
+    rec({
+      def: def({ id: 'SIG-CASE-INSENSITIVE', ruleId: 'SIG-CASE-INSENSITIVE' }),
+      outcome: { status: 'inconclusive', reason: 'no answer' },
+      evidence: [ev('batch/json', want.signatureAccepted, silent, 10), ev('v1/query', want.accept, ok, 11)],
+    }),
+    'fail',
+    /never answered, while batch\/json answered requests sent after it/,
+  ],
+  [
+    'rule 4: ... the route answering nothing after it leaves it undecided (a target that went down)',
+    rec({
+      def: def({ id: 'SIG-CASE-INSENSITIVE', ruleId: 'SIG-CASE-INSENSITIVE' }),
+      outcome: { status: 'inconclusive', reason: 'no answer' },
+      evidence: [ev('batch/json', want.accept, silent, 60), ev('v1/query', want.accept, ok, 11)],
+    }),
+    'inconclusive',
+    'unanswered',
+  ],
+  [
+    "rule 4: an invalid request unanswered is ROBUST-NO-HANG's, not the rule's",
+    rec({ outcome: { status: 'pass' }, evidence: [...decidedBoth, ev('batch/json', want.refuse(), silent, 10)] }),
+    'pass',
+    undefined,
+  ],
+  // rule 5: an acceptance of what must be refused
+  [
+    'rule 5: an invalid order placed fails the check even when the check concluded pass',
+    rec({ outcome: { status: 'pass' }, evidence: [...decidedBoth, ev('batch/json', want.refuse(), batchPlaced)] }),
+    'fail',
+    /broken in one way is refused/,
+  ],
+  [
+    'rule 5: ... and a business refusal shown later never excuses it',
+    rec({
+      outcome: {
+        status: 'fail',
+        expected: 'refused',
+        actual: 'accepted',
+        exchange: { observation: batchPlaced, route: { endpoint: 'batch', placement: 'json' } },
+      },
+      evidence: [ev('batch/json', want.refuse(), batchPlaced)],
+      business: { mark: 'entry code -2019', reason: 'a position' },
+    }),
+    'fail',
+    undefined,
+  ],
+  [
+    'rule 5: a batch answered 200 with every entry failed placed nothing: refused as asked',
+    rec({
+      outcome: { status: 'pass' },
+      evidence: [...decidedBoth, ev('batch/json', want.refuse('rule', true), batchFailed)],
+    }),
+    'pass',
+    undefined,
+  ],
+  [
+    'rule 5: a measurement check (time window) weighs its own retried probes',
+    rec({
+      def: def({ timed: true }),
+      outcome: { status: 'pass' },
+      evidence: [...decidedBoth, ev('batch/json', want.refuse(), batchPlaced)],
+    }),
+    'pass',
+    undefined,
+  ],
+  // rule 6: a route whose control failed
+  [
+    'rule 6: for a check that merely uses it, a route whose control failed is not offered; decided on the others',
+    rec({
+      def: def({ covers: ['batch/json', 'v1/query', 'v1/body'] }),
+      outcome: { status: 'pass' },
+      evidence: [...decidedBoth, ev('v1/body', want.refuse(), refused(-2010))],
+    }),
+    'pass',
+    undefined,
+  ],
+  [
+    'rule 6: the check establishing that route fails there',
+    rec({
+      def: def({
+        id: 'ORDER-V1-ENDPOINT',
+        ruleId: 'ORDER-V1-ENDPOINT',
+        covers: ['v1/query', 'v1/body'],
+        establishes: ['v1/query', 'v1/body'],
+      }),
+      outcome: { status: 'pass' },
+      evidence: [ev('v1/query', want.accept, ok), ev('v1/body', want.accept, refused(-2010))],
+    }),
+    'fail',
+    /v1\/body/,
+  ],
+  // rule 7: business only when a control showed it
+  [
+    'rule 7: a refused valid order with a control pair showing the account refused it: undecided, cause business',
+    rec({
+      outcome: {
+        status: 'fail',
+        expected: 'accepted',
+        actual: 'refused',
+        exchange: { observation: refused(-2010), route: { endpoint: 'v1', placement: 'query' } },
+      },
+      evidence: [ev('v1/query', want.accept, refused(-2010))],
+      business: { mark: 'HTTP 400 code -2010', reason: 'a SELL order sent with it was placed' },
+    }),
+    'inconclusive',
+    'business',
+  ],
+  [
+    'rule 7: ... without a control showing it, the failure stands',
+    rec({
+      outcome: {
+        status: 'fail',
+        expected: 'accepted',
+        actual: 'refused',
+        exchange: { observation: refused(-2010), route: { endpoint: 'v1', placement: 'query' } },
+      },
+      evidence: [ev('v1/query', want.accept, refused(-2010))],
+    }),
+    'fail',
+    undefined,
+  ],
+  [
+    "rule 7: a refusal valid controls meet with nothing showing it is the account's fails a valid request",
+    rec({
+      def: def({ covers: ['v1/body'], establishes: ['v1/body'] }),
+      outcome: { status: 'pass' },
+      evidence: [ev('v1/body', want.accept, refused(-2010))],
+    }),
+    'fail',
+    undefined,
+  ],
+  // the rest of the one decision
+  [
+    'effects: a refused call shown by effect to have placed an order fails',
+    rec({
+      outcome: { status: 'pass' },
+      evidence: decidedBoth,
+      placedByRefused: {
+        refused: { route: 'v1/query', observation: refused(-1100) },
+        shown: 'reuse showed the id used',
+      },
+    }),
+    'fail',
+    /it placed an order: reuse showed the id used/,
+  ],
+  [
+    'not run past the deadline: skip, cause deadline',
+    rec({ notRun: { cause: 'deadline', reason: 'not run: --max-time 5000 ms was reached' } }),
+    'skip',
+    'deadline',
+  ],
+  [
+    'every request held back by the order budget: skip, cause budget, naming the budget',
+    rec({
+      outcome: { status: 'pass' },
+      withheld: 1,
+      evidence: [
+        ev('batch/json', want.accept, { verdict: 'not-sent', error: 'the order budget (--max-orders 7) is spent' }),
+      ],
+    }),
+    'skip',
+    'budget',
+  ],
+  ['a check that threw fails, naming the error', rec({ crashed: 'boom' }), 'fail', /internal error: boom/],
+  [
+    'a pass earned by no request that reached the rule is no pass',
+    rec({
+      def: def({ covers: [] }),
+      outcome: { status: 'pass' },
+      evidence: [ev('batch/json', want.refuse(), { verdict: 'rate-limited', status: 429 })],
+    }),
+    'inconclusive',
+    'rate-limited',
+  ],
+];
+
+describe('decide(): one decision per check from its evidence and the final knowledge', () => {
+  for (const [name, record, status, cause] of rows) {
+    it(name, () => {
+      const d = decide(record, facts);
+      expect(d.status).toBe(status);
+      if (typeof cause === 'string') expect(d.cause).toBe(cause);
+      if (cause instanceof RegExp)
+        expect(`${d.reason ?? ''} ${d.actual ?? ''} ${JSON.stringify(d.cells ?? [])}`).toMatch(cause);
+    });
+  }
+
+  it('rule 6: the cells name the failed control of a route not offered to the check', () => {
+    const d = decide(
+      rec({
+        def: def({ covers: ['batch/json', 'v1/query', 'v1/body'] }),
+        outcome: { status: 'pass' },
+        evidence: [...decidedBoth, ev('v1/body', want.refuse(), refused(-2010))],
+      }),
+      facts,
+    );
+    expect(d.cells?.find((c) => c.route === 'v1/body')).toMatchObject({
+      verdict: 'not-offered',
+      reason: expect.stringMatching(/positive control failed in this run/),
+    });
+  });
+
+  it('levels and profile: an INFO rule never fails; the reference profile pins a different choice as a MUST failure', () => {
+    expect(
+      decide(
+        rec({
+          def: def({ id: 'BATCH-ATOMICITY', ruleId: 'BATCH-ATOMICITY', covers: [] }),
+          outcome: { status: 'fail', expected: 'x', actual: 'y' },
+        }),
+        facts,
+      ).status,
+    ).toBe('info');
+    const pinned = decide(
+      rec({
+        def: def({ id: 'BATCH-ATOMICITY', ruleId: 'BATCH-ATOMICITY', covers: [] }),
+        outcome: { status: 'info', observed: 'partial', matchesReference: false },
+      }),
+      { ...facts, profile: 'reference' },
+    );
+    expect([pinned.status, pinned.level]).toEqual(['fail', 'MUST']);
+  });
+
+  it('is pure: the same record and facts give the same decision', () => {
+    for (const [, record] of rows) expect(decide(record, facts)).toEqual(decide(record, facts));
+  });
+});
+
+describe('rule 8: undecided is not passed', () => {
+  const report = (over: Partial<CheckReport>): CheckReport => ({
+    id: 'X',
+    ruleId: 'ORDER-SIDE-ENUM',
+    family: 'ORDER',
+    level: 'MUST',
+    status: 'inconclusive',
+    title: 't',
+    section: '2.1',
+    requirement: 'r',
+    durationMs: 0,
+    ...over,
+  });
+  it('a MUST check inconclusive on an offered route makes the run incomplete; one undecided only where the target lacks the route, a SHOULD, a pass or a skip does not', () => {
+    const cases: Array<[Partial<CheckReport>, boolean]> = [
+      [{ cause: 'business' }, true],
+      [{ cause: 'no-control' }, true],
+      [{ cause: 'unanswered' }, true],
+      [{ cause: 'not-offered' }, false],
+      [{ level: 'SHOULD', cause: 'business' }, false],
+      [{ status: 'pass' }, false],
+      [{ status: 'skip', cause: 'budget' }, false],
+    ];
+    for (const [over, incomplete] of cases)
+      expect(incompleteMust([report(over)]).length, JSON.stringify(over)).toBe(incomplete ? 1 : 0);
+  });
+});
+
+describe('no status is set outside decide()', () => {
+  /** Files that may write a status: the decision, the routes' tally it calls, the checks (their claims), the grade (its own verdicts) and the load engine (an HTTP status). */
+  const allowed = [
+    /^conformance\/decide\.ts$/,
+    /^conformance\/verdict\.ts$/,
+    /^conformance\/checks\//,
+    /^conformance\/grade\//,
+    /^conformance\/load\/engine\.ts$/,
+    /^conformance\/report\/cells\.ts$/,
+  ];
+  const files = (dir: string): string[] =>
+    readdirSync(dir).flatMap((n) => {
+      const p = join(dir, n);
+      return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') && !p.endsWith('.test.ts') ? [p] : [];
+    });
+  it('conformance/ assigns or builds a status only in the files allowed to', () => {
+    const root = join(import.meta.dirname, '..');
+    const offenders = files(join(root, 'conformance'))
+      .map((p) => relative(root, p))
+      .filter((p) => !allowed.some((a) => a.test(p)))
+      .filter((p) =>
+        /\.status = |status: '(pass|fail|info|skip|inconclusive)'/.test(readFileSync(join(root, p), 'utf8')),
+      );
+    expect(offenders).toEqual([]);
+  });
+});
