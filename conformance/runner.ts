@@ -5,28 +5,27 @@
  */
 import type { Dispatcher } from 'undici';
 import { SpotcheckError } from '../src/core/errors.js';
-import { anyUsable, controlOf, discover, explainNothingAccepted, knowledgeOf } from './discovery.js';
-import { resolveDescription } from './target/description.js';
-import { createEffectProber } from './effects.js';
-import { businessShown, createExhaustionWatch, meets } from './exhaustion.js';
+import { anyUsable, discover, explainNothingAccepted } from './discovery.js';
+import { resolveDescription, type TargetProfile } from './target/description.js';
+import { meets } from './exhaustion.js';
 import { limitParams, oneOrder } from './checks/orders.js';
 import { measureClock, unknownClock, type ClockEstimate } from './clock.js';
 import { NO_TRADE_SECRET_VAR } from './curl.js';
 import { checks as allChecks } from './checks/index.js';
 import { clientIdSource } from './generators.js';
-import { createRequestFactory, type Built, type Route } from './requests.js';
-import { createTransport } from './transport.js';
-import { createOrderBudget } from './budget.js';
+import { createRequestFactory, type RequestFactory, type Route } from './requests.js';
+import { createTransport, type Sender } from './transport.js';
+import { createOrderBudget, type ShareState } from './budget.js';
 import {
   createCheckSession,
-  createConfirmer,
   createRunSender,
+  createRunServices,
   plainSender,
   RunInterrupted,
   type Learning,
 } from './session.js';
 import { createLanes, OVERDUE_MS, schedule } from './scheduler.js';
-import { decide, type CheckRecord, type RunFacts } from './decide.js';
+import { decide, type CheckRecord, type Decision, type RunFacts } from './decide.js';
 import { buildReport, checkReport, discoveryReport } from './run-report.js';
 import type { CheckContext, CheckDefinition, CheckReport, Profile, RunReport, Target } from './types.js';
 import type { EvidenceEvent } from './report/files.js';
@@ -119,7 +118,6 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
   });
   const ep = profile.endpoints;
-  const paths = { batch: ep.batch.path, single: [ep.v1.path, ep['v1.1'].path] };
   const running = new Set<string>();
   let done = 0;
   const progress = (): void => {
@@ -127,137 +125,61 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     opts.onProgress?.({
       done,
       total: selected.length,
-      ...(current === undefined ? {} : { current }),
       requests: transport.count(),
+      ...(current === undefined ? {} : { current }),
     });
   };
   const run = createRunSender({
     transport,
     budget,
-    paths,
+    paths: { batch: ep.batch.path, single: [ep.v1.path, ep['v1.1'].path] },
     ...(opts.signal ? { signal: opts.signal } : {}),
     onRequest: progress,
   });
-  const send = plainSender(run);
 
   // Phase 1, the clock: discovery starts on the first sample's estimate while the samples go on.
-  const needsClock = selected.some((c) => c.needsClock === true);
-  let clock: ClockEstimate = unknownClock('not measured yet');
-  let firstEstimate = (): void => {};
-  const estimated = new Promise<void>((r) => {
-    firstEstimate = r;
-  });
-  const measured = measureClock({
-    send,
-    probe: { method: 'POST', path: ep.batch.offered ? ep.batch.path : ep.v1.path, query: '', body: '', headers: {} },
-    ...(opts.target.timePath === undefined ? {} : { timePath: opts.target.timePath }),
-    samples: needsClock ? 12 : 2,
-    spreadMs: needsClock ? 1100 : 0,
-    onFirstEstimate: (e) => {
-      clock = e;
-      firstEstimate();
-    },
-  }).then((e) => {
-    clock = e;
-  });
-  measured.catch(() => undefined);
-  await Promise.race([estimated, measured]);
+  const clock = startClock(
+    plainSender(run),
+    profile,
+    opts.target.timePath,
+    selected.some((c) => c.needsClock === true),
+  );
+  await clock.first;
 
   // Phase 2, discovery: positive controls per route and the rejection fingerprints.
-  const factoryFor = (v1: string) =>
-    createRequestFactory({
-      apiKey: opts.target.apiKey,
-      secret: opts.target.secret,
-      serverNow: () => clock.serverNow(),
-      apiKeyHeader: profile.apiKeyHeader,
-      paths: { batch: ep.batch.path, v1, 'v1.1': ep['v1.1'].path },
-      batchSignature: profile.batchSignature,
-      ...(opts.target.noTradeKey === undefined
-        ? {}
-        : { namedSecrets: [{ secret: opts.target.noTradeKey.secret, variable: NO_TRADE_SECRET_VAR }] }),
-    });
-  // With a test-order path, v1 requests go there (it places nothing); checks marked realEndpoint use the real one.
-  const realFactory = factoryFor(ep.v1.path);
-  const factory = profile.testOrderPath === undefined ? realFactory : factoryFor(profile.testOrderPath);
-  const clientId = clientIdSource(opts.seed);
-  const base = { target: opts.target, seed: opts.seed, clientId };
+  const { factory, realFactory } = factories(opts.target, profile, () => clock.now().serverNow());
+  const base = { target: opts.target, seed: opts.seed, clientId: clientIdSource(opts.seed) };
   const controlInput = { requests: factory, batchOrder: () => oneOrder(base), limitParams: () => limitParams(base) };
-  const sendBuilt = (b: Built) => run.send(b.request, b.facts, b.rebuild);
-  const discovery = await discover({ ...controlInput, send: sendBuilt, profile });
-  await measured;
+  const discovery = await discover({ ...controlInput, send: (b) => run.send(b.request, b.facts, b.rebuild), profile });
+  await clock.measured;
   const cutInDiscovery = transport.cutByDeadline() > 0;
-  const withheldInDiscovery = budget.withheld();
-  if (!anyUsable(discovery) && !cutInDiscovery && withheldInDiscovery === 0)
+  if (!anyUsable(discovery) && !cutInDiscovery && budget.withheld() === 0)
     throw new SpotcheckError('ERR_TARGET', explainNothingAccepted(discovery), {
       discovery: discoveryReport(discovery),
     });
-  const maxRttMs = Math.ceil(Math.max(0, ...run.latencies));
 
   // Phase 3, the checks: each records its evidence through the session.
-  const learning: Learning = {
-    knowledge: { ...knowledgeOf(discovery), routes: { ...knowledgeOf(discovery).routes } },
-    learned: [],
-  };
-  const validOrder = (route: Route, over: Record<string, unknown>): Built =>
-    route.endpoint === 'batch'
-      ? factory.batch([{ ...oneOrder(base), ...over }])
-      : factory.order(
-          { ...limitParams(base), ...over },
-          route.endpoint,
-          route.placement === 'json' ? 'query' : route.placement,
-        );
-  const effects = createEffectProber({
-    send: async (b) => {
-      const r = await sendBuilt(b);
-      return r.observation.verdict === 'not-sent' ? undefined : r;
-    },
-    sendPlain: (req) => run.send(req),
-    validOrder: (route, id) => validOrder(route, { newClientOrderId: id }),
-    clientId,
-    ...(profile.orderLookup === undefined ? {} : { lookup: profile.orderLookup }),
-    auth: {
-      apiKey: opts.target.apiKey,
-      secret: opts.target.secret,
-      apiKeyHeader: profile.apiKeyHeader,
-      now: () => clock.serverNow(),
-    },
-    symbol: opts.target.symbol,
-  });
-  const businessControls = {
-    control: (route: Route, side: 'BUY' | 'SELL', small?: boolean) =>
-      validOrder(route, { side, ...(small ? { quantity: smaller(limitParams(base).quantity) } : {}) }),
-    send: async (b: Built) => {
-      const r = await sendBuilt(b);
-      return r.observation.verdict === 'not-sent' ? undefined : r;
-    },
-  };
-  const exhaustion = createExhaustionWatch({
-    ...businessControls,
-    acceptedEarlier: (route) => controlOf(discovery, route)?.state === 'accepted',
-  });
-  const deps = {
+  const services = createRunServices({
     run,
-    learning,
     discovery,
-    confirm: createConfirmer(learning, sendBuilt, controlInput, (route, marks) =>
-      businessShown(businessControls, route, marks),
-    ),
-    effects,
-    followedUp: new Set<string>(),
-    offsetMs: () => clock.offsetMs ?? 0,
-    shared: new Map(),
-    unanswered: { count: 0, probes: [] as string[] },
-  };
+    factory,
+    base,
+    controlInput,
+    profile,
+    target: opts.target,
+    now: () => clock.now().serverNow(),
+    offsetMs: () => clock.now().offsetMs ?? 0,
+  });
   const ctx: CheckContext = {
     target: opts.target,
     profile: opts.profile,
     seed: opts.seed,
     runs: opts.runs,
-    send,
+    send: plainSender(run),
     requests: factory,
-    clock,
-    clientId,
-    maxRttMs,
+    clock: clock.now(),
+    clientId: base.clientId,
+    maxRttMs: Math.ceil(Math.max(0, ...run.latencies)),
     requestSpacingMs: opts.rate > 0 ? Math.ceil(1000 / opts.rate) : 0,
     timeouts: () => transport.timeouts(),
   };
@@ -267,70 +189,9 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   let placingLeft = selected.filter((c) => c.placesOrders).length;
   let stopped: RunReport['stopped'];
   const maxTimeNote = `--max-time ${opts.maxTimeMs ?? 0} ms`;
-  const factsNow = (): RunFacts => runFacts(learning, opts.profile, run.lastAnswered, budget.label, maxTimeNote);
-
-  const runOne = async (index: number): Promise<void> => {
-    const def = selected[index] as CheckDefinition;
-    if (cutInDiscovery || transport.cutByDeadline() > 0) {
-      const when = cutInDiscovery ? 'before discovery ended' : 'before this check';
-      records[index] = {
-        def,
-        evidence: [],
-        withheld: 0,
-        cut: 0,
-        effects: { shown: 0, methods: [] },
-        durationMs: 0,
-        notRun: { cause: 'deadline', reason: `not run: ${maxTimeNote} was reached ${when}` },
-      };
-      done++;
-      return;
-    }
-    running.add(def.id);
-    progress();
-    const t0 = performance.now();
-    const share = def.placesOrders ? budget.share(placingLeft--) : { limit: Infinity, used: 0 };
-    const session = createCheckSession(def, share, deps);
-    let outcome: CheckRecord['outcome'];
-    let crashed: string | undefined;
-    try {
-      outcome = await def.run({
-        ...ctx,
-        parallel: width,
-        send: session.send,
-        shared: session.shared,
-        ordersPlaced: session.ordersPlaced,
-        ...(def.realEndpoint ? { requests: realFactory } : {}),
-      });
-      if (opts.signal?.aborted) throw new RunInterrupted();
-    } catch (err) {
-      running.delete(def.id);
-      if (err instanceof RunInterrupted || opts.signal?.aborted) {
-        stopped = { reason: 'interrupted', notRun: 0 };
-        return;
-      }
-      crashed = err instanceof Error ? err.message : String(err);
-    }
-    running.delete(def.id);
-    const rec = session.record(outcome, performance.now() - t0, crashed);
-    // A failure on a refusal: a control of the other side sent now shows whether the account, not the rule, refused it.
-    if (outcome?.status === 'fail' && outcome.exchange !== undefined) {
-      const spent = await exhaustion
-        .explains((outcome.exchange as { route?: Route }).route, outcome.exchange.observation)
-        .catch(() => undefined);
-      if (spent !== undefined) rec.business = { mark: spent.mark, reason: spent.reason };
-    }
-    records[index] = rec;
-    opts.onEvidence?.(evidenceEvent(rec));
-    marks[index] = outcome?.status === 'fail' && outcome.exchange === undefined ? session.marks() : [];
-    probes[index] = session.timeProbes();
-    done++;
-    progress();
-    if (stopped === undefined && done < selected.length && opts.stopAfter !== undefined) {
-      const d = decide(rec, factsNow());
-      if (opts.stopAfter(reportOf(index, d))) stopped = { reason: 'fail-fast', notRun: 0 };
-    }
-  };
-  const reportOf = (index: number, d: ReturnType<typeof decide>): CheckReport =>
+  const factsNow = (): RunFacts =>
+    runFacts(services.learning, opts.profile, run.lastAnswered, budget.label, maxTimeNote);
+  const reportOf = (index: number, d: Decision): CheckReport =>
     checkReport(selected[index] as CheckDefinition, d, {
       durationMs: records[index]?.durationMs ?? 0,
       baseUrl: opts.target.baseUrl,
@@ -338,10 +199,50 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       ...(opts.replayArgs === undefined ? {} : { replayArgs: opts.replayArgs }),
       ...(probes[index] === undefined ? {} : { timeProbes: probes[index] }),
     });
+
+  const runOne = async (index: number): Promise<void> => {
+    const def = selected[index] as CheckDefinition;
+    if (cutInDiscovery || transport.cutByDeadline() > 0) {
+      records[index] = notRun(
+        def,
+        `not run: ${maxTimeNote} was reached ${cutInDiscovery ? 'before discovery ended' : 'before this check'}`,
+      );
+      done++;
+      return;
+    }
+    running.add(def.id);
+    progress();
+    const share = def.placesOrders ? budget.share(placingLeft--) : { limit: Infinity, used: 0 };
+    const ran = await runCheck(def, share, {
+      ctx,
+      width,
+      realFactory,
+      services,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    running.delete(def.id);
+    if (ran === undefined) {
+      stopped = { reason: 'interrupted', notRun: 0 };
+      return;
+    }
+    const { rec } = ran;
+    records[index] = rec;
+    opts.onEvidence?.(evidenceEvent(rec));
+    marks[index] = ran.marks;
+    probes[index] = ran.timeProbes;
+    done++;
+    progress();
+    if (
+      stopped === undefined &&
+      done < selected.length &&
+      opts.stopAfter?.(reportOf(index, decide(rec, factsNow()))) === true
+    )
+      stopped = { reason: 'fail-fast', notRun: 0 };
+  };
   await schedule(selected, width, lanes, runOne, () => stopped !== undefined);
 
-  // Phase 4, effects: a refusal valid orders were later shown to meet (both sides tried at once) is the account's.
-  const spent = exhaustion.current();
+  // Phase 4, effects: a refusal valid orders were later shown (by a control pair) to meet is the account's.
+  const spent = services.exhaustion.current();
   if (spent !== undefined)
     for (const [i, rec] of records.entries())
       if (rec?.outcome?.status === 'fail' && rec.business === undefined && meets(marks[i] ?? [], spent.mark))
@@ -352,9 +253,8 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const reports: CheckReport[] = [];
   for (const [i, rec] of records.entries()) {
     if (rec === undefined) continue;
-    const rep = reportOf(i, decide(rec, facts));
-    reports.push(rep);
-    opts.onCheck?.(rep);
+    reports.push(reportOf(i, decide(rec, facts)));
+    opts.onCheck?.(reports.at(-1) as CheckReport);
   }
   if (stopped !== undefined) stopped.notRun = selected.length - reports.length;
   opts.onProgress?.({ done, total: selected.length, requests: transport.count() });
@@ -366,13 +266,13 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     profile: opts.profile,
     seed: opts.seed,
     runs: opts.runs,
-    clock,
+    clock: clock.now(),
     transport,
     latencies: run.latencies,
     answers: run.answers,
     discovery,
-    learned: learning.learned,
-    unanswered: deps.unanswered,
+    learned: services.learning.learned,
+    unanswered: services.deps.unanswered,
     ...(opts.maxTimeMs === undefined ? {} : { maxTimeMs: opts.maxTimeMs }),
     orders: { maxOrders: budget.max, placed: budget.placed(), withheld: budget.withheld() },
     ...(spent === undefined ? {} : { exhausted: spent.reason }),
@@ -383,13 +283,114 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   });
 }
 
-/** A thousandth of a decimal quantity, exactly (a smaller control order: conformance/exhaustion.ts). */
-function smaller(q: unknown): string {
-  const [i = '0', f = ''] = String(q).split('.');
-  const digits = `${i}${f}`.replace(/^0+(?=\d)/, '');
-  const scale = f.length + 3;
-  const padded = digits.padStart(scale + 1, '0');
-  return `${padded.slice(0, -scale)}.${padded.slice(-scale)}`.replace(/\.?0+$/, '');
+/**
+ * Run one check through its own session and record it; undefined when the run was interrupted.
+ * A failure resting on a refusal gets a control pair sent at once: whether the account, not the
+ * rule, refused it (conformance/exhaustion.ts) is part of its record.
+ */
+async function runCheck(
+  def: CheckDefinition,
+  share: ShareState,
+  env: {
+    ctx: CheckContext;
+    width: number;
+    realFactory: RequestFactory;
+    services: ReturnType<typeof createRunServices>;
+    signal?: AbortSignal;
+  },
+): Promise<{ rec: CheckRecord; marks: string[]; timeProbes: CheckReport['timeProbes'] } | undefined> {
+  const t0 = performance.now();
+  const session = createCheckSession(def, share, env.services.deps);
+  let outcome: CheckRecord['outcome'];
+  let crashed: string | undefined;
+  try {
+    outcome = await def.run({
+      ...env.ctx,
+      parallel: env.width,
+      send: session.send,
+      shared: session.shared,
+      ordersPlaced: session.ordersPlaced,
+      ...(def.realEndpoint ? { requests: env.realFactory } : {}),
+    });
+    if (env.signal?.aborted) throw new RunInterrupted();
+  } catch (err) {
+    if (err instanceof RunInterrupted || env.signal?.aborted) return undefined;
+    crashed = err instanceof Error ? err.message : String(err);
+  }
+  const rec = session.record(outcome, performance.now() - t0, crashed);
+  const failing = outcome?.status === 'fail' ? outcome.exchange : undefined;
+  const spent =
+    failing === undefined
+      ? undefined
+      : await env.services.exhaustion
+          .explains((failing as { route?: Route }).route, failing.observation)
+          .catch(() => undefined);
+  if (spent !== undefined) rec.business = { mark: spent.mark, reason: spent.reason };
+  const marks = outcome?.status === 'fail' && failing === undefined ? session.marks() : [];
+  return { rec, marks, timeProbes: session.timeProbes() };
+}
+
+/** The record of a check the deadline kept from running. */
+function notRun(def: CheckDefinition, reason: string): CheckRecord {
+  return {
+    def,
+    evidence: [],
+    withheld: 0,
+    cut: 0,
+    effects: { shown: 0, methods: [] },
+    durationMs: 0,
+    notRun: { cause: 'deadline', reason },
+  };
+}
+
+/** The clock measured in the background: `first` settles on the first estimate, `measured` on the whole measurement. */
+function startClock(send: Sender, profile: TargetProfile, timePath: string | undefined, needsClock: boolean) {
+  const ep = profile.endpoints;
+  let clock: ClockEstimate = unknownClock('not measured yet');
+  let firstEstimate = (): void => {};
+  const estimated = new Promise<void>((r) => {
+    firstEstimate = r;
+  });
+  const measured = measureClock({
+    send,
+    probe: { method: 'POST', path: ep.batch.offered ? ep.batch.path : ep.v1.path, query: '', body: '', headers: {} },
+    ...(timePath === undefined ? {} : { timePath }),
+    // without time checks, timestamps need the offset only to within the window: no waiting
+    samples: needsClock ? 12 : 2,
+    spreadMs: needsClock ? 1100 : 0,
+    onFirstEstimate: (e) => {
+      clock = e;
+      firstEstimate();
+    },
+  }).then((e) => {
+    clock = e;
+  });
+  // (a measurement that fails ends the run, before discovery or once it has ended)
+  measured.catch(() => undefined);
+  return { now: () => clock, first: Promise.race([estimated, measured]), measured };
+}
+
+/** The request factories: v1 requests go to a test-order path when the target names one (it places nothing); `realFactory` to the real endpoint. */
+function factories(target: Target, profile: TargetProfile, serverNow: () => number) {
+  const ep = profile.endpoints;
+  const factoryFor = (v1: string) =>
+    createRequestFactory({
+      apiKey: target.apiKey,
+      secret: target.secret,
+      serverNow,
+      apiKeyHeader: profile.apiKeyHeader,
+      paths: { batch: ep.batch.path, v1, 'v1.1': ep['v1.1'].path },
+      batchSignature: profile.batchSignature,
+      // a printed curl re-signs with the no-TRADE key's secret from its own variable
+      ...(target.noTradeKey === undefined
+        ? {}
+        : { namedSecrets: [{ secret: target.noTradeKey.secret, variable: NO_TRADE_SECRET_VAR }] }),
+    });
+  const realFactory = factoryFor(ep.v1.path);
+  return {
+    realFactory,
+    factory: profile.testOrderPath === undefined ? realFactory : factoryFor(profile.testOrderPath),
+  };
 }
 
 /** A check's evidence as the stream carries it: probes by route and answers by kind. */

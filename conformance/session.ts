@@ -9,10 +9,12 @@ import { rule } from '../src/rules.js';
 import { describe, type Observation } from '../src/core/response.js';
 import type { RawRequest } from '../src/client/http.js';
 import { ordersIn, BUDGET_REASON, type OrderBudget, type OrderPaths, type ShareState } from './budget.js';
-import { controlOf, controlRequest, type Discovery } from './discovery.js';
-import { methodText, type EffectProber } from './effects.js';
-import { refusalMarks } from './exhaustion.js';
-import { routeKey, type Built, type Route, type SigningFacts } from './requests.js';
+import { controlOf, controlRequest, knowledgeOf, type Discovery } from './discovery.js';
+import { createEffectProber, methodText, type EffectProber } from './effects.js';
+import { businessShown, createExhaustionWatch, refusalMarks } from './exhaustion.js';
+import { routeKey, type Built, type RequestFactory, type Route, type SigningFacts } from './requests.js';
+import { limitParams, oneOrder } from './checks/orders.js';
+import type { TargetProfile } from './target/description.js';
 import { timeProbeOf, type TimeProbe } from './traffic.js';
 import { DEADLINE_REASON, type SendResult, type Sender, type Transport } from './transport.js';
 import {
@@ -26,7 +28,7 @@ import {
   type RouteKnowledge,
 } from './verdict.js';
 import type { CheckRecord, EffectFinding, Evidence } from './decide.js';
-import type { CheckDefinition, CheckSender, Probed } from './types.js';
+import type { CheckContext, CheckDefinition, CheckSender, Probed, Target } from './types.js';
 
 /** A result that was never sent, with the reason. */
 export function notSent(request: RawRequest, facts: SigningFacts | undefined, why: string): SendResult {
@@ -299,4 +301,83 @@ export function createCheckSession(def: CheckDefinition, share: ShareState | und
 /** Send through the run with `share` as the check sender type of discovery and the effect prober. */
 export function plainSender(run: RunSender): Sender {
   return (req, facts, rebuild) => run.send(req, facts, rebuild);
+}
+
+/** A thousandth of a decimal quantity, exactly (a smaller control order: conformance/exhaustion.ts). */
+function smaller(q: unknown): string {
+  const [i = '0', f = ''] = String(q).split('.');
+  const digits = `${i}${f}`.replace(/^0+(?=\d)/, '');
+  const scale = f.length + 3;
+  const padded = digits.padStart(scale + 1, '0');
+  return `${padded.slice(0, -scale)}.${padded.slice(-scale)}`.replace(/\.?0+$/, '');
+}
+
+/** What the run's services need: its sender, discovery, the factory and the target. */
+export interface RunServiceInput {
+  run: RunSender;
+  discovery: Discovery;
+  factory: RequestFactory;
+  base: Pick<CheckContext, 'target' | 'seed' | 'clientId'>;
+  controlInput: Parameters<typeof controlRequest>[0];
+  profile: TargetProfile;
+  target: Target;
+  /** The server's time now, and the clock's offset (conformance/clock.ts). */
+  now: () => number;
+  offsetMs: () => number;
+}
+
+/**
+ * The services the checks' sessions share: what the run learns (knowledge grown by re-sent
+ * controls), the effect prober, the control pairs that show a refusal to be the account's, and
+ * the exhaustion watch over failures.
+ */
+export function createRunServices(i: RunServiceInput) {
+  const { run, discovery, factory, base } = i;
+  const sendBuilt = (b: Built) => run.send(b.request, b.facts, b.rebuild);
+  const sendOrNot = async (b: Built) => {
+    const r = await sendBuilt(b);
+    return r.observation.verdict === 'not-sent' ? undefined : r;
+  };
+  const known = knowledgeOf(discovery);
+  const learning: Learning = { knowledge: { ...known, routes: { ...known.routes } }, learned: [] };
+  const validOrder = (route: Route, over: Record<string, unknown>): Built =>
+    route.endpoint === 'batch'
+      ? factory.batch([{ ...oneOrder(base), ...over }])
+      : factory.order(
+          { ...limitParams(base), ...over },
+          route.endpoint,
+          route.placement === 'json' ? 'query' : route.placement,
+        );
+  const effects = createEffectProber({
+    send: sendOrNot,
+    sendPlain: (req) => run.send(req),
+    validOrder: (route, id) => validOrder(route, { newClientOrderId: id }),
+    clientId: base.clientId,
+    ...(i.profile.orderLookup === undefined ? {} : { lookup: i.profile.orderLookup }),
+    auth: { apiKey: i.target.apiKey, secret: i.target.secret, apiKeyHeader: i.profile.apiKeyHeader, now: i.now },
+    symbol: i.target.symbol,
+  });
+  const controls = {
+    control: (route: Route, side: 'BUY' | 'SELL', small?: boolean) =>
+      validOrder(route, { side, ...(small ? { quantity: smaller(limitParams(base).quantity) } : {}) }),
+    send: sendOrNot,
+  };
+  const exhaustion = createExhaustionWatch({
+    ...controls,
+    acceptedEarlier: (route) => controlOf(discovery, route)?.state === 'accepted',
+  });
+  const deps: CheckSessionDeps = {
+    run,
+    learning,
+    discovery,
+    confirm: createConfirmer(learning, sendBuilt, i.controlInput, (route, marks) =>
+      businessShown(controls, route, marks),
+    ),
+    effects,
+    followedUp: new Set<string>(),
+    offsetMs: i.offsetMs,
+    shared: new Map(),
+    unanswered: { count: 0, probes: [] },
+  };
+  return { learning, exhaustion, deps };
 }
