@@ -2,7 +2,7 @@
  * A server that accepts everything and counts what it placed: the target of the order
  * budget's self-test (`--max-orders`). Written the way a careless stranger would: no
  * signature, key or time check, every element of a JSON array body is placed, and a
- * request carrying a `symbol` parameter places one order. Test harness only.
+ * request carrying a `symbol` (query, form or JSON object body, on any path) places one order. Test harness only.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -54,10 +54,14 @@ export async function startAcceptAll(): Promise<AcceptAll> {
           })),
         };
       } else {
-        const params = Object.fromEntries([...new URLSearchParams(query), ...new URLSearchParams(body)]);
+        const json = typeof orders === 'object' && orders !== null ? (orders as Record<string, unknown>) : {};
+        const params = {
+          ...json,
+          ...Object.fromEntries([...new URLSearchParams(query), ...new URLSearchParams(body)]),
+        };
         if (params.symbol !== undefined) {
           placed++;
-          answer = { code: 0, ...order(params) };
+          answer = { code: 0, ...order(params as Record<string, unknown>) };
         }
       }
       const text = JSON.stringify(answer);
