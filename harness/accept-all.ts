@@ -11,6 +11,8 @@ export interface AcceptAll {
   url: string;
   /** Orders placed so far. */
   placed(): number;
+  /** Orders placed so far, by path (query left out). */
+  placedOn(): Record<string, number>;
   /** Requests received so far. */
   requests(): number;
   close(): Promise<void>;
@@ -18,6 +20,11 @@ export interface AcceptAll {
 
 export async function startAcceptAll(): Promise<AcceptAll> {
   let placed = 0;
+  const byPath: Record<string, number> = {};
+  const place = (path: string, n: number): void => {
+    placed += n;
+    if (n > 0) byPath[path] = (byPath[path] ?? 0) + n;
+  };
   let requests = 0;
   let nextId = 1;
   const server = createServer((req, res) => {
@@ -26,7 +33,7 @@ export async function startAcceptAll(): Promise<AcceptAll> {
     req.on('end', () => {
       requests++;
       const body = Buffer.concat(chunks).toString('utf8');
-      const query = (req.url ?? '').split('?')[1] ?? '';
+      const [path = '', query = ''] = (req.url ?? '').split('?');
       let answer: unknown = { code: 0 };
       let orders: unknown;
       try {
@@ -44,7 +51,7 @@ export async function startAcceptAll(): Promise<AcceptAll> {
         transactTime: Date.now(),
       });
       if (Array.isArray(orders)) {
-        placed += orders.length;
+        place(path, orders.length);
         answer = {
           code: 0,
           result: orders.map((o) => ({
@@ -60,7 +67,7 @@ export async function startAcceptAll(): Promise<AcceptAll> {
           ...Object.fromEntries([...new URLSearchParams(query), ...new URLSearchParams(body)]),
         };
         if (params.symbol !== undefined) {
-          placed++;
+          place(path, 1);
           answer = { code: 0, ...order(params as Record<string, unknown>) };
         }
       }
@@ -73,6 +80,7 @@ export async function startAcceptAll(): Promise<AcceptAll> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     placed: () => placed,
+    placedOn: () => ({ ...byPath }),
     requests: () => requests,
     async close() {
       server.closeAllConnections();

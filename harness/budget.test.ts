@@ -3,7 +3,7 @@
  * probes come out of it, 0 sends nothing that can place an order, and one oversized body is
  * not counted as the thousands of orders it holds.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ function capture(env: NodeJS.ProcessEnv): Io & { stdout: () => string; stderr: (
 }
 
 describe('the order budget covers every request that can place an order', () => {
-  it('--max-orders 0 against an accept-all server: it places 0 orders, the placing checks are skipped with the reason, exit non-zero', async () => {
+  it('--max-orders 0 against an accept-all server: it places 0 orders, the placing checks are skipped with the reason, exit 2 saying so', async () => {
     const server = await startAcceptAll();
     const dir = mkdtempSync(join(tmpdir(), 'spotcheck-budget-'));
     const json = join(dir, 'r.json');
@@ -36,9 +36,11 @@ describe('the order budget covers every request that can place an order', () => 
         conformanceCommands,
       );
       expect(server.placed()).toBe(0);
-      // exit 2 for the MUST checks not run, or 1 where what little could be sent (malformed bodies no parser places) found a failure
-      expect(code, io.stderr()).not.toBe(0);
-      expect(io.stderr()).toMatch(/--max-orders 0 left \d+ MUST checks without a single request/);
+      // exit 2 even where the requests that carry no order found a failure: without orders the run gives no verdict
+      expect(code, io.stderr()).toBe(2);
+      expect(io.stderr()).toMatch(
+        /--max-orders 0: no request that could place an order was sent, so \d+ checks \(\d+ MUST\) were skipped: no verdict \(exit 2\)/,
+      );
       const report = JSON.parse(readFileSync(json, 'utf8')) as RunReport;
       expect(report.orders?.placed).toBe(0);
       expect(report.orders?.mustNotRun).toBeGreaterThan(10);
@@ -67,6 +69,35 @@ describe('the order budget covers every request that can place an order', () => 
       );
       expect(code, io.stdout()).toBe(2);
       expect(io.stdout()).toMatch(/^\d+ passed, 0 failed, \d+ info, [1-9]\d* skipped/m);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--max-orders 0 with a test-order path in the target description: only that path gets orders, the v1 checks run through it', async () => {
+    const server = await startAcceptAll();
+    const dir = mkdtempSync(join(tmpdir(), 'spotcheck-budget-'));
+    const config = join(dir, 'target.json');
+    writeFileSync(config, JSON.stringify({ testOrderPath: '/api/v1/spot/order/test' }));
+    try {
+      const io = capture({ SPOTCHECK_API_KEY: 'k', SPOTCHECK_SECRET: 's' });
+      const code = await main(
+        [
+          ...['run', '--base-url', server.url, '--config', config, '--max-orders', '0', '--runs', '2', '--seed', '5'],
+          ...['--report-json', join(dir, 'r.json')],
+        ],
+        io,
+        conformanceCommands,
+      );
+      const { '/api/v1/spot/order/test': onTestPath = 0, ...elsewhere } = server.placedOn();
+      expect(elsewhere).toEqual({});
+      expect(onTestPath).toBeGreaterThan(10);
+      // a verdict through the test-order path: accept-all takes a flipped signature there, a MUST failure (exit 1)
+      expect(code, io.stderr()).toBe(1);
+      const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as RunReport;
+      expect(report.checks.find((c) => c.id === 'SIG-HMAC-SHA256-HEX.flipped-bit')?.status).toBe('fail');
+      // the batch and v1.1 checks need orders: skipped with the reason
+      expect(io.stderr()).toMatch(/--max-orders 0 left \d+ MUST checks without a single request/);
     } finally {
       await server.close();
     }
