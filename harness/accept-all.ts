@@ -18,7 +18,8 @@ export interface AcceptAll {
   close(): Promise<void>;
 }
 
-export async function startAcceptAll(): Promise<AcceptAll> {
+/** `status`: the HTTP status of every answer (default 200; 500: it places the orders and answers as if it failed). */
+export async function startAcceptAll(opts: { status?: number } = {}): Promise<AcceptAll> {
   let placed = 0;
   const byPath: Record<string, number> = {};
   const place = (path: string, n: number): void => {
@@ -72,7 +73,10 @@ export async function startAcceptAll(): Promise<AcceptAll> {
         }
       }
       const text = JSON.stringify(answer);
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.writeHead(opts.status ?? 200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(text),
+      });
       res.end(text);
     });
   });
