@@ -76,7 +76,8 @@ Output:
   -h, --help            this text
 
 Exit codes: 0 no correctness failure; 1 a correctness failure or nothing accepted;
-2 usage error, or the target did not accept a valid request before the load.
+2 usage error (--max-orders below what discovery could place included), or the
+target did not accept a valid request before the load.
 `;
 
 const options = {
