@@ -19,18 +19,20 @@ export interface OrderPaths {
 
 /**
  * Orders a request could place if the server accepted it: every element of a batch body (a
- * server ignoring §4.1's limit of 20 places them all; a body no JSON parser reads counts its
- * `symbol` members), one for a single-order request, none for any other path.
+ * server ignoring §4.1's limit of 20 places them all); a batch body that is not a JSON array
+ * counts its `symbol` members (a lenient server reads an object as one order), at least one
+ * when no JSON parser reads it; one for a single-order request, none for any other path.
  */
 export function ordersIn(req: Pick<RawRequest, 'path' | 'body'>, paths: OrderPaths): number {
   const path = req.path.split('?')[0] ?? '';
   if (path === paths.batch) {
     if (req.body.trim() === '') return 0;
+    const symbols = req.body.split(/symbol/i).length - 1;
     try {
       const v = JSON.parse(req.body) as unknown;
-      return Array.isArray(v) ? v.length : 0;
+      return Array.isArray(v) ? v.length : symbols;
     } catch {
-      return Math.max(1, req.body.split('"symbol"').length - 1);
+      return Math.max(1, symbols);
     }
   }
   return paths.single.includes(path) ? 1 : 0;

@@ -2,7 +2,7 @@
  * A server that accepts everything and counts what it placed: the target of the order
  * budget's self-test (`--max-orders`). Written the way a careless stranger would: no
  * signature, key or time check, every element of a JSON array body is placed, and a
- * request carrying a `symbol` parameter places one order. Test harness only.
+ * request carrying a `symbol` (query, form or JSON object body, on any path) places one order. Test harness only.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,13 +11,21 @@ export interface AcceptAll {
   url: string;
   /** Orders placed so far. */
   placed(): number;
+  /** Orders placed so far, by path (query left out). */
+  placedOn(): Record<string, number>;
   /** Requests received so far. */
   requests(): number;
   close(): Promise<void>;
 }
 
-export async function startAcceptAll(): Promise<AcceptAll> {
+/** `status`: the HTTP status of every answer (default 200; 500: it places the orders and answers as if it failed). */
+export async function startAcceptAll(opts: { status?: number } = {}): Promise<AcceptAll> {
   let placed = 0;
+  const byPath: Record<string, number> = {};
+  const place = (path: string, n: number): void => {
+    placed += n;
+    if (n > 0) byPath[path] = (byPath[path] ?? 0) + n;
+  };
   let requests = 0;
   let nextId = 1;
   const server = createServer((req, res) => {
@@ -26,7 +34,7 @@ export async function startAcceptAll(): Promise<AcceptAll> {
     req.on('end', () => {
       requests++;
       const body = Buffer.concat(chunks).toString('utf8');
-      const query = (req.url ?? '').split('?')[1] ?? '';
+      const [path = '', query = ''] = (req.url ?? '').split('?');
       let answer: unknown = { code: 0 };
       let orders: unknown;
       try {
@@ -44,7 +52,7 @@ export async function startAcceptAll(): Promise<AcceptAll> {
         transactTime: Date.now(),
       });
       if (Array.isArray(orders)) {
-        placed += orders.length;
+        place(path, orders.length);
         answer = {
           code: 0,
           result: orders.map((o) => ({
@@ -54,14 +62,21 @@ export async function startAcceptAll(): Promise<AcceptAll> {
           })),
         };
       } else {
-        const params = Object.fromEntries([...new URLSearchParams(query), ...new URLSearchParams(body)]);
+        const json = typeof orders === 'object' && orders !== null ? (orders as Record<string, unknown>) : {};
+        const params = {
+          ...json,
+          ...Object.fromEntries([...new URLSearchParams(query), ...new URLSearchParams(body)]),
+        };
         if (params.symbol !== undefined) {
-          placed++;
-          answer = { code: 0, ...order(params) };
+          place(path, 1);
+          answer = { code: 0, ...order(params as Record<string, unknown>) };
         }
       }
       const text = JSON.stringify(answer);
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.writeHead(opts.status ?? 200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(text),
+      });
       res.end(text);
     });
   });
@@ -69,6 +84,7 @@ export async function startAcceptAll(): Promise<AcceptAll> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     placed: () => placed,
+    placedOn: () => ({ ...byPath }),
     requests: () => requests,
     async close() {
       server.closeAllConnections();

@@ -3,7 +3,7 @@
  * probes come out of it, 0 sends nothing that can place an order, and one oversized body is
  * not counted as the thousands of orders it holds.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ import type { RunReport } from '../conformance/types.js';
 import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
 import { startServer } from '../src/server/server.js';
 import { startAcceptAll } from './accept-all.js';
-import { runAgainstServer } from './selftest.js';
+import { runAgainstServer, runAgainstUrl } from './selftest.js';
 
 function capture(env: NodeJS.ProcessEnv): Io & { stdout: () => string; stderr: () => string } {
   let out = '';
@@ -24,7 +24,7 @@ function capture(env: NodeJS.ProcessEnv): Io & { stdout: () => string; stderr: (
 }
 
 describe('the order budget covers every request that can place an order', () => {
-  it('--max-orders 0 against an accept-all server: it places 0 orders, the placing checks are skipped with the reason, exit non-zero', async () => {
+  it('--max-orders 0 against an accept-all server: it places 0 orders, the placing checks are skipped with the reason, exit 2 saying so', async () => {
     const server = await startAcceptAll();
     const dir = mkdtempSync(join(tmpdir(), 'spotcheck-budget-'));
     const json = join(dir, 'r.json');
@@ -36,9 +36,11 @@ describe('the order budget covers every request that can place an order', () => 
         conformanceCommands,
       );
       expect(server.placed()).toBe(0);
-      // exit 2 for the MUST checks not run, or 1 where what little could be sent (malformed bodies no parser places) found a failure
-      expect(code, io.stderr()).not.toBe(0);
-      expect(io.stderr()).toMatch(/--max-orders 0 left \d+ MUST checks without a single request/);
+      // exit 2 even where the requests that carry no order found a failure: without orders the run gives no verdict
+      expect(code, io.stderr()).toBe(2);
+      expect(io.stderr()).toMatch(
+        /--max-orders 0: no request that could place an order was sent, so \d+ checks \(\d+ MUST\) were skipped: no verdict \(exit 2\)/,
+      );
       const report = JSON.parse(readFileSync(json, 'utf8')) as RunReport;
       expect(report.orders?.placed).toBe(0);
       expect(report.orders?.mustNotRun).toBeGreaterThan(10);
@@ -72,6 +74,35 @@ describe('the order budget covers every request that can place an order', () => 
     }
   });
 
+  it('--max-orders 0 with a test-order path in the target description: only that path gets orders, the v1 checks run through it', async () => {
+    const server = await startAcceptAll();
+    const dir = mkdtempSync(join(tmpdir(), 'spotcheck-budget-'));
+    const config = join(dir, 'target.json');
+    writeFileSync(config, JSON.stringify({ testOrderPath: '/api/v1/spot/order/test' }));
+    try {
+      const io = capture({ SPOTCHECK_API_KEY: 'k', SPOTCHECK_SECRET: 's' });
+      const code = await main(
+        [
+          ...['run', '--base-url', server.url, '--config', config, '--max-orders', '0', '--runs', '2', '--seed', '5'],
+          ...['--report-json', join(dir, 'r.json')],
+        ],
+        io,
+        conformanceCommands,
+      );
+      const { '/api/v1/spot/order/test': onTestPath = 0, ...elsewhere } = server.placedOn();
+      expect(elsewhere).toEqual({});
+      expect(onTestPath).toBeGreaterThan(10);
+      // a verdict through the test-order path: accept-all takes a flipped signature there, a MUST failure (exit 1)
+      expect(code, io.stderr()).toBe(1);
+      const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as RunReport;
+      expect(report.checks.find((c) => c.id === 'SIG-HMAC-SHA256-HEX.flipped-bit')?.status).toBe('fail');
+      // the batch and v1.1 checks need orders: skipped with the reason
+      expect(io.stderr()).toMatch(/--max-orders 0 left \d+ MUST checks without a single request/);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a small budget is shared with discovery: the orders placed never exceed it', async () => {
     const server = await startAcceptAll();
     try {
@@ -98,5 +129,32 @@ describe('the order budget covers every request that can place an order', () => 
     expect(r.checks.map((c: RunReport['checks'][number]) => [c.id, c.status, c.reason])).toEqual([
       ['ROBUST-NO-5XX.oversized', 'pass', undefined],
     ]);
+  });
+});
+
+/**
+ * The cap holds over a whole run at any concurrency: every request that could place an order
+ * reserves it before it is sent, in-flight requests included, so a server accepting everything
+ * places at most the cap. The kit's own count never trails the server's (nothing placed unseen).
+ */
+describe.each([1, 16, 64])('a whole run at concurrency %i against an accept-all server', (concurrency) => {
+  it('places at most the cap, for caps 0, 1, 7, 50 and 500', { timeout: 240_000 }, async () => {
+    const rows: Array<{ cap: number; placed: number; counted: number; checks: number }> = [];
+    for (const cap of [0, 1, 7, 50, 500]) {
+      const server = await startAcceptAll();
+      try {
+        const r = await runAgainstUrl(server.url, { maxOrders: cap, concurrency, runs: 2, seed: 5 });
+        rows.push({ cap, placed: server.placed(), counted: r.orders?.placed ?? -1, checks: r.checks.length });
+      } finally {
+        await server.close();
+      }
+    }
+    for (const row of rows) {
+      expect(row.placed, JSON.stringify(row)).toBeLessThanOrEqual(row.cap);
+      expect(row.counted, JSON.stringify(row)).toBeGreaterThanOrEqual(row.placed);
+      expect(row.checks).toBeGreaterThan(100);
+    }
+    // the budget is spent, not merely left unused: the larger caps are reached
+    expect(rows.filter((r) => r.cap > 0).every((r) => r.placed > 0)).toBe(true);
   });
 });

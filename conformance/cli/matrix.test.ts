@@ -11,6 +11,7 @@ import { defaultPolicy } from '../../src/server/policy.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import type { MatrixData } from '../report/matrix.js';
 import { secretSpellings } from '../report/secret-spellings.js';
+import { startAcceptAll } from '../../harness/accept-all.js';
 import { conformanceCommands } from './commands.js';
 import { fileStems, matrixExit, parseTargets, targetEnv } from './matrix.js';
 
@@ -217,5 +218,48 @@ describe('spotcheck matrix over three targets', () => {
     const io4 = capture();
     expect(await cli(['matrix', '--help'], io4)).toBe(0);
     expect(io4.text()).toContain('Usage: spotcheck matrix FILE --out DIR');
+  });
+});
+
+/** Each target's run gets the whole reservation of `run`: a server accepting everything places at most --max-orders. */
+describe('spotcheck matrix --max-orders against accept-all servers', () => {
+  it('two targets run at once at concurrency 64: each places at most the cap; with 0 neither places any and the matrix exits 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spotcheck-matrix-cap-'));
+    for (const cap of [7, 0]) {
+      const servers = [await startAcceptAll(), await startAcceptAll()];
+      try {
+        const file = join(dir, 'targets.json');
+        writeFileSync(file, JSON.stringify(servers.map((s, i) => ({ name: `t${i}`, baseUrl: s.url }))));
+        const io = capture({ SPOTCHECK_API_KEY: 'k', SPOTCHECK_SECRET: 's' });
+        const code = await cli(
+          [
+            ...['matrix', file, '--out', join(dir, `out${cap}`), '--jobs', '2', '--concurrency', '64'],
+            ...['--max-orders', String(cap), '--runs', '2', '--seed', '5'],
+          ],
+          io,
+        );
+        for (const s of servers) expect(s.placed(), io.text()).toBeLessThanOrEqual(cap);
+        if (cap > 0) expect(servers.every((s) => s.placed() > 0)).toBe(true);
+        else {
+          expect(code).toBe(2);
+          expect(readFileSync(join(dir, 'out0', 't0.txt'), 'utf8')).toContain(
+            '--max-orders 0: no request that could place an order was sent',
+          );
+        }
+      } finally {
+        await Promise.all(servers.map((s) => s.close()));
+      }
+    }
+  });
+});
+
+describe('spotcheck matrix --from-reports', () => {
+  it('gives a run that --max-orders left without MUST checks the exit of run, 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spotcheck-matrix-cut-'));
+    const json = join(dir, 'zero.json');
+    expect(
+      await cli(['run', '--max-orders', '0', '--runs', '2', '--seed', '5', '--report-json', json], capture()),
+    ).toBe(2);
+    expect(await cli(['matrix', '--from-reports', json, '--out', join(dir, 'm')], capture())).toBe(2);
   });
 });

@@ -51,12 +51,15 @@ Options:
   --profile P, --runs N, --seed N, --only PREFIX, --exclude PREFIX, --strict,
   --rate N, --concurrency N, --max-orders N, --timeout MS, --max-time S, --yes,
   --http2                as for \`spotcheck run\`, applied to every target (a
-                         target's own CA: "ca" in its --config file)
+                         target's own CA: "ca" in its --config file); --max-orders
+                         is each target's own reservation: a target accepting
+                         everything places at most N, whatever --jobs
   -h, --help             this text
 
 Exit codes: 0 every target passed; 1 a target has a MUST-level failure (--strict:
 or SHOULD); 2 usage error, or a target could not be run to the end (unreachable,
-bad credentials, --max-time); 130 interrupted. The matrix is written in every case
+bad credentials, --max-time, --max-orders left MUST checks without a request or
+was 0); 130 interrupted. The matrix is written in every case
 but a usage error.
 `;
 
@@ -255,7 +258,7 @@ function readReport(file: string): RunReport {
 function exitOf(r: RunReport, strict: boolean): number {
   if (r.stopped?.reason === 'interrupted') return 130;
   if (gateFails(r, strict)) return 1;
-  return r.deadline?.reached === true ? 2 : 0;
+  return r.deadline?.reached === true || (r.orders?.mustNotRun ?? 0) > 0 ? 2 : 0;
 }
 
 /** The matrix's exit code: interrupted wins, then the worst (2 over 1 over 0). */

@@ -106,10 +106,14 @@ Safety:
                          once (default 16 for a remote target, 2 for loopback;
                          1 = one request at a time). Time-window checks run
                          one at a time, their probes first in the queue
-  --max-orders N         stop placing orders after N accepted, shared fairly between
-                         checks; every request that could place one counts, discovery
-                         included (0: nothing that can place an order is sent;
-                         default 10000 for a target; unlimited for the embedded server)
+  --max-orders N         at most N orders placed, whatever the server accepts: every
+                         request that could place one (discovery, probes, retries)
+                         reserves its orders before it is sent, requests in flight
+                         included, shared fairly between checks; a check whose
+                         requests do not fit is skipped (reason: the order budget).
+                         0: nothing that could place an order is sent, exit 2 (with
+                         a test-order path in --config, only that path gets orders).
+                         Default 10000 for a target; unlimited for the embedded server
   --timeout MS           per-request deadline: headers and the whole body (default 10000)
   --max-time S           whole-run deadline in seconds: past it nothing is sent, the
                          checks not run are reported as skip with the reason
@@ -141,10 +145,11 @@ Reports:
 
 Exit codes: 0 every MUST rule passed or not applicable on every route the target
 offers; 1 a MUST-level failure; 2 usage error, the target could not be reached,
---max-time ended the run before every check ran, or --max-orders left MUST checks
-without a request; 3 incomplete: a MUST rule was left inconclusive on a route the
-target offers (the rules and causes are printed; --allow-inconclusive, or the route
-declared not offered in the target description, accepts it); 130 interrupted.
+--max-time ended the run before every check ran, --max-orders left MUST checks
+without a request, or --max-orders 0 (no verdict); 3 incomplete: a MUST rule was
+left inconclusive on a route the target offers (the rules and causes are printed;
+--allow-inconclusive, or the route declared not offered in the target description,
+accepts it); 130 interrupted.
 `;
 
 const options = {
@@ -669,6 +674,17 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     if (v.junit !== undefined) writeReportFile('junit', v.junit, renderJunit(report));
     if (v['report-html'] !== undefined) writeReportFile('report-html', v['report-html'], renderHtml(report));
     if (report.stopped?.reason === 'interrupted') return 130;
+    // A budget of 0 without a test-order path: only requests that carry no order were sent, so no verdict.
+    if (report.orders?.maxOrders === 0 && targetProfile.testOrderPath === undefined) {
+      const fails = report.checks.filter((c) => c.status === 'fail').length;
+      io.err(
+        `spotcheck: ${maxOrders === 0 ? '--max-orders 0' : 'the account budget (0 orders)'}: no request that could place an order was sent, ` +
+          `so ${report.orders.checksNotRun.length} checks (${report.orders.mustNotRun} MUST) were skipped: no verdict (exit 2). ` +
+          `Only requests carrying no order were sent${fails > 0 ? `; the ${fails} failures they found are listed above` : ''}. ` +
+          'For a verdict give orders to place (--max-orders N) or a test-order path that places nothing (testOrderPath in --config).\n',
+      );
+      return 2;
+    }
     const budgetCut = (report.orders?.mustNotRun ?? 0) > 0;
     if (budgetCut)
       io.err(

@@ -10,6 +10,7 @@ import { kitPath } from '../../src/paths.js';
 import { DEMO_API_KEY, DEMO_SECRET } from '../../src/server/credentials.js';
 import { conformanceCommands } from '../cli/commands.js';
 import { startBrokenServer, type BrokenServer } from '../../harness/load/broken-server.mjs';
+import { startAcceptAll } from '../../harness/accept-all.js';
 import { FAIL_COUNTERS } from './counters.js';
 import { PROCESSOR_BUNDLE, SCRIPT_FILE } from './init.js';
 import type { LoadReport } from './report.js';
@@ -291,5 +292,46 @@ describe('spotcheck load init and report', () => {
       1,
     );
     expect(bad.stdout()).toContain('misaligned');
+  });
+});
+
+/** Discovery and the load share one reservation: a server accepting everything places at most --max-orders. */
+describe('spotcheck load --max-orders against an accept-all server', () => {
+  const argv = (url: string, cap: number, out: string) => [
+    ...['load', '--base-url', url, '--max-orders', String(cap), '--connections', '64', '--duration', '60'],
+    ...['--mix', 'batch=1,v1/query=2', '--batch-size', '3', '--no-progress', '--report-json', out],
+  ];
+
+  it('a cap below what discovery could place (3 requests a route: 12 orders here) exits 2 having sent nothing', async () => {
+    for (const cap of [1, 7]) {
+      const server = await startAcceptAll();
+      try {
+        const io = capture({ SPOTCHECK_API_KEY: 'k', SPOTCHECK_SECRET: 's' });
+        expect(await cli(argv(server.url, cap, join(dir, `cap${cap}.json`)), io)).toBe(2);
+        expect(server.requests()).toBe(0);
+        expect(io.stderr()).toContain(`the order budget (--max-orders ${cap}) cannot hold discovery`);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  it('caps 50 and 500 at 64 connections: discovery and load together place at most the cap', {
+    timeout: 120_000,
+  }, async () => {
+    for (const cap of [50, 500]) {
+      const server = await startAcceptAll();
+      try {
+        const out = join(dir, `cap${cap}.json`);
+        expect(await cli(argv(server.url, cap, out), capture({ SPOTCHECK_API_KEY: 'k', SPOTCHECK_SECRET: 's' }))).toBe(
+          0,
+        );
+        expect(server.placed()).toBeLessThanOrEqual(cap);
+        expect(server.placed()).toBeGreaterThan(12);
+        expect(readReport(out).stopped).toBe('max-orders');
+      } finally {
+        await server.close();
+      }
+    }
   });
 });

@@ -16,6 +16,7 @@ import { assertWritable, writeReportFile } from '../report/files.js';
 import { loadDescription, resolveDescription, type TargetDescription } from '../target/description.js';
 import { isLoopback, notLoopbackWarning, remoteTarget } from '../cli/run.js';
 import { clientIdSource, DEFAULT_ORDER, runPrefix, type LoadBuildOptions } from './build.js';
+import { createOrderBudget } from '../budget.js';
 import { discover } from './discover.js';
 import { runLoad, splitBase } from './engine.js';
 import { DEFAULT_MIX, formatMix } from './mix.js';
@@ -60,8 +61,11 @@ Load:
   --timeout MS          per-request deadline (default 10000)
 
 Safety:
-  --max-orders N        stop before more than N orders are placed (default ${TARGET_MAX_ORDERS} for
-                        a target; none for the embedded server)
+  --max-orders N        at most N orders placed, whatever the server accepts: every
+                        request (discovery's three a route included) reserves its
+                        orders before it is sent, requests in flight included, and
+                        the load stops at the first that does not fit (default
+                        ${TARGET_MAX_ORDERS} for a target; none for the embedded server)
   --yes                 do not pause before loading a non-loopback host
 
 Output:
@@ -72,7 +76,8 @@ Output:
   -h, --help            this text
 
 Exit codes: 0 no correctness failure; 1 a correctness failure or nothing accepted;
-2 usage error, or the target did not accept a valid request before the load.
+2 usage error (--max-orders below what discovery could place included), or the
+target did not accept a valid request before the load.
 `;
 
 const options = {
@@ -185,10 +190,12 @@ export async function loadCommand(argv: string[], io: Io): Promise<number> {
   try {
     const { origin, prefix } = splitBase(baseUrl);
     const probePool = new Client(origin);
+    // One budget for discovery and the load: every request reserves its orders before it is sent.
+    const budget = createOrderBudget(maxOrders);
     let found;
     try {
       // Discovery's client ids are `d` then a counter, the engine's `l` then one: never the same.
-      found = await discover(probePool, prefix, build, mix, clientIdSource(`${idPrefix}d`), timeoutMs);
+      found = await discover(probePool, prefix, build, mix, clientIdSource(`${idPrefix}d`), timeoutMs, budget);
     } catch (err) {
       if (err instanceof SpotcheckError) throw err;
       throw new SpotcheckError('ERR_NETWORK', err instanceof Error ? err.message : String(err));
@@ -206,7 +213,8 @@ export async function loadCommand(argv: string[], io: Io): Promise<number> {
       durationMs,
       connections,
       ...(rate === undefined ? {} : { rate }),
-      maxOrders: maxOrders === Infinity ? Infinity : Math.max(0, maxOrders - found.ordersPlaced),
+      maxOrders,
+      budget,
       timeoutMs,
       fingerprints: found.fingerprints,
       idPrefix,

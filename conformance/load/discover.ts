@@ -2,13 +2,16 @@
  * Before any load: on every route of the mix, one valid request (the positive control: a
  * route that refuses a valid request at rest is reported before any load, exit 2), one with
  * a wrong signature and one with a stale timestamp, whose answers become the target's
- * fingerprints for the load verdict (§5.3, §5.4).
+ * fingerprints for the load verdict (§5.3, §5.4). Each of the three could place its orders on a
+ * server that accepts too much: all three come out of the order budget, checked before the first.
  */
 import { SpotcheckError } from '../../src/core/errors.js';
 import { codeValue } from '../../src/core/response.js';
+import { BUDGET_REASON, type OrderBudget } from '../budget.js';
 import { buildLoadRequest, ordersPerRequest, type LoadBuildOptions } from './build.js';
-import { dispatch, type Answer, type Dispatcher } from './engine.js';
+import { budgetObservation, dispatch, type Answer, type Dispatcher } from './engine.js';
 import type { LoadRoute, MixEntry } from './mix.js';
+import { readAnswer } from './answer.js';
 import { countExchange, emptyTally, type Fingerprints, type RefusalShape } from './verdict.js';
 
 /** What discovery learnt. */
@@ -42,9 +45,15 @@ const add = (list: RefusalShape[], s: RefusalShape): void => {
   if (!list.some((x) => x.status === s.status && x.code === s.code)) list.push(s);
 };
 
+/** Orders discovery could place on `mix` (three requests a route). */
+export function discoveryOrders(mix: readonly MixEntry[], batchSize: number): number {
+  return mix.reduce((n, { route }) => n + 3 * ordersPerRequest(route, batchSize), 0);
+}
+
 /**
- * Probe each route of `mix` through `pool`.
- * @throws SpotcheckError `ERR_TARGET` when a valid request is refused (or unanswered) at rest.
+ * Probe each route of `mix` through `pool`, every request reserving its orders in `budget`.
+ * @throws SpotcheckError `ERR_USAGE` when the budget cannot hold discovery (nothing is sent then);
+ *   `ERR_TARGET` when a valid request is refused (or unanswered) at rest.
  */
 export async function discover(
   pool: Dispatcher,
@@ -53,12 +62,27 @@ export async function discover(
   mix: readonly MixEntry[],
   nextId: () => string,
   timeoutMs: number,
+  budget: OrderBudget,
 ): Promise<Discovery> {
+  const need = discoveryOrders(mix, build.batchSize);
+  if (need > budget.max - budget.placed())
+    throw new SpotcheckError(
+      'ERR_USAGE',
+      `${BUDGET_REASON}${budget.label}) cannot hold discovery: on each route of the mix a valid request, one with a wrong signature and a stale one could place ${need} orders in all; nothing was sent. Raise --max-orders, lower --batch-size or narrow --mix`,
+    );
+  /** Send one probe, its orders reserved and settled (the check above makes every reservation fit). */
+  const send = async (route: LoadRoute, request: Parameters<typeof dispatch>[2]): Promise<Answer> => {
+    const n = ordersPerRequest(route, build.batchSize);
+    budget.reserve(n);
+    const a = await dispatch(pool, prefix, request, timeoutMs);
+    budget.settle(n, budgetObservation(a, a.status === 429 || a.status === 503 ? undefined : readAnswer(a.body)));
+    return a;
+  };
   const fingerprints: Fingerprints = { signature: [], time: [] };
   const out: Discovery = { fingerprints, requests: 0, ordersPlaced: 0, acceptedWrongSignature: [], notes: [] };
   for (const { route } of mix) {
     const valid = buildLoadRequest(build, route, Date.now(), nextId);
-    const a = await dispatch(pool, prefix, valid.request, timeoutMs);
+    const a = await send(route, valid.request);
     out.requests++;
     const t = emptyTally();
     const outcome = countExchange(
@@ -84,7 +108,7 @@ export async function discover(
       );
     }
     const bad = buildLoadRequest({ ...build, hmac: (s, m) => flipLast(build.hmac(s, m)) }, route, Date.now(), nextId);
-    const b = await dispatch(pool, prefix, bad.request, timeoutMs);
+    const b = await send(route, bad.request);
     out.requests++;
     const bs = shapeOf(b);
     if (bs === undefined) {
@@ -94,7 +118,7 @@ export async function discover(
       );
     } else add(fingerprints.signature, bs);
     const stale = buildLoadRequest(build, route, Date.now() - build.recvWindow - 60_000, nextId);
-    const s = await dispatch(pool, prefix, stale.request, timeoutMs);
+    const s = await send(route, stale.request);
     out.requests++;
     const ss = shapeOf(s);
     if (ss === undefined)

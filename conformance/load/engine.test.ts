@@ -2,8 +2,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sign } from '../../src/signing/hmac.js';
+import { startAcceptAll } from '../../harness/accept-all.js';
+import { createOrderBudget } from '../budget.js';
 import { DEFAULT_ORDER, runPrefix } from './build.js';
-import { runLoad, type EngineOptions } from './engine.js';
+import { budgetObservation, runLoad, type EngineOptions } from './engine.js';
 import { parseMix } from './mix.js';
 import { REFERENCE_FINGERPRINTS, totalOf } from './verdict.js';
 
@@ -94,5 +96,75 @@ describe('runLoad', () => {
     expect(t.transportErrors).toBe(2);
     expect(t.accepted).toBe(0);
     expect(r.series.reduce((n, p) => n + p.errors, 0)).toBe(2);
+  });
+});
+
+/**
+ * The order cap as a reservation under load: each request reserves its orders before it goes
+ * on a connection, so with every connection busy a server accepting everything still places
+ * at most the cap (the run lasts until the cap stops it; the duration is only a backstop).
+ */
+describe.each([
+  { connections: 1, rate: undefined },
+  { connections: 16, rate: undefined },
+  { connections: 64, rate: undefined },
+  { connections: 64, rate: 5000 },
+])('runLoad against an accept-all server, $connections connections, rate $rate', ({ connections, rate }) => {
+  it('places at most the cap, for caps 1, 7, 50 and 500', { timeout: 120_000 }, async () => {
+    for (const cap of [1, 7, 50, 500]) {
+      const server = await startAcceptAll();
+      try {
+        const budget = createOrderBudget(cap);
+        const r = await runLoad(
+          options(server.url, {
+            mix: parseMix('batch=1,v1/query=2'),
+            build: { hmac: sign, apiKey: 'k', secret: 's', order: DEFAULT_ORDER, batchSize: 3, recvWindow: 5000 },
+            connections,
+            ...(rate === undefined ? {} : { rate }),
+            durationMs: 60_000,
+            maxOrders: cap,
+            budget,
+          }),
+        );
+        const row = JSON.stringify({ cap, placed: server.placed(), counted: budget.placed() });
+        expect(r.stopped, row).toBe('max-orders');
+        expect(server.placed(), row).toBeLessThanOrEqual(cap);
+        expect(budget.placed(), row).toBeGreaterThanOrEqual(server.placed());
+        if (cap >= 7) expect(server.placed(), row).toBeGreaterThan(0);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+});
+
+describe('runLoad against a server that places every order and answers 500', () => {
+  it('counts each unclear answer as placed: at most the cap, then it stops (one connection: each request follows an answer)', {
+    timeout: 60_000,
+  }, async () => {
+    const server = await startAcceptAll({ status: 500 });
+    try {
+      const r = await runLoad(
+        options(server.url, { connections: 1, durationMs: 5000, maxOrders: 7, mix: parseMix('v1/query=1') }),
+      );
+      expect(r.stopped).toBe('max-orders');
+      expect(server.placed()).toBeLessThanOrEqual(7);
+      expect(totalOf(r.tallies).http5xx).toBe(server.placed());
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('budgetObservation', () => {
+  it('an unclear answer may have placed everything; a refusal placed nothing', () => {
+    expect(budgetObservation({ status: undefined, error: 'timeout' }, undefined).verdict).toBe('no-answer');
+    expect(budgetObservation({ status: 503, error: undefined }, undefined).verdict).toBe('server-error');
+    expect(budgetObservation({ status: 200, error: undefined }, undefined).verdict).toBe('bad-response');
+    expect(budgetObservation({ status: 200, error: undefined }, { code: 'x' }).verdict).toBe('bad-response');
+    expect(budgetObservation({ status: 200, error: undefined }, { code: '0' }).verdict).toBe('accepted');
+    expect(budgetObservation({ status: 200, error: undefined }, { code: 7 }).verdict).toBe('rejected');
+    expect(budgetObservation({ status: 400, error: undefined }, undefined).verdict).toBe('rejected');
+    expect(budgetObservation({ status: 429, error: undefined }, undefined).verdict).toBe('rate-limited');
   });
 });

@@ -7,6 +7,9 @@
  */
 import { Client } from 'undici';
 import type { WireRequest } from '../../src/core/request.js';
+import { codeValue, isRecord, type Observation } from '../../src/core/response.js';
+import { createOrderBudget, type OrderBudget } from '../budget.js';
+import { readAnswer } from './answer.js';
 import {
   buildLoadRequest,
   clientIdSource,
@@ -15,7 +18,7 @@ import {
   type LoadRequest,
 } from './build.js';
 import { routeDealer, type LoadRoute, type MixEntry } from './mix.js';
-import { countExchange, emptyTally, type Fingerprints, type Outcome, type RouteTally } from './verdict.js';
+import { countAnswer, emptyTally, type Fingerprints, type Outcome, type RouteTally } from './verdict.js';
 
 /** Options of {@link runLoad}. */
 export interface EngineOptions {
@@ -26,8 +29,10 @@ export interface EngineOptions {
   connections: number;
   /** Arrivals per second (open model); absent: closed model. */
   rate?: number;
-  /** Stop sending before accepted plus in-flight orders would pass this. */
+  /** Stop sending before placed plus in-flight orders would pass this. */
   maxOrders: number;
+  /** The order budget, shared with discovery (default: a fresh one of `maxOrders`): each request reserves its orders before it is sent. */
+  budget?: OrderBudget;
   timeoutMs: number;
   fingerprints: Fingerprints;
   /** Prefix of every client id of this run. */
@@ -87,6 +92,24 @@ export interface Answer {
   receivedAt: number;
   /** Monotonic latency from going on a connection to the answer's end, ms. */
   latencyMs: number;
+}
+
+/**
+ * The answer as conformance/budget.ts reads it, from what the load verdict read (`json`, the
+ * pruned body): no answer, 5xx (503 included: no Retry-After is kept) or an unreadable 2xx may
+ * have placed everything; a 4xx, a non-zero code or a 429 placed nothing.
+ */
+export function budgetObservation(a: Pick<Answer, 'status' | 'error'>, json: unknown): Observation {
+  const status = a.status;
+  if (status === undefined || a.error !== undefined) return { verdict: 'no-answer' };
+  if (status === 429) return { verdict: 'rate-limited', status };
+  if (status >= 500) return { verdict: 'server-error', status };
+  if (status >= 400) return { verdict: 'rejected', status };
+  if (status < 200 || status >= 300 || !isRecord(json)) return { verdict: 'bad-response', status };
+  if (json.code === undefined) return { verdict: 'accepted', status, json };
+  const code = codeValue(json.code);
+  if (code === undefined) return { verdict: 'bad-response', status };
+  return { verdict: code === 0 ? 'accepted' : 'rejected', status, json };
 }
 
 /** Anything undici can dispatch through (a Client of one connection, a Pool). */
@@ -208,7 +231,7 @@ export async function runLoad(o: EngineOptions): Promise<EngineResult> {
   let accepted = 0;
   let failures = 0;
   let placed = 0;
-  let inFlightOrders = 0;
+  const budget = o.budget ?? createOrderBudget(o.maxOrders);
   const start = performance.now();
   const end = start + o.durationMs;
   const over = (): boolean => stopped !== undefined || performance.now() >= end;
@@ -226,22 +249,22 @@ export async function runLoad(o: EngineOptions): Promise<EngineResult> {
   const start1 = (client: Dispatcher): Sent | undefined => {
     const route = deal();
     const n = ordersPerRequest(route, o.build.batchSize);
-    if (placed + inFlightOrders + n > o.maxOrders) {
+    if (!budget.reserve(n)) {
       stopped ??= 'max-orders';
       return undefined;
     }
-    inFlightOrders += n;
     const lr: LoadRequest = buildLoadRequest(o.build, route, Date.now(), nextId);
     return { route, orders: n, lr, answer: dispatch(client, prefix, lr.request, o.timeoutMs) };
   };
 
-  /** Count one answered request (the verdict, the series); its orders leave the in-flight count. */
+  /** Count one answered request (the verdict, the series); its reservation becomes what it may have placed. */
   const judge = (x: Sent, a: Answer, answeredAt: number): void => {
     const { route, lr } = x;
-    inFlightOrders -= x.orders;
+    const json = a.status === 429 || a.status === 503 ? undefined : readAnswer(a.body);
+    budget.settle(x.orders, budgetObservation(a, json));
     const t = (tallies[route] ??= emptyTally());
     const before = t.ordersPlaced;
-    const outcome: Outcome = countExchange(
+    const outcome: Outcome = countAnswer(
       t,
       {
         timestamp: lr.timestamp,
@@ -254,6 +277,7 @@ export async function runLoad(o: EngineOptions): Promise<EngineResult> {
         body: a.body,
         error: a.error,
       },
+      json,
       o.fingerprints,
     );
     placed += t.ordersPlaced - before;
