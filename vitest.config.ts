@@ -41,6 +41,8 @@ export default defineConfig({
       'docs/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', 'dist/**', '**/*.browser.test.ts'],
+    // SPOTCHECK_CPU_BURN=N: N CPU-burning processes beside the suite (npm run test:burn); none otherwise
+    globalSetup: ['harness/testing/cpu-burn-setup.ts'],
     // Many suites wait on sockets and timers (hostile servers, deadlines): more workers than
     // cores keep both cores busy (vitest's default here would be 1 worker).
     maxWorkers: 4,

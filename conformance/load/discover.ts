@@ -96,6 +96,7 @@ export async function discover(
         status: a.status,
         body: a.body,
         error: a.error,
+        retryAfter: a.retryAfter === true,
       },
       { signature: [], time: [] },
     );

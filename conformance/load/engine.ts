@@ -7,7 +7,7 @@
  */
 import { Client } from 'undici';
 import type { WireRequest } from '../../src/core/request.js';
-import { codeValue, isRecord, type Observation } from '../../src/core/response.js';
+import { answerVerdict, isRecord, type Observation } from '../../src/core/response.js';
 import { createOrderBudget, type OrderBudget } from '../budget.js';
 import { readAnswer } from './answer.js';
 import {
@@ -92,24 +92,20 @@ export interface Answer {
   receivedAt: number;
   /** Monotonic latency from going on a connection to the answer's end, ms. */
   latencyMs: number;
+  /** The answer carried Retry-After (a 503 with it is rate limiting, without it a server error). */
+  retryAfter?: boolean;
 }
 
 /**
- * The answer as conformance/budget.ts reads it, from what the load verdict read (`json`, the
- * pruned body): no answer, 5xx (503 included: no Retry-After is kept) or an unreadable 2xx may
- * have placed everything; a 4xx, a non-zero code or a 429 placed nothing.
+ * The answer as conformance/budget.ts reads it, classified by the core's one classifier
+ * (src/core/response.ts answerVerdict) from what the load verdict read (`json`, the pruned body):
+ * no answer, a 5xx or an unreadable 2xx may have placed everything; a 4xx, a non-zero code or
+ * rate limiting placed nothing.
  */
-export function budgetObservation(a: Pick<Answer, 'status' | 'error'>, json: unknown): Observation {
+export function budgetObservation(a: Pick<Answer, 'status' | 'error' | 'retryAfter'>, json: unknown): Observation {
   const status = a.status;
   if (status === undefined || a.error !== undefined) return { verdict: 'no-answer' };
-  if (status === 429) return { verdict: 'rate-limited', status };
-  if (status >= 500) return { verdict: 'server-error', status };
-  if (status >= 400) return { verdict: 'rejected', status };
-  if (status < 200 || status >= 300 || !isRecord(json)) return { verdict: 'bad-response', status };
-  if (json.code === undefined) return { verdict: 'accepted', status, json };
-  const code = codeValue(json.code);
-  if (code === undefined) return { verdict: 'bad-response', status };
-  return { verdict: code === 0 ? 'accepted' : 'rejected', status, json };
+  return { verdict: answerVerdict(status, a.retryAfter === true, json), status, ...(isRecord(json) ? { json } : {}) };
 }
 
 /** Anything undici can dispatch through (a Client of one connection, a Pool). */
@@ -126,8 +122,10 @@ class AnswerHandler {
     this.writtenAt = Date.now();
     this.t0 = performance.now();
   }
-  onResponseStart(_c: unknown, statusCode: number): void {
+  retryAfter = false;
+  onResponseStart(_c: unknown, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     this.status = statusCode;
+    this.retryAfter = headers['retry-after'] !== undefined;
   }
   onResponseData(_c: unknown, chunk: Buffer): void {
     this.chunks.push(chunk);
@@ -140,6 +138,7 @@ class AnswerHandler {
     this.resolve({
       status: this.status,
       body,
+      retryAfter: this.retryAfter,
       error: this.status === undefined ? 'no status' : undefined,
       writtenAt: this.writtenAt,
       receivedAt: Date.now(),
@@ -260,7 +259,7 @@ export async function runLoad(o: EngineOptions): Promise<EngineResult> {
   /** Count one answered request (the verdict, the series); its reservation becomes what it may have placed. */
   const judge = (x: Sent, a: Answer, answeredAt: number): void => {
     const { route, lr } = x;
-    const json = a.status === 429 || a.status === 503 ? undefined : readAnswer(a.body);
+    const json = a.status === 429 || (a.status === 503 && a.retryAfter === true) ? undefined : readAnswer(a.body);
     budget.settle(x.orders, budgetObservation(a, json));
     const t = (tallies[route] ??= emptyTally());
     const before = t.ordersPlaced;
@@ -276,6 +275,7 @@ export async function runLoad(o: EngineOptions): Promise<EngineResult> {
         status: a.status,
         body: a.body,
         error: a.error,
+        retryAfter: a.retryAfter === true,
       },
       json,
       o.fingerprints,

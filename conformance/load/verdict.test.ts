@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { classify } from '../../src/core/response.js';
 import {
   countExchange,
   emptyTally,
@@ -93,16 +94,55 @@ describe('countExchange', () => {
     expect(failuresOf({ 'v1/body': t })).toEqual([{ route: 'v1/body', kind: 'timeInWindow', count: 1 }]);
   });
 
-  it('counts 429/503 as shedding, other 5xx as failures, unreadable 2xx as bad responses, no answer apart', () => {
+  it('counts 429 and 503 with Retry-After as shedding, other 5xx (503 without it) as failures, unreadable 2xx as bad responses, no answer apart: as the core classifies them for run', () => {
     const t = emptyTally();
     expect(countExchange(t, batch({ code: -1 }, { status: 429 }), fp)).toBe('shed');
-    expect(countExchange(t, batch({}, { status: 503, body: 'busy' }), fp)).toBe('shed');
+    expect(countExchange(t, batch({}, { status: 503, body: 'busy', retryAfter: true }), fp)).toBe('shed');
+    expect(countExchange(t, batch({}, { status: 503, body: 'busy' }), fp)).toBe('failure');
     expect(countExchange(t, batch({}, { status: 500, body: 'oops' }), fp)).toBe('failure');
     expect(countExchange(t, batch({}, { status: 200, body: '<html>' }), fp)).toBe('failure');
     const { status: _s, body: _b, ...noAnswer } = batch({});
     expect(countExchange(t, { ...noAnswer, error: 'ECONNRESET' }, fp)).toBe('error');
-    expect(t).toMatchObject({ shed429: 1, shed503: 1, http5xx: 1, badResponses: 1, transportErrors: 1, requests: 5 });
+    expect(t).toMatchObject({ shed429: 1, shed503: 1, http5xx: 2, badResponses: 1, transportErrors: 1, requests: 6 });
     expect(failuresOf({ batch: t }).map((f) => f.kind)).toEqual(['http5xx', 'badResponses']);
+  });
+
+  it('reads an answer as run does (src/core/response.ts answerVerdict): the same verdict for every status, Retry-After and body', () => {
+    const bodies = [{}, { code: 0 }, { code: -2010 }, { code: 'x' }, '<html>', { code: 0, result: [{ code: 0 }] }];
+    for (const status of [200, 201, 302, 400, 401, 404, 429, 500, 502, 503])
+      for (const retryAfter of [false, true])
+        for (const body of bodies) {
+          const t = emptyTally();
+          const text = typeof body === 'string' ? body : JSON.stringify(body);
+          const out = countExchange(t, { ...batch({}), status, body: text, retryAfter, clientIds: ['a'] }, fp);
+          const json = typeof body === 'string' ? undefined : body;
+          const core = classify({
+            status,
+            text,
+            json,
+            ...(retryAfter ? { headers: { 'retry-after': '1' } } : {}),
+          }).verdict;
+          const loadVerdict =
+            out === 'shed'
+              ? 'rate-limited'
+              : t.http5xx > 0
+                ? 'server-error'
+                : t.badResponses > 0
+                  ? 'bad-response'
+                  : t.accepted > 0
+                    ? 'accepted'
+                    : 'rejected';
+          expect(loadVerdict, `${status} ${retryAfter} ${text}`).toBe(core);
+        }
+  });
+
+  it('a batch entry without a code is not placed (the core entryPlaced): a valid order not shown placed', () => {
+    const t = emptyTally();
+    expect(countExchange(t, batch({ code: 0, result: [{ order: { clientOrderId: 'a' } }, { code: 0 }] }), fp)).toBe(
+      'failure',
+    );
+    expect(t.results.refusedEntries).toBe(1);
+    expect(t.ordersPlaced).toBe(1);
   });
 
   it('reference fingerprints match on the code alone', () => {

@@ -6,14 +6,15 @@
  *
  * - accepted: HTTP 2xx with `code` absent or 0 (§7 item 1, D-CODE-READING);
  * - refused, by HTTP status x `code`: a valid, correctly signed request refused is a failure,
- *   except load shedding (429, 503) and a time-window refusal whose time went by before
+ *   except load shedding (429, or 503 with Retry-After) and a time-window refusal whose time went by before
  *   or after the request left the client (§5.4, split from the send timestamps);
  * - bad signatures: refusals matching the target's bad-signature answer (§5.3), must be 0;
  * - batches: one result entry per order (§4.1 rule 4, §2.2), each entry's code, and its
  *   echoed client id at its position (`misalignedEntries`);
- * - 5xx other than 503 shedding; answers that are not the API's (no JSON object, unreadable code).
+ * - 5xx other than shedding (429, or 503 with Retry-After: the core's answerVerdict, as `run` reads
+ *   it); answers that are not the API's (no JSON object, unreadable code).
  */
-import { codeValue } from '../../src/core/response.js';
+import { answerVerdict, codeValue, entryPlaced } from '../../src/core/response.js';
 import { readAnswer } from './answer.js';
 import { LOAD_ROUTES, type LoadRoute } from './mix.js';
 
@@ -112,6 +113,8 @@ export interface Exchange {
   body?: string | undefined;
   /** Set when no answer came. */
   error?: string | undefined;
+  /** The answer carried Retry-After (a 503 with it is shedding, without it a server error). */
+  retryAfter?: boolean | undefined;
 }
 
 /** What an exchange came to, for the time series. */
@@ -133,12 +136,13 @@ function echoedId(entry: Record<string, unknown>): unknown {
   return entry.clientOrderId;
 }
 
-/** Count one result entry at position `i` (expected id `sent`); true when it placed an order. */
-function countEntry(t: RouteTally, entry: unknown, sent: string | undefined): boolean {
+/** Count one result entry at position `i` (expected id `sent`); true when it placed an order (its code 0, the core's entryPlaced). */
+function countEntry(t: RouteTally, entry: unknown, sent: string | undefined, single: boolean): boolean {
   t.results.entries++;
   const rec = isObject(entry) ? entry : {};
   const code = codeValue(rec.code);
-  const placed = rec.code === undefined ? isObject(rec.order) || rec.clientOrderId !== undefined : code === 0;
+  // a single order's answer is the accepted call itself; a batch entry is placed by its code alone (§7 item 2)
+  const placed = single ? true : entryPlaced(rec);
   bump(t.results.entryCodes, rec.code === undefined ? (placed ? '0' : 'none') : String(code ?? 'unreadable'));
   const echoed = echoedId(rec);
   if (echoed !== undefined && echoed !== sent) t.results.misalignedEntries++;
@@ -149,7 +153,8 @@ function countEntry(t: RouteTally, entry: unknown, sent: string | undefined): bo
 
 /** Count one exchange into `t`; returns its outcome. */
 export function countExchange(t: RouteTally, x: Exchange, fp: Fingerprints): Outcome {
-  return countAnswer(t, x, x.status === 429 || x.status === 503 ? undefined : readAnswer(x.body), fp);
+  const shed = x.status === 429 || (x.status === 503 && x.retryAfter === true);
+  return countAnswer(t, x, shed ? undefined : readAnswer(x.body), fp);
 }
 
 /**
@@ -163,39 +168,38 @@ export function countAnswer(t: RouteTally, x: Exchange, json: unknown, fp: Finge
     return 'error';
   }
   const status = x.status;
-  if (status === 429) {
-    t.shed429++;
-    return 'shed';
-  }
-  if (status === 503) {
-    t.shed503++;
+  // the core's one classifier (src/core/response.ts answerVerdict), as `run` reads the same answer
+  const verdict = answerVerdict(status, x.retryAfter === true, json);
+  if (verdict === 'rate-limited') {
+    if (status === 429) t.shed429++;
+    else t.shed503++;
     return 'shed';
   }
   const hasCode = isObject(json) && json.code !== undefined;
   const code = hasCode ? codeValue((json as Record<string, unknown>).code) : undefined;
-  if (status >= 500) {
+  if (verdict === 'server-error') {
     t.http5xx++;
     bump(t.refused, `${status} ${code ?? 'none'}`);
     return 'failure';
   }
-  if (status >= 200 && status < 300 && isObject(json) && (!hasCode || code === 0)) {
+  if (verdict === 'accepted' && isObject(json)) {
     t.accepted++;
     if (x.batch) {
       const result = json.result;
       if (!Array.isArray(result) || result.length !== x.clientIds.length) {
         t.results.countMismatch++;
-        if (Array.isArray(result)) result.forEach((e, i) => countEntry(t, e, x.clientIds[i]));
+        if (Array.isArray(result)) result.forEach((e, i) => countEntry(t, e, x.clientIds[i], false));
         return 'failure';
       }
       const before = t.results.misalignedEntries + t.results.refusedEntries;
-      result.forEach((e, i) => countEntry(t, e, x.clientIds[i]));
+      result.forEach((e, i) => countEntry(t, e, x.clientIds[i], false));
       return t.results.misalignedEntries + t.results.refusedEntries > before ? 'failure' : 'accepted';
     }
     const before = t.results.misalignedEntries;
-    countEntry(t, json, x.clientIds[0]);
+    countEntry(t, json, x.clientIds[0], true);
     return t.results.misalignedEntries > before ? 'failure' : 'accepted';
   }
-  if (status >= 200 && status < 300 && (!isObject(json) || code === undefined)) {
+  if (verdict === 'bad-response') {
     t.badResponses++;
     return 'failure';
   }
@@ -230,7 +234,7 @@ export const FAILURE_KINDS = {
   badSignatures: 'valid signatures refused as bad (§5.3)',
   refusedValid: 'valid requests refused (not shedding, not time)',
   timeInWindow: 'refused for time though signed, sent and answered inside recvWindow (§5.4)',
-  http5xx: 'HTTP 5xx answers other than 503 shedding',
+  http5xx: 'HTTP 5xx answers other than shedding (429, or 503 with Retry-After)',
   badResponses: '2xx answers that are not a JSON object with a readable code (§7)',
   countMismatch: 'accepted batches without one result entry per order (§4.1 rule 4)',
   misalignedEntries: 'result entries echoing another client id than the one sent at their position (§2.2)',

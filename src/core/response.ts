@@ -101,18 +101,28 @@ export function classify(res: ResponseLike): Observation {
     base.code = json.code;
     base.msg = json.msg;
   }
-  if (res.status === 429 || (res.status === 503 && res.headers?.['retry-after'] !== undefined))
-    return { ...base, verdict: 'rate-limited' };
-  if (res.status >= 500) return { ...base, verdict: 'server-error' };
-  if (res.status >= 400) return { ...base, verdict: 'rejected' };
-  if (res.status >= 200 && res.status < 300) {
-    if (!isRecord(json) || res.truncated !== undefined) return base;
-    if (!Object.hasOwn(json, 'code')) return { ...base, verdict: 'accepted' };
-    const value = codeValue(json.code);
-    if (value === undefined) return base;
-    return { ...base, verdict: value === 0 ? 'accepted' : 'rejected' };
-  }
-  return base;
+  return {
+    ...base,
+    verdict: answerVerdict(res.status, res.headers?.['retry-after'] !== undefined, json, res.truncated !== undefined),
+  };
+}
+
+/**
+ * The verdict of an answer from its HTTP status, whether it carried Retry-After, and its JSON
+ * body (§7, D-CODE-READING): the one classifier of `run` and `load`. 429, or 503 with
+ * Retry-After, is rate limiting; any other 5xx a server error; 4xx a rejection; 2xx accepted
+ * when `code` is absent or zero, rejected when non-zero, a bad response when it is unreadable,
+ * the body no JSON object or cut short; anything else a bad response.
+ */
+export function answerVerdict(status: number, retryAfter: boolean, json: unknown, truncated = false): Verdict {
+  if (status === 429 || (status === 503 && retryAfter)) return 'rate-limited';
+  if (status >= 500) return 'server-error';
+  if (status >= 400) return 'rejected';
+  if (status < 200 || status >= 300 || !isRecord(json) || truncated) return 'bad-response';
+  if (!Object.hasOwn(json, 'code')) return 'accepted';
+  const value = codeValue(json.code);
+  if (value === undefined) return 'bad-response';
+  return value === 0 ? 'accepted' : 'rejected';
 }
 
 /** The body read again without rounding 64-bit integers, so LONG ids sent as JSON numbers stay distinct (design notes, "Numbers on the wire"). */

@@ -32,6 +32,7 @@ interface Emitter {
 }
 interface Response {
   statusCode?: number;
+  headers?: Record<string, string | string[] | undefined>;
   body?: unknown;
   timings?: { upload?: number; end?: number; phases?: { total?: number } };
 }
@@ -142,6 +143,7 @@ function check(req: RequestParams, res: Response, context: Context, ee: Emitter,
       batch: sent.route === 'batch',
       ...(res.statusCode === undefined ? {} : { status: res.statusCode }),
       body,
+      retryAfter: res.headers?.['retry-after'] !== undefined,
     },
     fingerprints(context.vars),
   );
