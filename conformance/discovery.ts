@@ -98,8 +98,7 @@ function buildFor(
   opts: Parameters<RequestFactory['batch']>[1] = {},
   order: Record<string, unknown> = route.placement === 'json' ? input.batchOrder() : input.limitParams(),
 ): Built {
-  if (route.placement === 'json') return input.requests.batch([order], opts);
-  return input.requests.order(order, route.endpoint === 'batch' ? 'v1' : route.endpoint, route.placement, opts);
+  return input.requests.onRoute(route, order, opts);
 }
 
 /** Whether an answer shows a valid order placed: accepted, and for a batch a placed entry (design notes, "An accepted control is an accepted order"). */

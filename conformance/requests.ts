@@ -156,6 +156,8 @@ export interface RequestFactory {
     placement: Placement,
     opts?: SignOptions & { splitAt?: number },
   ): Built;
+  /** One order on a route (the route table's one builder): the batch's only element, or single-order parameters in the route's placement. */
+  onRoute(route: Route, order: Record<string, unknown>, opts?: SignOptions & { splitAt?: number }): Built;
 }
 
 function timeParams(
@@ -212,6 +214,10 @@ export function createRequestFactory(f: RequestFactoryOptions): RequestFactory {
       const built = buildRequest(sign, spec, wire);
       const b = { request: built.request, facts: factsOf(built, opts, f, timestamp, { endpoint: version, placement }) };
       return fresh(b, () => factory.order(params, version, placement, opts), opts);
+    },
+    onRoute(route, order, opts = {}) {
+      if (route.endpoint === 'batch') return factory.batch([order], opts);
+      return factory.order(order, route.endpoint, route.placement === 'json' ? 'query' : route.placement, opts);
     },
   };
   return factory;

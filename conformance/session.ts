@@ -341,13 +341,7 @@ export function createRunServices(i: RunServiceInput) {
   const known = knowledgeOf(discovery);
   const learning: Learning = { knowledge: { ...known, routes: { ...known.routes } }, learned: [] };
   const validOrder = (route: Route, over: Record<string, unknown>): Built =>
-    route.endpoint === 'batch'
-      ? factory.batch([{ ...oneOrder(base), ...over }])
-      : factory.order(
-          { ...limitParams(base), ...over },
-          route.endpoint,
-          route.placement === 'json' ? 'query' : route.placement,
-        );
+    factory.onRoute(route, { ...(route.endpoint === 'batch' ? oneOrder(base) : limitParams(base)), ...over });
   const effects = createEffectProber({
     send: sendOrNot,
     sendPlain: (req) => run.send(req),

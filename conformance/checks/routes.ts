@@ -38,13 +38,7 @@ export function onRoute(
   opts: SignOptions & { splitAt?: number } = {},
   order?: Record<string, unknown>,
 ): Built {
-  if (route.endpoint === 'batch') return ctx.requests.batch([order ?? oneOrder(ctx)], opts);
-  return ctx.requests.order(
-    order ?? limitParams(ctx),
-    route.endpoint,
-    route.placement === 'json' ? 'query' : route.placement,
-    opts,
-  );
+  return ctx.requests.onRoute(route, order ?? (route.endpoint === 'batch' ? oneOrder(ctx) : limitParams(ctx)), opts);
 }
 
 /** A step as a route's cell: passed, failed, or undecided with its reason. */

@@ -33,7 +33,7 @@ describe('probe margins: what a delay can do to a probe (§5.4 items 3 and 4)', 
       clock: { method: 'date-header', offsetMs: 0, uncertaintyMs, serverNow: () => Date.now() },
       maxRttMs,
       requestSpacingMs,
-      requests: { batch: built, order: built },
+      requests: { batch: built, order: built, onRoute: built },
       send: (request: unknown) => {
         sent.push(request);
         return Promise.reject(new Error('probe sent'));
