@@ -22,7 +22,7 @@ import type { Built, RequestFactory, RouteKey } from './requests.js';
 export interface DiscoveryReport {
   controls: Array<{ route: string; state: ControlState; observed: string }>;
   fingerprints: { signature?: string; unknownKey?: string; stale?: string; missing?: string[] };
-  /** Refusals valid orders met during the run (business: balance, position, filters), by route. */
+  /** Refusals valid orders met during the run, by route, each said to be the account's (a control pair showed it) or not shown to be. */
   learned?: Array<{ route: string; refusal: string }>;
 }
 
@@ -210,7 +210,7 @@ export interface RunReport {
   deadline?: { maxTimeMs: number; reached: boolean; checksNotRun: string[]; requestsNotSent: number };
   /** The order budget (`--max-orders`) and what it held back (discovery included): checks it left without a request are `skip`. */
   orders?: { maxOrders?: number; placed: number; requestsNotSent: number; checksNotRun: string[]; mustNotRun: number };
-  /** Said once when valid orders accepted earlier in the run started to meet a new refusal: the account may be exhausted; the checks meeting it are inconclusive. */
+  /** Said once when valid orders accepted earlier in the run met a new refusal that a control pair showed to be the account's (the opposite or a much smaller order placed at that moment); the checks failing on it are inconclusive. */
   exhausted?: string;
   /** Where the target differs from the seed (target description). */
   deviations?: string[];
