@@ -21,7 +21,7 @@ import {
 } from './verdict.js';
 import { DEADLINE_REASON } from './transport.js';
 import { meets, refusalMarks } from './exhaustion.js';
-import type { CheckDefinition, CheckReport, CheckStatus, Profile } from './types.js';
+import type { CheckDefinition, CheckReport, CheckStatus, Strictness } from './types.js';
 
 /** One probe as the run recorded it: where it went, what the check last stated it expects, what came back. */
 export interface Evidence {
@@ -69,7 +69,7 @@ export interface CheckRecord {
 /** What the run as a whole knows when it decides. */
 export interface RunFacts {
   knowledge: Knowledge;
-  profile: Profile;
+  profile: Strictness;
   /** Routes the target does not offer (described so, or 404/405 to the control). */
   absent: ReadonlySet<string>;
   /** Routes whose positive control failed: for checks that do not establish them, not offered. */
@@ -159,7 +159,7 @@ function causeOf(e: Evidence, v: ExchangeVerdict, facts: RunFacts): Cause {
 function graded(
   def: CheckDefinition,
   out: CheckOutcome,
-  profile: Profile,
+  profile: Strictness,
 ): { status: CheckStatus; level: RuleLevel; pinned: boolean } {
   const level = levelOf(def);
   if (out.status === 'info' && profile === 'reference' && out.matchesReference === false)

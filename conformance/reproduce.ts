@@ -4,7 +4,7 @@
  * description, profile and runs. Credentials are never part of it (they come from the
  * environment). New target settings are added here, in one place.
  */
-import type { Profile } from './types.js';
+import type { Strictness } from './types.js';
 import { shq } from './curl.js';
 
 /** What a run was aimed at and how, as given on the command line (unset fields were defaults). */
@@ -22,7 +22,7 @@ export interface RunSettings {
   ca?: string;
   /** `--http2`: HTTP/2 offered by ALPN. */
   http2?: boolean;
-  profile: Profile;
+  profile: Strictness;
   runs: number;
 }
 

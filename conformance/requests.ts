@@ -7,7 +7,7 @@
  */
 import type { RawRequest } from '../src/client/http.js';
 import { buildRequest, type BuiltRequest, type Defects, type RequestSpec } from '../src/core/request.js';
-import { orderEndpoint, SEED_WIRE, type EndpointName, type WireProfile } from '../src/core/wire.js';
+import { orderEndpoint, wireWith, type EndpointName, type WireProfile } from '../src/core/wire.js';
 import { sign } from '../src/signing/hmac.js';
 import type { Placement } from '../src/core/signing/build.js';
 import type { ApiVersion } from '../src/core/validation/order.js';
@@ -94,10 +94,7 @@ export interface RequestFactoryOptions {
 
 /** The target's wire: the seed's, with its header name and paths (target description). */
 function wireOf(f: RequestFactoryOptions): WireProfile {
-  const endpoints = { ...SEED_WIRE.endpoints };
-  for (const [name, path] of Object.entries(f.paths ?? {}) as Array<[EndpointName, string]>)
-    endpoints[name] = { ...endpoints[name], path };
-  return { ...SEED_WIRE, apiKeyHeader: f.apiKeyHeader ?? SEED_WIRE.apiKeyHeader, endpoints };
+  return wireWith(f.apiKeyHeader, f.paths);
 }
 
 /** Send-side facts of a built request, for the report and replay. */

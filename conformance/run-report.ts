@@ -14,7 +14,7 @@ import type { Decision } from './decide.js';
 import type { Discovery } from './discovery.js';
 import type { Exchange, Transport } from './transport.js';
 import type { TargetProfile } from './target/description.js';
-import type { CheckDefinition, CheckReport, DiscoveryReport, Profile, RunReport } from './types.js';
+import type { CheckDefinition, CheckReport, DiscoveryReport, Strictness, RunReport } from './types.js';
 
 function version(): string {
   try {
@@ -94,7 +94,7 @@ export function incompleteMust(reports: readonly CheckReport[]): CheckReport[] {
 export interface RunFactsForReport {
   started: number;
   baseUrl: string;
-  profile: Profile;
+  profile: Strictness;
   seed: number;
   runs: number;
   clock: ClockEstimate;

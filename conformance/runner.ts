@@ -27,12 +27,12 @@ import {
 import { createLanes, OVERDUE_MS, schedule } from './scheduler.js';
 import { decide, type CheckRecord, type Decision, type RunFacts } from './decide.js';
 import { buildReport, checkReport, discoveryReport } from './run-report.js';
-import type { CheckContext, CheckDefinition, CheckReport, Profile, RunReport, Target } from './types.js';
+import type { CheckContext, CheckDefinition, CheckReport, Strictness, RunReport, Target } from './types.js';
 import type { EvidenceEvent } from './report/files.js';
 
 export interface RunOptions {
   target: Target;
-  profile: Profile;
+  profile: Strictness;
   seed: number;
   /** Generated cases per property (default 100). */
   runs: number;

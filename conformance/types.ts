@@ -26,8 +26,8 @@ export interface DiscoveryReport {
   learned?: Array<{ route: string; refusal: string }>;
 }
 
-/** `core` is lenient (fails a server only where every reading of the seed agrees); `reference` also pins spec/decisions.md. */
-export type Profile = 'core' | 'reference';
+/** How strictly a run judges (`--profile`): `core` is lenient (fails a server only where every reading of the seed agrees); `reference` also pins spec/decisions.md. Not the target's profile (target/description.ts TargetProfile) nor its wire (WireProfile). */
+export type Strictness = 'core' | 'reference';
 
 /** The server under test. */
 export interface Target {
@@ -60,7 +60,7 @@ export type CheckSender = (request: RawRequest, facts?: SigningFacts, rebuild?: 
 /** Everything a check may use. */
 export interface CheckContext {
   target: Target;
-  profile: Profile;
+  profile: Strictness;
   /** Seed of this run (fast-check and every random choice). */
   seed: number;
   /** Generated cases per property. */
@@ -172,7 +172,7 @@ export interface CheckReport {
 export interface RunReport {
   tool: { name: 'spotcheck'; version: string };
   target: string;
-  profile: Profile;
+  profile: Strictness;
   seed: number;
   runs: number;
   startedAt: string;

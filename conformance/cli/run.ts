@@ -35,7 +35,7 @@ import { runConformance, selectChecks, unmatched } from '../runner.js';
 import { incompleteMust } from '../run-report.js';
 import { clipWords } from '../report/words.js';
 import { targetArgv, type RunSettings } from '../reproduce.js';
-import type { CheckReport, DiscoveryReport, Profile, RunReport, Target } from '../types.js';
+import type { CheckReport, DiscoveryReport, Strictness, RunReport, Target } from '../types.js';
 
 /** Default generated cases per property (the mutant self-test catches every mutant with half the old 100). */
 export const DEFAULT_RUNS = 50;
@@ -328,7 +328,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
   }
   if (v.profile !== 'core' && v.profile !== 'reference')
     throw new SpotcheckError('ERR_USAGE', `--profile must be core or reference, got '${v.profile}'`);
-  const profile: Profile = v.profile;
+  const profile: Strictness = v.profile;
   const only = (v.only ?? [])
     .flatMap((s) => s.split(','))
     .map((s) => s.trim())

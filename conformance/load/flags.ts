@@ -1,6 +1,6 @@
 /** Flags and target settings shared by `load` and `load init`. */
 import { SpotcheckError } from '../../src/core/errors.js';
-import { SEED_WIRE, type WireProfile } from '../../src/core/wire.js';
+import { wireWith, type WireProfile } from '../../src/core/wire.js';
 import type { TargetProfile } from '../target/description.js';
 import { gridValue, type Grid } from '../target/decimal-grid.js';
 import { DEFAULT_MIX, parseMix, routeParts, type MixEntry } from './mix.js';
@@ -29,15 +29,11 @@ export function numberFlag(name: string, v: string): number {
 
 /** The target's wire: the seed's with the description's header and paths. */
 export function wireOfProfile(p: TargetProfile): WireProfile {
-  return {
-    ...SEED_WIRE,
-    apiKeyHeader: p.apiKeyHeader,
-    endpoints: {
-      batch: { ...SEED_WIRE.endpoints.batch, path: p.endpoints.batch.path },
-      v1: { ...SEED_WIRE.endpoints.v1, path: p.endpoints.v1.path },
-      'v1.1': { ...SEED_WIRE.endpoints['v1.1'], path: p.endpoints['v1.1'].path },
-    },
-  };
+  return wireWith(p.apiKeyHeader, {
+    batch: p.endpoints.batch.path,
+    v1: p.endpoints.v1.path,
+    'v1.1': p.endpoints['v1.1'].path,
+  });
 }
 
 /** The middle value of a grid (a venue's accepted values), or the fallback. */

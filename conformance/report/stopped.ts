@@ -4,7 +4,7 @@
  * with `stopped` saying why, so a CI job always has a report to upload and show.
  */
 import { readKitJson } from '../../src/paths.js';
-import type { DiscoveryReport, Profile, RunReport } from '../types.js';
+import type { DiscoveryReport, Strictness, RunReport } from '../types.js';
 
 /** Why a run stopped before its checks: see `RunReport.stopped`. */
 export type EarlyStop = 'interrupted' | 'discovery' | 'unreachable' | 'error';
@@ -12,7 +12,7 @@ export type EarlyStop = 'interrupted' | 'discovery' | 'unreachable' | 'error';
 /** What an early report needs. */
 export interface EarlyStopInfo {
   target: string;
-  profile: Profile;
+  profile: Strictness;
   seed: number;
   runs: number;
   startedAt: number;

@@ -90,6 +90,17 @@ export const SEED_WIRE: WireProfile = Object.freeze({
   endpoints: ENDPOINTS,
 });
 
+/** A deployment's wire: the seed's, with its own API-key header and endpoint paths (a target description), built in this one place. */
+export function wireWith(
+  apiKeyHeader: string | undefined,
+  paths: Partial<Record<EndpointName, string>> = {},
+): WireProfile {
+  const endpoints = { ...SEED_WIRE.endpoints };
+  for (const [name, path] of Object.entries(paths) as Array<[EndpointName, string | undefined]>)
+    if (path !== undefined) endpoints[name] = { ...endpoints[name], path };
+  return { ...SEED_WIRE, apiKeyHeader: apiKeyHeader ?? SEED_WIRE.apiKeyHeader, endpoints };
+}
+
 /** The single-order endpoint of a parameter-set version. */
 export function orderEndpoint(version: 'v1' | 'v1.1', wire: WireProfile = SEED_WIRE): EndpointSpec {
   return wire.endpoints[version];

@@ -8,7 +8,7 @@
  * SPOTCHECK_API_KEY / SPOTCHECK_SECRET only, and are never printed.
  */
 import { createHmac } from 'node:crypto';
-import { SEED_WIRE, type WireProfile } from '../../../src/core/wire.js';
+import { SEED_WIRE, wireWith, type WireProfile } from '../../../src/core/wire.js';
 import { buildLoadRequest, clientIdSource, ordersPerRequest, runPrefix, type LoadBuildOptions } from '../build.js';
 import { FAIL_COUNTERS, hookName, latencyName, tallyCounters } from '../counters.js';
 import { LOAD_ROUTES, type LoadRoute } from '../mix.js';
@@ -60,15 +60,11 @@ function options(vars: Record<string, unknown>): LoadBuildOptions | Error {
     return new Error('set SPOTCHECK_API_KEY and SPOTCHECK_SECRET in the environment');
   const str = (k: string, d: string): string =>
     typeof vars[k] === 'string' || typeof vars[k] === 'number' ? String(vars[k]) : d;
-  const wire: WireProfile = {
-    ...SEED_WIRE,
-    apiKeyHeader: str('spotcheckApiKeyHeader', SEED_WIRE.apiKeyHeader),
-    endpoints: {
-      batch: { ...SEED_WIRE.endpoints.batch, path: str('spotcheckBatchPath', SEED_WIRE.endpoints.batch.path) },
-      v1: { ...SEED_WIRE.endpoints.v1, path: str('spotcheckV1Path', SEED_WIRE.endpoints.v1.path) },
-      'v1.1': { ...SEED_WIRE.endpoints['v1.1'], path: str('spotcheckV11Path', SEED_WIRE.endpoints['v1.1'].path) },
-    },
-  };
+  const wire: WireProfile = wireWith(str('spotcheckApiKeyHeader', SEED_WIRE.apiKeyHeader), {
+    batch: str('spotcheckBatchPath', SEED_WIRE.endpoints.batch.path),
+    v1: str('spotcheckV1Path', SEED_WIRE.endpoints.v1.path),
+    'v1.1': str('spotcheckV11Path', SEED_WIRE.endpoints['v1.1'].path),
+  });
   return {
     hmac,
     apiKey,
