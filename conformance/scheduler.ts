@@ -6,6 +6,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CheckDefinition } from './types.js';
+import { inOrder } from './pool.js';
 
 /** A request waiting longer than this, ms, goes before the other checks' that have waited less (none starves). */
 export const OVERDUE_MS = 1000;
@@ -38,14 +39,7 @@ export async function schedule(
   }
   const where = (pick: (c: CheckDefinition) => boolean): number[] => selected.flatMap((c, i) => (pick(c) ? [i] : []));
   const pool = async (list: readonly number[]): Promise<void> => {
-    let cursor = 0;
-    const worker = async (): Promise<void> => {
-      while (cursor < list.length && !halted()) {
-        const i = list[cursor++] as number;
-        await lanes.run(2, i, () => runOne(i));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(width, list.length) }, worker));
+    await inOrder(list, width, (i) => lanes.run(2, i, () => runOne(i)), halted);
   };
   const timedLane = async (): Promise<void> => {
     for (const i of where((c) => c.timed === true && c.runLast !== true)) {

@@ -19,6 +19,7 @@ import type { Built } from '../requests.js';
 import type { BatchOrderItem } from '../../src/core/types.js';
 import { withClientIds } from '../generators.js';
 import { validateBatch } from '../../src/core/validation/batch.js';
+import { inOrder } from '../pool.js';
 
 export const pass = (extra: { observed?: string; runs?: number } = {}): CheckOutcome => ({ status: 'pass', ...extra });
 export const skip = (reason: string): CheckOutcome => ({ status: 'skip', reason });
@@ -164,20 +165,6 @@ export function firstFailure(...steps: Step[]): Step {
   return steps.find((s) => s?.status === 'fail') ?? steps.find((s) => s !== undefined && s.status !== 'pass');
 }
 
-/** Map `items` through `f` with at most `width` calls in flight; results in input order. */
-export async function inOrder<T, R>(items: readonly T[], width: number, f: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await f(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, worker));
-  return out;
-}
-
 /** Orders shrinking may place after a property's first failure. */
 export const SHRINK_ORDER_BUDGET = 200;
 
@@ -212,19 +199,21 @@ export async function property<T>(
       ...fc.sample(arb, { seed: ctx.seed, numRuns: Math.max(0, numRuns - (opts.examples?.length ?? 0)) }),
     ];
     let failedAt = Infinity;
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < values.length && next < failedAt) {
-        const i = next++;
-        const step = await predicate(values[i] as T);
+    let started = 0;
+    await inOrder(
+      values,
+      width,
+      async (v, i) => {
+        started = Math.max(started, i + 1);
+        const step = await predicate(v);
         if (step?.status === 'fail' && i < failedAt) {
           failedAt = i;
           last = step;
         }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(width, values.length) }, worker));
-    tried = Math.min(next, values.length);
+      },
+      (next) => next >= failedAt,
+    );
+    tried = Math.min(started, values.length);
     if (failedAt === Infinity) return pass({ runs: tried });
     skip = failedAt;
   }

@@ -12,6 +12,7 @@ import { describe, entryFailed, entryPlaced, resultEntries } from '../../src/cor
 import type { SendResult } from '../transport.js';
 import { BATCH_ORDERS_PATH as BATCH_PATH, ORDER_PATHS } from '../../src/client/requests.js';
 import { routeKey, type Route } from '../requests.js';
+import { inOrder } from '../pool.js';
 import { ALL_ROUTES, onRoute, perRoute, SINGLE_ROUTES } from './routes.js';
 import {
   expectAccepted,
@@ -19,7 +20,6 @@ import {
   fail,
   firstFailure,
   inconclusive,
-  inOrder,
   outcome,
   property,
   send,

@@ -11,7 +11,8 @@ import type { RouteCell } from '../verdict.js';
 import { allRoutes } from '../discovery.js';
 import { routeKey, type Route } from '../requests.js';
 import { limitParams, oneOrder } from './orders.js';
-import { firstFailure, inOrder, outcome, type Step } from './helpers.js';
+import { firstFailure, outcome, type Step } from './helpers.js';
+import { inOrder } from '../pool.js';
 
 /** Every route of the seed, by key. */
 export const ALL_ROUTES: readonly Route[] = allRoutes();

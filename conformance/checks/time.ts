@@ -15,7 +15,6 @@ import {
   fail,
   firstFailure,
   inconclusive,
-  inOrder,
   info,
   openPoint,
   outcome,
@@ -26,6 +25,7 @@ import {
 } from './helpers.js';
 import { oneOrder } from './orders.js';
 import { expect as want } from '../verdict.js';
+import { inOrder } from '../pool.js';
 import { ALL_ROUTES, cellOf, onRoute, perRoute } from './routes.js';
 import { routeKey, type Route } from '../requests.js';
 

@@ -4,6 +4,7 @@
  * JSON report into DIR, then DIR/matrix.html (rules x targets) and DIR/matrix.json.
  * `--from-reports A.json B.json ...` builds the same from existing JSON reports.
  */
+import { inOrder } from '../pool.js';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parse, type Io } from '../../src/cli/args.js';
@@ -338,7 +339,6 @@ export async function matrixCommand(argv: string[], io: Io): Promise<number> {
   const stems = fileStems(targets.map((t) => t.name));
   const shared = sharedRunArgs(v);
   const entries: MatrixEntry[] = new Array(targets.length);
-  let next = 0;
   let done = 0;
   let interrupted = false;
   const runTarget = async (i: number): Promise<void> => {
@@ -388,10 +388,12 @@ export async function matrixCommand(argv: string[], io: Io): Promise<number> {
       `[${done}/${targets.length}] ${t.name}: exit ${entry.exitCode}${s === undefined ? `: ${entry.error ?? ''}` : ` (${s.passed} passed, ${s.failed} failed, ${s.inconclusive} inconclusive)`} -> ${join(out, `${stem}.${entry.html === undefined ? 'txt' : 'html'}`)}\n`,
     );
   };
-  const worker = async (): Promise<void> => {
-    while (next < targets.length && !interrupted) await runTarget(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(jobs, targets.length) }, worker));
+  await inOrder(
+    targets,
+    jobs,
+    (_t, i) => runTarget(i),
+    () => interrupted,
+  );
   // Ctrl-C: the targets not started are listed as not run
   for (let i = 0; i < targets.length; i++)
     entries[i] ??= { name: (targets[i] as MatrixTargetSpec).name, exitCode: 130, error: 'not run: interrupted' };
