@@ -155,9 +155,7 @@ export function fillTemplate(text: string, f: Fill): string {
       case 'symbol':
         if (variant === 'escaped')
           return [...f.symbol].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
-        return f.symbol;
-      case 'symbol-lower':
-        return f.symbol.toLowerCase();
+        return variant === 'lower' ? f.symbol.toLowerCase() : f.symbol;
       case 'cid':
         return f.clientId();
       case 'cid255':
@@ -356,7 +354,10 @@ export function acceptedPlan(seed: number, cat: DomainCatalogue = domainCatalogu
   const all = allRoutes();
   const combined: AcceptedRequest[] = [];
   for (let k = 0; k < n; k++) {
-    const forms = lists.flatMap((l) => (l[k] === undefined ? [] : [l[k].form]));
+    const forms = lists.flatMap((l) => {
+      const x = l[k];
+      return x === undefined ? [] : [x.form];
+    });
     const batchOnly = forms.some((f) => f.json !== undefined);
     const route = batchOnly ? BATCH : (all[mix(seed, 1000 + k) % all.length] as Route);
     combined.push({ route, forms });

@@ -12,6 +12,7 @@ import { extremeChecks } from './extremes.js';
 import { resultChecks } from './result.js';
 import { schemaChecks } from './schema.js';
 import { robustChecks } from './robust.js';
+import { domainChecks } from './domain.js';
 
 /** All checks in run order (checks marked `runLast` are moved to the end by the runner). */
 export const checks: readonly CheckDefinition[] = [
@@ -24,4 +25,5 @@ export const checks: readonly CheckDefinition[] = [
   ...resultChecks,
   ...schemaChecks,
   ...robustChecks,
+  ...domainChecks,
 ];
