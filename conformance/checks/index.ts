@@ -13,10 +13,12 @@ import { resultChecks } from './result.js';
 import { schemaChecks } from './schema.js';
 import { robustChecks } from './robust.js';
 import { domainChecks } from './domain.js';
+import { credentialChecks } from './credentials.js';
 
 /** All checks in run order (checks marked `runLast` are moved to the end by the runner). */
 export const checks: readonly CheckDefinition[] = [
   ...authChecks,
+  ...credentialChecks,
   ...sigChecks,
   ...timeChecks,
   ...batchChecks,
