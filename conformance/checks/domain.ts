@@ -8,6 +8,8 @@
 import type { RuleId } from '../../src/core/rule-id.js';
 import type { RawRequest } from '../../src/client/http.js';
 import { rule } from '../../src/rules.js';
+import { describe, entriesOf, entryFailed } from '../../src/core/response.js';
+import type { SignatureEdit } from '../sig-edits.js';
 import type { CheckContext, CheckDefinition } from '../types.js';
 import type { CheckOutcome } from '../verdict.js';
 import { expect as want } from '../verdict.js';
@@ -82,6 +84,30 @@ function orderWith(base: Params, forms: readonly DomainForm[], f: Fill): { eleme
   return { element, params: o };
 }
 
+/** A signature form as a rewrite of the genuine signature with its bash form, so a printed curl re-signs and applies it. */
+function signatureEdit(text: string, f: Fill): SignatureEdit {
+  const apply = (sig: string) => fillTemplate(text, { ...f, sig });
+  const exact = /^([^{}$"`\\]*)\{(sig|SIG)(?::(mixed|spaced|[0-9]+))?\}([^{}$"`\\]*)$/.exec(text);
+  let shell = `SIG=${JSON.stringify(apply('0'.repeat(64)))}  # not reproducible in the shell`;
+  if (text === '') shell = "SIG=''";
+  else if (exact !== null) {
+    const [, pre = '', name, variant, post = ''] = exact;
+    const base =
+      name === 'SIG'
+        ? `SIG=$(printf '%s' "$SIG" | tr a-f A-F)`
+        : variant === 'mixed'
+          ? `SIG=$(printf '%s' "$SIG" | awk '{ for (i = 1; i <= length($0); i++) { c = substr($0, i, 1); printf "%s", (i % 2 == 1 ? toupper(c) : c) } }')`
+          : variant === 'spaced'
+            ? `SIG=$(printf '%s' "$SIG" | sed 's/../& /g; s/ $//')`
+            : variant !== undefined
+              ? `SIG="\${SIG:0:${variant}}"`
+              : '';
+    shell = [base, pre !== '' || post !== '' ? `SIG="${pre}\${SIG}${post}"` : ''].filter((x) => x !== '').join('; ');
+    if (shell === '') shell = ':';
+  }
+  return Object.assign(apply, { what: `signature form ${JSON.stringify(text)}`, shell });
+}
+
 /** A text rewrite applied alike to the bytes sent and the bytes signed (the query syntax forms, §5.3). */
 function rewrite(t: (s: string) => string): Pick<SignOptions, 'signedString' | 'tamper'> {
   return {
@@ -150,17 +176,20 @@ function build(ctx: CheckContext, route: Route, forms: readonly DomainForm[], si
   const orderForms: DomainForm[] = [];
   let body: string | undefined;
   let syntax: string | undefined;
+  // a target declaring its order values (target description) gets its own decimals: unusual ones would meet its filters
+  const grid = ctx.target.profile?.price !== undefined || ctx.target.profile?.quantity !== undefined;
   for (const form of forms) {
     const kind = inputOf(form).kind;
-    if (kind === 'order') orderForms.push(form);
-    else if (kind === 'time') {
+    if (kind === 'order') {
+      const ownDecimal = grid && form.class !== 'invalid' && (form.input === 'price' || form.input === 'quantity');
+      if (!ownDecimal) orderForms.push(form);
+    } else if (kind === 'time') {
       if (form.absent) {
         if (form.input === 'timestamp') opts.omitTimestamp = true;
       } else if (form.input === 'timestamp') opts.timestamp = fillTemplate(form.text ?? '', f);
       else opts.recvWindow = fillTemplate(form.text ?? '', f);
     } else if (kind === 'signature') {
-      const text = form.text ?? '';
-      opts.signature = (sig) => fillTemplate(text, { ...f, sig });
+      opts.signature = signatureEdit(form.text ?? '', f);
     } else if (kind === 'header') opts.apiKey = form.absent ? null : fillTemplate(form.text ?? '', f);
     else if (kind === 'body') body = form.body ?? '';
     else if (kind === 'element') {
@@ -205,7 +234,7 @@ async function probeInvalid(ctx: CheckContext, p: PlannedProbe): Promise<Step> {
   const r = await send(ctx, build(ctx, p.route, [p.form], p.size, p.at));
   const what = label({ route: p.route, forms: [p.form], ...(p.size === undefined ? {} : { size: p.size }) });
   const kind = inputOf(p.form).kind;
-  if (kind === 'element') return p.size === 20 ? entryStep(r, p.at ?? 0, what) : expectRejected(r, what);
+  if (kind === 'element') return p.size === 20 ? entryStep(r, p.at ?? 0, what) : expectRefused(r, what);
   if (kind === 'signature' || kind === 'header' || p.ruleId === 'SIG-QUERY-COVERED')
     return expectRejected(r, what, 'auth');
   if (kind === 'order' || kind === 'syntax') return expectRefused(r, what);
@@ -260,6 +289,20 @@ function openCheck(ruleId: RuleId): CheckDefinition {
       const outs: CheckOutcome[] = await inOrder(probes, ctx.parallel ?? 1, async (p) => {
         const r = await send(ctx, build(ctx, p.route, [p.form]));
         const decision = p.form.decision ?? 'D-V11-MARKET-SIZE';
+        const entries = entriesOf(r.observation.json);
+        if (
+          r.observation.verdict === 'accepted' &&
+          entries !== undefined &&
+          entries.length > 0 &&
+          entries.every(entryFailed)
+        ) {
+          const what = `${label({ route: p.route, forms: [p.form] })} [${decision}]`;
+          return info(
+            `${what}: every entry failed (${describe(r.observation)})`,
+            p.form.class === 'invalid',
+            r.exchange,
+          );
+        }
         return openPoint(
           r,
           `${label({ route: p.route, forms: [p.form] })} [${decision}]`,
