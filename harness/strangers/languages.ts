@@ -233,6 +233,17 @@ export const lenientReaders: readonly LenientReader[] = [
   },
   {
     language: 'js',
+    name: 'batch elements filtered with .filter(Boolean) before the 20-order count (null dropped)',
+    caughtBy: 'BATCH-MAX-ORDERS.domain',
+    readers: {
+      body: (text) => {
+        const v: unknown = JSON.parse(text);
+        return Array.isArray(v) ? v.filter(Boolean) : v;
+      },
+    },
+  },
+  {
+    language: 'js',
     name: "the signature decoded with Buffer.from(s, 'hex')",
     caughtBy: 'SIG-HMAC-SHA256-HEX.domain',
     readers: { signature: (sent, mac) => bufferHex(sent) === mac },
