@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runAgainstServer } from '../../harness/selftest.js';
+import { mustFailures, runVenue } from '../../harness/strangers/run-venue.js';
 import { acceptedPlan, domainCatalogue, invalidPlan, openPlan, routesFor } from '../domain.js';
 import { routeKey } from '../requests.js';
 import { domainChecks } from './domain.js';
@@ -56,6 +57,21 @@ describe('the domain plan: every form class of every input, every run', () => {
 });
 
 describe.concurrent('the domain checks against servers', () => {
+  it('a venue storing client ids lower-cased fails RESULT-CLIENT-ORDER-ID-ECHO.domain on the unusual ids it was sent', async () => {
+    const { report } = await runVenue(
+      {},
+      { lowerCaseIds: true },
+      { only: ['RESULT-CLIENT-ORDER-ID-ECHO.domain', 'ORDER-CLIENT-ID-LENGTH.domain-unusual'] },
+    );
+    expect(mustFailures(report)).toEqual(['RESULT-CLIENT-ORDER-ID-ECHO.domain']);
+    const clean = await runVenue(
+      {},
+      {},
+      { only: ['RESULT-CLIENT-ORDER-ID-ECHO.domain', 'ORDER-CLIENT-ID-LENGTH.domain-unusual'] },
+    );
+    expect(mustFailures(clean.report)).toEqual([]);
+  });
+
   it('the reference server passes every domain check, and the INFO forms report its own reading', async () => {
     const all = await runAgainstServer({}, { runs: 5, seed: 11, concurrency: 8, only: domainChecks.map((c) => c.id) });
     const mine = all.checks.filter((c) => c.id.includes('.domain'));
@@ -63,7 +79,8 @@ describe.concurrent('the domain checks against servers', () => {
     expect(
       mine.filter((c) => c.status !== 'pass' && c.status !== 'info').map((c) => `${c.id}: ${c.actual ?? c.reason}`),
     ).toEqual([]);
-    const sent = mine.filter((c) => c.id.endsWith('.domain')).reduce((n, c) => n + (c.runs ?? 0), 0);
+    const invalidChecks = new Set(invalidPlan(11).map((p) => `${p.ruleId}.domain`));
+    const sent = mine.filter((c) => invalidChecks.has(c.id)).reduce((n, c) => n + (c.runs ?? 0), 0);
     expect(sent).toBe(invalidPlan(11).length);
   });
 });

@@ -24,6 +24,7 @@ import {
   invalidPlan,
   openPlan,
   orderText,
+  type AcceptedRequest,
   type DomainForm,
   type Fill,
   type PlannedProbe,
@@ -320,6 +321,79 @@ function openCheck(ruleId: RuleId): CheckDefinition {
   };
 }
 
+/** The client id a built request carries (batch element 0, or the single order's parameter), if any. */
+function sentClientId(b: Built): string | undefined {
+  try {
+    if (b.request.path.includes('batch')) {
+      const list: unknown = JSON.parse(b.request.body ?? '');
+      const first = Array.isArray(list) ? (list[0] as { newClientOrderId?: unknown } | undefined) : undefined;
+      return typeof first?.newClientOrderId === 'string' ? first.newClientOrderId : undefined;
+    }
+  } catch {
+    return undefined;
+  }
+  for (const part of [b.request.query ?? '', b.request.body ?? '']) {
+    const id = new URLSearchParams(part).get('newClientOrderId');
+    if (id !== null) return id;
+  }
+  return undefined;
+}
+
+/** Send an accepted request of the plan once for the run (the rules of its forms and the echo invariant judge the same answer). */
+async function sendAccepted(
+  ctx: CheckContext,
+  a: AcceptedRequest,
+): Promise<{ r: Awaited<ReturnType<typeof send>>; id: string | undefined }> {
+  const key = `domain-accepted ${routeKey(a.route)} ${a.forms.map((f) => f.id).join(',')}`;
+  const make = () => {
+    const built = build(ctx, a.route, a.forms);
+    return { built, carry: sentClientId(built) };
+  };
+  if (ctx.shared === undefined) {
+    const { built, carry } = make();
+    return { r: await send(ctx, built), id: carry };
+  }
+  const { result, carry } = await ctx.shared(key, make);
+  return { r: result, id: carry };
+}
+
+/** The clientOrderId an accepted answer echoes: the first batch entry's order, or the single order's (D-SINGLE-RESPONSE). */
+function echoedClientId(json: unknown): unknown {
+  const entries = entriesOf(json);
+  const holder: unknown = entries === undefined ? json : entries[0];
+  if (typeof holder !== 'object' || holder === null) return undefined;
+  const h = holder as { order?: { clientOrderId?: unknown }; clientOrderId?: unknown };
+  return h.order?.clientOrderId ?? h.clientOrderId;
+}
+
+/**
+ * Every accepted request of the domain plan echoes the client id exactly as sent (§2.2):
+ * letter case, blanks, non-ASCII and astral characters, 255 characters of them. No request
+ * of its own: it judges the answers the unusual-form checks got.
+ */
+const echoCheck: CheckDefinition = {
+  id: 'RESULT-CLIENT-ORDER-ID-ECHO.domain',
+  ruleId: 'RESULT-CLIENT-ORDER-ID-ECHO',
+  title:
+    'the clientOrderId of every accepted request of the domain catalogue is the newClientOrderId sent, exactly (letter case, blanks, non-ASCII and astral characters, 255 characters)',
+  placesOrders: true,
+  async run(ctx) {
+    const plan = acceptedPlan(ctx.seed).filter((a) => a.forms.some((f) => f.input === 'newClientOrderId'));
+    const steps = await inOrder(plan, ctx.parallel ?? 1, async (a): Promise<Step> => {
+      const { r, id } = await sendAccepted(ctx, a);
+      if (r.observation.verdict !== 'accepted' || id === undefined) return undefined;
+      const echo = echoedClientId(r.observation.json);
+      if (echo === undefined || echo === id) return undefined;
+      return fail(
+        `${label(a)}: clientOrderId ${JSON.stringify(id)}`,
+        `clientOrderId ${JSON.stringify(echo)}`,
+        r.exchange,
+      );
+    });
+    return outcome(firstFailure(...steps), { runs: plan.length });
+  },
+};
+
 /**
  * The valid-but-unusual forms of the rule's inputs are accepted: they travel several to a
  * request (one request shared by the rules of its forms); a refused request is resent with
@@ -342,9 +416,7 @@ function acceptCheck(ruleId: RuleId): CheckDefinition {
     async run(ctx) {
       const plan = acceptedPlan(ctx.seed).filter((a) => a.forms.some((f) => acceptRule(f) === ruleId));
       const steps = await inOrder(plan, ctx.parallel ?? 1, async (a) => {
-        const key = `domain-accepted ${routeKey(a.route)} ${a.forms.map((f) => f.id).join(',')}`;
-        const make = () => ({ built: build(ctx, a.route, a.forms), carry: undefined });
-        const r = ctx.shared === undefined ? await send(ctx, make().built) : (await ctx.shared(key, make)).result;
+        const { r } = await sendAccepted(ctx, a);
         if (r.observation.verdict === 'accepted') return expectAccepted(r, label(a));
         const mine = a.forms.filter((f) => acceptRule(f) === ruleId);
         if (mine.length === a.forms.length) return expectAccepted(r, label(a));
@@ -364,4 +436,5 @@ export const domainChecks: CheckDefinition[] = [
   ...INVALID_RULES.map(invalidCheck),
   ...ACCEPT_RULES.map(acceptCheck),
   ...OPEN_RULES.map(openCheck),
+  echoCheck,
 ];

@@ -36,6 +36,8 @@ export interface VenueFaults {
   anySide?: boolean;
   /** Refuses every BUY order (a business rule gone wrong), with the balance code. */
   refuseBuy?: boolean;
+  /** Stores (and echoes) client ids lower-cased, as a case-insensitive id column would. */
+  lowerCaseIds?: boolean;
   /** Refuses every order on the v1 single-order endpoint. */
   refuseV1?: boolean;
 }
@@ -175,7 +177,7 @@ export async function startVenue(
       throw new Refusal(-1100, 'Illegal timeInForce.');
     if (o.stpMode !== undefined && read.enumOf(o.stpMode, STP) === undefined)
       throw new Refusal(-1100, 'Illegal stpMode.');
-    const id = o.newClientOrderId;
+    const id = faults.lowerCaseIds ? o.newClientOrderId?.toLowerCase() : o.newClientOrderId;
     if (id !== undefined && (id.length === 0 || [...id].length > 255))
       throw new Refusal(-1100, 'Illegal newClientOrderId.');
     if (faults.refuseBuy && o.side === 'BUY') throw new Refusal(-2010, 'Account has insufficient balance.');
