@@ -13,10 +13,10 @@ describe('renderDomainPage', () => {
     for (const f of data.forms) expect(page).toContain(`| ${f.id} |`);
     for (const p of data.parsers) {
       expect(page).toContain(`<a id="parser-${p.id}"></a>`);
-      expect(page).toContain(`(${p.source})`);
+      expect(page).toContain(`\`${p.source}\``);
     }
     for (const f of data.forms.filter((x) => x.decision !== undefined))
-      expect(page).toContain(`(./decisions.md#${f.decision})`);
+      expect(page).toContain(`[${f.decision}](./decisions.md)`);
     // a table row never breaks: every row has its six cells
     for (const line of page
       .split('\n')

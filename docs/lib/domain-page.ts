@@ -96,9 +96,7 @@ export function renderDomainPage(data: DomainData, ruleLink: (id: string) => str
     );
     for (const f of forms) {
       const cls =
-        f.decision === undefined
-          ? CLASS_WORD[f.class]
-          : `${CLASS_WORD[f.class]} ([${f.decision}](./decisions.md#${f.decision}))`;
+        f.decision === undefined ? CLASS_WORD[f.class] : `${CLASS_WORD[f.class]} ([${f.decision}](./decisions.md))`;
       const parsers = (f.acceptedBy ?? []).map((p) => `[${p}](#parser-${p})`).join(', ');
       out.push(
         `| ${f.id} | ${cls} | ${valueOf(f)} | ${f.ruleId === undefined ? '' : ruleLink(f.ruleId)} | ${parsers} | ${(f.note ?? '').replace(/\|/g, '\\|')} |`,
@@ -109,7 +107,7 @@ export function renderDomainPage(data: DomainData, ruleLink: (id: string) => str
   out.push('## Parsers', '', '| Parser | Language | Function | Behaviour | Source |', '|---|---|---|---|---|');
   for (const p of data.parsers)
     out.push(
-      `| <a id="parser-${p.id}"></a>${p.id} | ${p.language} | ${p.function.replace(/\|/g, '\\|')} | ${p.behaviour.replace(/\|/g, '\\|')} | [source](${p.source}) |`,
+      `| <a id="parser-${p.id}"></a>${p.id} | ${p.language} | ${p.function.replace(/\|/g, '\\|')} | ${p.behaviour.replace(/\|/g, '\\|')} | \`${p.source}\` |`,
     );
   out.push('');
   return out.join('\n');
