@@ -106,6 +106,10 @@ describe('printed curl reproductions, run with bash + curl + openssl', () => {
           rate: 0,
           timeoutMs: 5000,
           only: c.only,
+          // the domain catalogue's empty-signature probe may travel on a single-order route: its
+          // printed curl reuses the client id of the order it placed, so a replay meets the duplicate
+          // refusal (D-DUPLICATE-CLIENT-ID) instead of the fault; SIG-REQUIRED's own probes show it
+          exclude: ['SIG-REQUIRED.domain'],
           maxOrders: Infinity,
         });
         const failed = report.checks.filter((x) => x.status === 'fail');

@@ -22,7 +22,11 @@ describe.concurrent('edge mutants: each caught by its edge check only', () => {
     it(`${m.name}: ${m.caughtBy} fails, no other ${m.caughtBy.split('-')[0] ?? ''} check does`, async () => {
       const family = rule(checks.find((c) => c.id === m.caughtBy)?.ruleId ?? 'AUTH-APIKEY-REQUIRED').family;
       const r = await runAgainstServer(m.options, { runs: 4, seed: 43, only: [`${family}-`], concurrency: 2 });
-      expect(r.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toEqual([m.caughtBy]);
+      // the domain catalogue's probes of the same rule (spec/domain.json) may carry the same fault
+      const domainOfRule = `${m.caughtBy.split('.')[0] ?? ''}.domain`;
+      expect(r.checks.filter((c) => c.status === 'fail' && c.id !== domainOfRule).map((c) => c.id)).toEqual([
+        m.caughtBy,
+      ]);
     });
   }
 });

@@ -31,7 +31,11 @@ describe.concurrent('lenient time-parameter readers: each caught by its own chec
           ],
         },
       );
-      expect(r.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toEqual([p.caughtBy]);
+      // the domain catalogue's probes of the same rule (spec/domain.json) may carry the same form
+      const domainOfRule = `${p.caughtBy.split('.')[0] ?? ''}.domain`;
+      expect(r.checks.filter((c) => c.status === 'fail' && c.id !== domainOfRule).map((c) => c.id)).toEqual([
+        p.caughtBy,
+      ]);
     });
   }
 });

@@ -12,10 +12,13 @@ import { extremeChecks } from './extremes.js';
 import { resultChecks } from './result.js';
 import { schemaChecks } from './schema.js';
 import { robustChecks } from './robust.js';
+import { domainChecks } from './domain.js';
+import { credentialChecks } from './credentials.js';
 
 /** All checks in run order (checks marked `runLast` are moved to the end by the runner). */
 export const checks: readonly CheckDefinition[] = [
   ...authChecks,
+  ...credentialChecks,
   ...sigChecks,
   ...timeChecks,
   ...batchChecks,
@@ -24,4 +27,5 @@ export const checks: readonly CheckDefinition[] = [
   ...resultChecks,
   ...schemaChecks,
   ...robustChecks,
+  ...domainChecks,
 ];

@@ -32,6 +32,7 @@ import { MAX_CLIENT_ORDER_ID } from '../../src/core/validation/fields.js';
 import { MAX_RECV_WINDOW } from '../../src/core/validation/time-params.js';
 import { loadDoctorVectors, loadOrderVectors, loadSigningVectors, loadTimeWindowVectors } from '../../vectors/load.js';
 import { renderDecisionsPage } from './decisions-page.js';
+import { renderDomainPage, type DomainData } from './domain-page.js';
 import { decisionRows, makeHelpers, moduleName, type DocsData } from './helpers.js';
 import { checkLinks, externalLinks, navigationEntries } from './link-check.js';
 import { renderOpenApi, type GeneratedPage, type OpenApiDocument } from './openapi-pages.js';
@@ -57,7 +58,7 @@ export const GUIDES = [
 ] as const;
 
 /** Generated pages after the guides, in navigation order (`http-api.md` holds its own children). */
-export const REFERENCE_PAGES = ['http-api.md', 'rules.md', 'decisions.md'] as const;
+export const REFERENCE_PAGES = ['http-api.md', 'rules.md', 'decisions.md', 'domain.md'] as const;
 
 /** The `--help` text of every command the CLI's top-level help lists, by command (`''`: the top-level help). */
 export function cliHelpTexts(root: string): Map<string, string> {
@@ -130,6 +131,13 @@ export function renderPages(root: string, data: DocsData, checkList: readonly Ch
     ...renderOpenApi(data.openapi, linkRule),
     { file: 'rules.md', markdown: renderRulesPage(data.rules, checkList, coverageMatrix(checkList)) },
     { file: 'decisions.md', markdown: renderDecisionsPage(readFileSync(join(root, 'spec', 'decisions.md'), 'utf8')) },
+    {
+      file: 'domain.md',
+      markdown: renderDomainPage(
+        JSON.parse(readFileSync(join(root, 'spec', 'domain.json'), 'utf8')) as DomainData,
+        linkRule,
+      ),
+    },
   ];
 }
 

@@ -4,7 +4,7 @@
 import { runAgreeing } from '../agreeing-run.js';
 import { resolveDescription, type TargetDescription } from '../../conformance/target/description.js';
 import type { RunReport } from '../../conformance/types.js';
-import { startVenue, type VenueChoices, type VenueFaults } from './venue.js';
+import { startVenue, type VenueChoices, type VenueFaults, type VenueReaders } from './venue.js';
 
 export interface VenueRun {
   report: RunReport;
@@ -16,9 +16,9 @@ export interface VenueRun {
 export async function runVenue(
   choices: VenueChoices,
   faults: VenueFaults = {},
-  opts: { only?: string[]; seed?: number; description?: TargetDescription } = {},
+  opts: { only?: string[]; seed?: number; description?: TargetDescription; readers?: Partial<VenueReaders> } = {},
 ): Promise<VenueRun> {
-  const venue = await startVenue(choices, faults);
+  const venue = await startVenue(choices, faults, opts.readers);
   const profile = resolveDescription({
     ...(choices.noBatch ? { endpoints: { batch: { offered: false } } } : {}),
     ...opts.description,

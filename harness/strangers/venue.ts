@@ -36,9 +36,60 @@ export interface VenueFaults {
   anySide?: boolean;
   /** Refuses every BUY order (a business rule gone wrong), with the balance code. */
   refuseBuy?: boolean;
+  /** Stores (and echoes) client ids lower-cased, as a case-insensitive id column would. */
+  lowerCaseIds?: boolean;
   /** Refuses every order on the v1 single-order endpoint. */
   refuseV1?: boolean;
 }
+
+/**
+ * How the venue reads what it is sent: the stock habits of the language it is written in
+ * (harness/strangers/languages.ts). The defaults are strict: pattern checks before conversion.
+ */
+export interface VenueReaders {
+  /** A DECIMAL text as a number, or undefined when it is none (the sign is checked after). */
+  decimal(v: string): number | undefined;
+  /** A LONG text (timestamp, recvWindow), or undefined when it is none. */
+  long(v: string): bigint | undefined;
+  /** The enum constant `v` names, or undefined. */
+  enumOf(v: string, values: ReadonlySet<string>): string | undefined;
+  /** The batch body as a JSON value; throws when it is none. */
+  body(text: string): unknown;
+  /** The order field a JSON key fills, or undefined for an unknown key. */
+  key(k: string): string | undefined;
+  /** A JSON value of a batch element as text. */
+  scalar(v: unknown): string;
+  /** Whether the signature sent is the MAC (hex) computed. */
+  signature(sent: string, mac: string): boolean;
+  /** The secret of an API key as the venue looks it up; undefined refuses the key. */
+  secret(key: string | undefined): string | undefined;
+}
+
+const FIELDS = [
+  'symbol',
+  'side',
+  'type',
+  'quantity',
+  'amount',
+  'price',
+  'newClientOrderId',
+  'timeInForce',
+  'stpMode',
+  'recvWindow',
+  'timestamp',
+];
+
+/** The strict habits: exact patterns, exact names, exact keys. */
+export const STRICT_READERS: VenueReaders = {
+  decimal: (v) => (DECIMAL.test(v) ? Number(v) : undefined),
+  long: (v) => (DIGITS.test(v) && BigInt(v) <= 9_223_372_036_854_775_807n ? BigInt(v) : undefined),
+  enumOf: (v, values) => (values.has(v) ? v : undefined),
+  body: (text) => JSON.parse(text),
+  key: (k) => (FIELDS.includes(k) ? k : undefined),
+  scalar: (v) => (typeof v === 'string' ? v : JSON.stringify(v)),
+  signature: (sent, mac) => sent.toLowerCase() === mac,
+  secret: (key) => (key === KEY ? SECRET : undefined),
+};
 
 export interface Venue {
   url: string;
@@ -71,7 +122,12 @@ class Refusal extends Error {
 
 type Params = Record<string, string>;
 
-export async function startVenue(choices: VenueChoices = {}, faults: VenueFaults = {}): Promise<Venue> {
+export async function startVenue(
+  choices: VenueChoices = {},
+  faults: VenueFaults = {},
+  readerOverrides: Partial<VenueReaders> = {},
+): Promise<Venue> {
+  const read: VenueReaders = { ...STRICT_READERS, ...readerOverrides };
   const used = new Set<string>();
   let open = 0;
   let nextId = 900_000_000_000n;
@@ -97,12 +153,19 @@ export async function startVenue(choices: VenueChoices = {}, faults: VenueFaults
         position = true;
         if (process.env.VDEBUG) console.log('POSITION by', JSON.stringify(o).slice(0, 200));
       }
-    } else if (!SIDES.has(o.side ?? '')) throw new Refusal(-1100, 'Illegal side.');
-    const type = o.type ?? '';
+    } else {
+      const side = read.enumOf(o.side ?? '', SIDES);
+      if (side === undefined) throw new Refusal(-1100, 'Illegal side.');
+      o.side = side;
+    }
+    const type = read.enumOf(o.type ?? '', TYPES) ?? '';
     if (!TYPES.has(type)) throw new Refusal(-1100, 'Illegal type.');
     for (const f of ['quantity', 'price', 'amount'] as const) {
       const v = o[f];
-      if (v !== undefined && (!DECIMAL.test(v) || Number(v) <= 0)) throw new Refusal(-1100, `Illegal ${f}.`);
+      if (v === undefined) continue;
+      const n = read.decimal(v);
+      // a NaN passes this test, as it does in the languages whose readers return one
+      if (n === undefined || n <= 0) throw new Refusal(-1100, `Illegal ${f}.`);
     }
     if (version === 'v1' && o.amount !== undefined) throw new Refusal(-1104, 'amount is not a v1 parameter.');
     if (type === 'MARKET' && version === 'v1.1') {
@@ -110,9 +173,11 @@ export async function startVenue(choices: VenueChoices = {}, faults: VenueFaults
       if (choices.marketNeedsBoth ? has < 2 : has < 1) throw new Refusal(-1102, 'quantity/amount missing.');
     } else if (o.quantity === undefined) throw new Refusal(-1102, 'quantity missing.');
     if (type !== 'MARKET' && o.price === undefined) throw new Refusal(-1102, 'price missing.');
-    if (o.timeInForce !== undefined && !TIF.has(o.timeInForce)) throw new Refusal(-1100, 'Illegal timeInForce.');
-    if (o.stpMode !== undefined && !STP.has(o.stpMode)) throw new Refusal(-1100, 'Illegal stpMode.');
-    const id = o.newClientOrderId;
+    if (o.timeInForce !== undefined && read.enumOf(o.timeInForce, TIF) === undefined)
+      throw new Refusal(-1100, 'Illegal timeInForce.');
+    if (o.stpMode !== undefined && read.enumOf(o.stpMode, STP) === undefined)
+      throw new Refusal(-1100, 'Illegal stpMode.');
+    const id = faults.lowerCaseIds ? o.newClientOrderId?.toLowerCase() : o.newClientOrderId;
     if (id !== undefined && (id.length === 0 || [...id].length > 255))
       throw new Refusal(-1100, 'Illegal newClientOrderId.');
     if (faults.refuseBuy && o.side === 'BUY') throw new Refusal(-2010, 'Account has insufficient balance.');
@@ -159,28 +224,33 @@ export async function startVenue(choices: VenueChoices = {}, faults: VenueFaults
   };
 
   const authenticate = (req: IncomingMessage, query: string, body: string, form: boolean): Params => {
-    const key = req.headers['x-svc-apikey'];
-    if (key === undefined || key === '') throw new Refusal(-2014, 'API-key format invalid.', 401);
-    if (key !== KEY) throw new Refusal(-2015, 'Invalid API-key, IP, or permissions for action.', 401);
+    const header = req.headers['x-svc-apikey'];
+    const key = Array.isArray(header) ? header.join(', ') : header;
+    const secret = read.secret(key);
+    if (secret === undefined) {
+      if (key === undefined || key === '') throw new Refusal(-2014, 'API-key format invalid.', 401);
+      throw new Refusal(-2015, 'Invalid API-key, IP, or permissions for action.', 401);
+    }
     const q = unsign(query);
     const b = form ? unsign(body) : { rest: body };
     const signature = q.signature ?? b.signature;
     if (signature === undefined) throw new Refusal(-1102, 'Mandatory parameter signature was not sent.');
-    const want = createHmac('sha256', SECRET)
+    const want = createHmac('sha256', secret)
       .update(q.rest + b.rest)
       .digest('hex');
-    if (signature.toLowerCase() !== want) throw new Refusal(-1022, 'Signature for this request is not valid.', 401);
+    if (!read.signature(signature, want)) throw new Refusal(-1022, 'Signature for this request is not valid.', 401);
     const params: Params = {};
     for (const [k, v] of new URLSearchParams(q.rest)) params[k] = v;
     if (form) for (const [k, v] of new URLSearchParams(b.rest)) params[k] = v;
     const ts = params.timestamp;
     if (ts === undefined) throw new Refusal(-1102, 'Mandatory parameter timestamp was not sent.');
     const rw = params.recvWindow ?? '5000';
-    const long = (v: string) => DIGITS.test(v) && BigInt(v) <= 9_223_372_036_854_775_807n;
-    if (!long(ts) || !long(rw) || Number(rw) === 0) throw new Refusal(-1100, 'Illegal time parameter.');
+    const t64 = read.long(ts);
+    const rw64 = read.long(rw);
+    if (t64 === undefined || rw64 === undefined || rw64 === 0n) throw new Refusal(-1100, 'Illegal time parameter.');
     const now = Date.now();
-    const t = Number(ts);
-    if (!(t < now + 1000 && now - t <= Number(rw)))
+    const t = Number(t64);
+    if (!(t < now + 1000 && now - t <= Number(rw64)))
       throw new Refusal(-1021, 'Timestamp for this request is outside of the recvWindow.');
     return params;
   };
@@ -208,7 +278,7 @@ export async function startVenue(choices: VenueChoices = {}, faults: VenueFaults
         const params = authenticate(req, query, body, false);
         let list: unknown;
         try {
-          list = JSON.parse(body);
+          list = read.body(body);
         } catch {
           throw new Refusal(-1104, 'Body is not JSON.');
         }
@@ -216,12 +286,9 @@ export async function startVenue(choices: VenueChoices = {}, faults: VenueFaults
         if (list.length > 20) throw new Refusal(-1193, 'Too many orders in one batch.');
         const asParams = list.map((e): Params => {
           if (typeof e !== 'object' || e === null || Array.isArray(e)) return {};
-          return Object.fromEntries(
-            Object.entries(e as Record<string, unknown>).map(([k, v]) => [
-              k,
-              typeof v === 'string' ? v : JSON.stringify(v),
-            ]),
-          );
+          const o: Params = {};
+          for (const [k, v] of Object.entries(e as Record<string, unknown>)) o[read.key(k) ?? k] = read.scalar(v);
+          return o;
         });
         const sym = (s: string | undefined) => (choices.upperCaseSymbols ? s?.toUpperCase() : s);
         if (new Set(asParams.map((o) => sym(o.symbol))).size > 1) throw new Refusal(-1130, 'Mixed symbols.');

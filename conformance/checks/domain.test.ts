@@ -1,0 +1,86 @@
+/**
+ * The domain checks send the whole catalogue (spec/domain.json) every run: every form of
+ * every input over 20 seeds, routes rotating with the seed; against the reference server they
+ * pass, and a server with one lenient reader fails the rule of that form's input.
+ */
+import { describe, expect, it } from 'vitest';
+import { runAgainstServer } from '../../harness/selftest.js';
+import { mustFailures, runVenue } from '../../harness/strangers/run-venue.js';
+import { acceptedPlan, domainCatalogue, invalidPlan, openPlan, routesFor } from '../domain.js';
+import { routeKey } from '../requests.js';
+import { domainChecks } from './domain.js';
+
+const cat = domainCatalogue();
+
+describe('the domain plan: every form class of every input, every run', () => {
+  it('over 20 seeds, each run sends every form once at least (invalid ones alone), element forms in batches of 20 and 21', () => {
+    const routesSeen = new Map<string, Set<string>>();
+    for (let seed = 1; seed <= 20; seed++) {
+      const invalid = invalidPlan(seed);
+      const sent = new Set([
+        ...invalid.map((p) => p.form.id),
+        ...openPlan(seed).map((p) => p.form.id),
+        ...acceptedPlan(seed).flatMap((a) => a.forms.map((f) => f.id)),
+      ]);
+      expect(cat.forms.filter((f) => !sent.has(f.id)).map((f) => f.id)).toEqual([]);
+      // each class of each input
+      for (const input of cat.inputs)
+        for (const cls of ['canonical', 'unusual', 'invalid'])
+          expect(
+            cat.forms.some((f) => f.input === input.id && f.class === cls && sent.has(f.id)),
+            `${seed} ${input.id} ${cls}`,
+          ).toBe(true);
+      // every probe of an invalid form carries that one form, on a route it can travel
+      for (const p of invalid) {
+        expect(routesFor(p.form).map(routeKey)).toContain(routeKey(p.route));
+        const s = routesSeen.get(p.form.id) ?? new Set();
+        s.add(routeKey(p.route));
+        routesSeen.set(p.form.id, s);
+      }
+      for (const f of cat.forms.filter((x) => x.input === 'element' && x.class === 'invalid'))
+        expect(invalid.filter((p) => p.form.id === f.id).map((p) => p.size)).toEqual([20, 21]);
+      // valid forms combine: fewer accepted requests than valid forms
+      const accepted = acceptedPlan(seed);
+      expect(accepted.length).toBeLessThan(accepted.flatMap((a) => a.forms).length);
+    }
+    // routes rotate with the seed: a form that can travel on every route reaches several
+    const rotating = [...routesSeen.values()].filter((s) => s.size >= 3).length;
+    expect(rotating).toBeGreaterThan(100);
+  });
+
+  it('names each check by a catalog rule, with no duplicate check ID', () => {
+    const ids = domainChecks.map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toContain('ORDER-DECIMAL-FORMAT.domain');
+    expect(ids).toContain('BATCH-MAX-ORDERS.domain');
+  });
+});
+
+describe.concurrent('the domain checks against servers', () => {
+  it('a venue storing client ids lower-cased fails RESULT-CLIENT-ORDER-ID-ECHO.domain on the unusual ids it was sent', async () => {
+    const { report } = await runVenue(
+      {},
+      { lowerCaseIds: true },
+      { only: ['RESULT-CLIENT-ORDER-ID-ECHO.domain', 'ORDER-CLIENT-ID-LENGTH.domain-unusual'] },
+    );
+    expect(mustFailures(report)).toEqual(['RESULT-CLIENT-ORDER-ID-ECHO.domain']);
+    const clean = await runVenue(
+      {},
+      {},
+      { only: ['RESULT-CLIENT-ORDER-ID-ECHO.domain', 'ORDER-CLIENT-ID-LENGTH.domain-unusual'] },
+    );
+    expect(mustFailures(clean.report)).toEqual([]);
+  });
+
+  it('the reference server passes every domain check, and the INFO forms report its own reading', async () => {
+    const all = await runAgainstServer({}, { runs: 5, seed: 11, concurrency: 8, only: domainChecks.map((c) => c.id) });
+    const mine = all.checks.filter((c) => c.id.includes('.domain'));
+    expect(mine.length).toBe(domainChecks.length);
+    expect(
+      mine.filter((c) => c.status !== 'pass' && c.status !== 'info').map((c) => `${c.id}: ${c.actual ?? c.reason}`),
+    ).toEqual([]);
+    const invalidChecks = new Set(invalidPlan(11).map((p) => `${p.ruleId}.domain`));
+    const sent = mine.filter((c) => invalidChecks.has(c.id)).reduce((n, c) => n + (c.runs ?? 0), 0);
+    expect(sent).toBe(invalidPlan(11).length);
+  });
+});

@@ -1,0 +1,440 @@
+/**
+ * The input domain (spec/domain.json) sent: every invalid form of every input once per run,
+ * one form per probe so a refusal is attributable, on a route rotating with the seed; the
+ * valid-but-unusual forms several to an accepted request; the forms the readings of the seed
+ * disagree on as INFO under their decision (design notes, "The input domain is data",
+ * "Probes valid or invalid under every reading").
+ */
+import type { RuleId } from '../../src/core/rule-id.js';
+import type { RawRequest } from '../../src/client/http.js';
+import { rule } from '../../src/rules.js';
+import { describe, entriesOf, entryFailed } from '../../src/core/response.js';
+import type { SignatureEdit } from '../sig-edits.js';
+import type { CheckContext, CheckDefinition } from '../types.js';
+import type { CheckOutcome } from '../verdict.js';
+import { expect as want } from '../verdict.js';
+import type { Built, Route, SignOptions } from '../requests.js';
+import { routeKey } from '../requests.js';
+import {
+  acceptRule,
+  acceptedPlan,
+  domainCatalogue,
+  fillTemplate,
+  inputOf,
+  invalidPlan,
+  openPlan,
+  orderText,
+  type AcceptedRequest,
+  type DomainForm,
+  type Fill,
+  type PlannedProbe,
+} from '../domain.js';
+import {
+  expectAccepted,
+  expectRefused,
+  expectRejected,
+  fail,
+  firstFailure,
+  inconclusive,
+  info,
+  inOrder,
+  openPoint,
+  outcome,
+  send,
+  verdictOf,
+  type Step,
+} from './helpers.js';
+import { limitParams, marketParams } from './orders.js';
+
+type Params = Record<string, unknown>;
+
+/** The template values of one request. */
+function fillOf(ctx: CheckContext): Fill {
+  return {
+    now: ctx.clock.serverNow(),
+    symbol: ctx.target.symbol,
+    clientId: ctx.clientId,
+    key: ctx.target.apiKey,
+    order: (variant) => orderText(limitParams(ctx), variant),
+  };
+}
+
+/** A placeholder for a raw JSON value inside an order's JSON text. */
+const raw = (i: number): string => `\u0000raw${i}\u0000`;
+
+/** A valid order with the order-field forms applied: as a batch element (JSON text) and as single-order parameters. */
+function orderWith(base: Params, forms: readonly DomainForm[], f: Fill): { element: string; params: Params } {
+  const o: Params = { ...base };
+  const raws: string[] = [];
+  const dups: Array<[string, string]> = [];
+  for (const form of forms) {
+    delete o[form.input];
+    if (form.absent) continue;
+    const name = form.key ?? form.input;
+    if (form.json !== undefined) {
+      o[name] = raw(raws.length);
+      raws.push(fillTemplate(form.json, f));
+    } else o[name] = fillTemplate(form.text ?? '', f);
+    if (form.duplicate !== undefined) dups.push([name, fillTemplate(form.duplicate, f)]);
+  }
+  let element = JSON.stringify(o);
+  raws.forEach((r, i) => {
+    element = element.replace(JSON.stringify(raw(i)), r);
+  });
+  for (const [k, v] of dups) element = element.replace(/}$/, `,${JSON.stringify(k)}:${JSON.stringify(v)}}`);
+  return { element, params: o };
+}
+
+/** A signature form as a rewrite of the genuine signature with its bash form, so a printed curl re-signs and applies it. */
+function signatureEdit(text: string, f: Fill): SignatureEdit {
+  const apply = (sig: string) => fillTemplate(text, { ...f, sig });
+  const exact = /^([^{}$"`\\]*)\{(sig|SIG)(?::(mixed|spaced|[0-9]+))?\}([^{}$"`\\]*)$/.exec(text);
+  let shell = `SIG=${JSON.stringify(apply('0'.repeat(64)))}  # not reproducible in the shell`;
+  if (text === '') shell = "SIG=''";
+  else if (exact !== null) {
+    const [, pre = '', name, variant, post = ''] = exact;
+    const base =
+      name === 'SIG'
+        ? `SIG=$(printf '%s' "$SIG" | tr a-f A-F)`
+        : variant === 'mixed'
+          ? `SIG=$(printf '%s' "$SIG" | awk '{ for (i = 1; i <= length($0); i++) { c = substr($0, i, 1); printf "%s", (i % 2 == 1 ? toupper(c) : c) } }')`
+          : variant === 'spaced'
+            ? `SIG=$(printf '%s' "$SIG" | sed 's/../& /g; s/ $//')`
+            : variant !== undefined
+              ? `SIG="\${SIG:0:${variant}}"`
+              : '';
+    shell = [base, pre !== '' || post !== '' ? `SIG="${pre}\${SIG}${post}"` : ''].filter((x) => x !== '').join('; ');
+    if (shell === '') shell = ':';
+  }
+  return Object.assign(apply, { what: `signature form ${JSON.stringify(text)}`, shell });
+}
+
+/** A text rewrite applied alike to the bytes sent and the bytes signed (the query syntax forms, §5.3). */
+function rewrite(t: (s: string) => string): Pick<SignOptions, 'signedString' | 'tamper'> {
+  return {
+    signedString: (_tp, q, b) => t(q) + t(b),
+    tamper: (req: RawRequest) => ({ ...req, query: t(req.query ?? ''), body: t(req.body ?? '') }),
+  };
+}
+
+/** The query-syntax variants (spec/domain.json input `syntax`): parameters and rewrites of a valid LIMIT order. */
+function syntaxVariant(name: string, params: Params): { params: Params; opts: SignOptions } {
+  const { side, ...rest } = params;
+  switch (name) {
+    case 'plain':
+    case 'space-%20':
+      return { params, opts: {} };
+    case 'space-+':
+      return { params, opts: rewrite((s) => s.replace(/%20/g, '+')) };
+    case 'lower-escapes':
+      return { params, opts: rewrite((s) => s.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())) };
+    case 'escaped-letter':
+      return {
+        params,
+        opts: rewrite((s) =>
+          s.replace(
+            /(^|&)symbol=([A-Za-z])/,
+            (_m, p: string, c: string) => `${p}symbol=%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+          ),
+        ),
+      };
+    case 'after-signature':
+      // an unsigned pair after the signature pair, wherever the signature travels
+      return {
+        params,
+        opts: {
+          tamper: (req: RawRequest) =>
+            /(^|&)signature=/.test(req.query ?? '')
+              ? { ...req, query: `${req.query}&stpMode=EXPIRE_MAKER` }
+              : { ...req, body: `${req.body}&stpMode=EXPIRE_MAKER` },
+        },
+      };
+    case 'array-name':
+      return { params: { ...rest, 'side[]': side }, opts: {} };
+    case 'name-case':
+      return { params: { ...rest, SIDE: side }, opts: {} };
+    case 'semicolon':
+      return {
+        params: { ...rest, side },
+        opts: rewrite((s) => {
+          const t = s.replace('&side=BUY', ';side=BUY');
+          return t !== s ? t : s.replace(/^side=BUY&/, 'side=BUY;');
+        }),
+      };
+    case 'duplicate-last-valid':
+      return { params, opts: rewrite((s) => s.replace('side=BUY', 'side=HOLD&side=BUY')) };
+    case 'duplicate-first-valid':
+      return { params, opts: rewrite((s) => s.replace('side=BUY', 'side=BUY&side=HOLD')) };
+    default:
+      throw new Error(`unknown query syntax variant ${name}`);
+  }
+}
+
+/** The request carrying `forms` on `route` (for a batch element form: in a batch of `size` at `at`). */
+function build(ctx: CheckContext, route: Route, forms: readonly DomainForm[], size = 1, at = 0): Built {
+  const f = fillOf(ctx);
+  const opts: SignOptions = {};
+  const orderForms: DomainForm[] = [];
+  let body: string | undefined;
+  let syntax: string | undefined;
+  // a target declaring its order values (target description) gets its own decimals: unusual ones would meet its filters
+  const grid = ctx.target.profile?.price !== undefined || ctx.target.profile?.quantity !== undefined;
+  for (const form of forms) {
+    const kind = inputOf(form).kind;
+    if (kind === 'order') {
+      const ownDecimal = grid && form.class !== 'invalid' && (form.input === 'price' || form.input === 'quantity');
+      if (!ownDecimal) orderForms.push(form);
+    } else if (kind === 'time') {
+      if (form.absent) {
+        if (form.input === 'timestamp') opts.omitTimestamp = true;
+      } else if (form.input === 'timestamp') opts.timestamp = fillTemplate(form.text ?? '', f);
+      else opts.recvWindow = fillTemplate(form.text ?? '', f);
+    } else if (kind === 'signature') {
+      opts.signature = signatureEdit(form.text ?? '', f);
+    } else if (kind === 'header') opts.apiKey = form.absent ? null : fillTemplate(form.text ?? '', f);
+    else if (kind === 'body') body = form.body ?? '';
+    else if (kind === 'element') {
+      const element = fillTemplate(form.element ?? '', f);
+      const orders = Array.from({ length: size - 1 }, () => orderText(limitParams(ctx), 'plain'));
+      orders.splice(at, 0, element);
+      body = `[${orders.join(',')}]`;
+    } else syntax = form.query;
+  }
+  const amount = orderForms.some((x) => x.input === 'amount');
+  const base: Params = amount ? (({ quantity: _q, ...m }) => m)(marketParams(ctx)) : limitParams(ctx);
+  if (route.endpoint === 'batch') {
+    const rawBody = body === undefined ? `[${orderWith(base, orderForms, f).element}]` : fillTemplate(body, f);
+    return ctx.requests.batch(undefined, { ...opts, rawBody });
+  }
+  const version = route.endpoint === 'v1.1' ? 'v1.1' : 'v1';
+  const placement = route.placement === 'json' ? 'query' : route.placement;
+  if (syntax !== undefined) {
+    const s = syntaxVariant(syntax, { ...limitParams(ctx), newClientOrderId: `${ctx.clientId()} a+b` });
+    return ctx.requests.order(s.params, version, placement, { ...opts, ...s.opts });
+  }
+  return ctx.requests.order(orderWith(base, orderForms, f).params, version, placement, opts);
+}
+
+/** What a probe carries, for messages. */
+function label(p: { route: Route; forms: readonly DomainForm[]; size?: number }): string {
+  const sized = p.size !== undefined && p.size > 1 ? ` in a batch of ${p.size}` : '';
+  return `${routeKey(p.route)}: ${p.forms.map((f) => `${f.id}${f.note === undefined ? '' : ` (${f.note})`}`).join(', ')}${sized}`;
+}
+
+/** The step of an element probe in a batch of 20: its entry failed, or the whole call was refused (§4.1 rule 3). */
+function entryStep(r: Awaited<ReturnType<typeof send>>, at: number, what: string): Step {
+  const v = verdictOf(r, want.entry(at));
+  if (v.verdict === 'pass') return undefined;
+  if (v.verdict === 'fail')
+    return fail(`${what}: entry ${at} failed, or the call refused; never a 5xx`, v.reason, r.exchange);
+  return inconclusive(`${what}: ${v.reason}`, r.exchange);
+}
+
+/** Send one planned invalid form and state what its answer must be. */
+async function probeInvalid(ctx: CheckContext, p: PlannedProbe): Promise<Step> {
+  const r = await send(ctx, build(ctx, p.route, [p.form], p.size, p.at));
+  const what = label({ route: p.route, forms: [p.form], ...(p.size === undefined ? {} : { size: p.size }) });
+  const kind = inputOf(p.form).kind;
+  if (kind === 'element') return p.size === 20 ? entryStep(r, p.at ?? 0, what) : expectRefused(r, what);
+  if (kind === 'signature' || kind === 'header' || p.ruleId === 'SIG-QUERY-COVERED')
+    return expectRejected(r, what, 'auth');
+  if (kind === 'order' || kind === 'syntax') return expectRefused(r, what);
+  return expectRejected(r, what);
+}
+
+const cat = domainCatalogue();
+/** Inputs by rule, for titles. */
+function inputsOf(ruleId: RuleId, pick: (f: DomainForm) => boolean): string {
+  return [
+    ...new Set(cat.forms.filter((f) => pick(f) && (f.ruleId ?? inputOf(f).ruleId) === ruleId).map((f) => f.input)),
+  ].join(', ');
+}
+
+/** Rules of the run's invalid probes (seed-independent: every invalid form is sent every run). */
+const INVALID_RULES = [...new Set(invalidPlan(0).map((p) => p.ruleId))];
+const OPEN_RULES = [...new Set(openPlan(0).map((p) => p.ruleId))];
+const ACCEPT_RULES = [...new Set(acceptedPlan(0).flatMap((a) => a.forms.map((f) => acceptRule(f))))];
+
+/** Every invalid form of the rule's inputs, once, one to a probe: refused. */
+function invalidCheck(ruleId: RuleId): CheckDefinition {
+  const inputs =
+    ruleId === 'BATCH-MAX-ORDERS'
+      ? 'element'
+      : inputsOf(ruleId, (f) => f.class === 'invalid' && f.decision === undefined);
+  return {
+    id: `${ruleId}.domain`,
+    ruleId,
+    title:
+      ruleId === 'BATCH-MAX-ORDERS'
+        ? 'a batch of 21 elements, one of them not an order (null, {}, a string, a number...), is refused: never counted away (§4.1, spec/domain.json)'
+        : `every invalid form of ${inputs} in the domain catalogue (spec/domain.json) is refused, one form per probe, on routes rotating with the seed`,
+    ...(ruleId === 'BATCH-PER-ORDER-RULES' ? { placesOrders: true } : {}),
+    async run(ctx) {
+      const probes = invalidPlan(ctx.seed).filter((p) => p.ruleId === ruleId);
+      const steps = await inOrder(probes, ctx.parallel ?? 1, (p) => probeInvalid(ctx, p));
+      return outcome(firstFailure(...steps), { observed: `${probes.length} invalid forms sent`, runs: probes.length });
+    },
+  };
+}
+
+/** Forms the readings disagree on: what the server did, as INFO under each form's decision. */
+function openCheck(ruleId: RuleId): CheckDefinition {
+  return {
+    id: `${ruleId}.domain-open`,
+    ruleId,
+    title: `forms of ${inputsOf(ruleId, (f) => f.decision !== undefined || (f.input === 'amount' && f.class !== 'invalid'))} the readings of the seed disagree on (spec/domain.json, each naming its decision): what the server does`,
+    level: 'INFO',
+    levelReason: 'each form is an open point of spec/decisions.md (its decision is named): reported, never failed',
+    async run(ctx) {
+      const probes = openPlan(ctx.seed).filter((p) => p.ruleId === ruleId);
+      const outs: CheckOutcome[] = await inOrder(probes, ctx.parallel ?? 1, async (p) => {
+        const r = await send(ctx, build(ctx, p.route, [p.form]));
+        const decision = p.form.decision ?? 'D-V11-MARKET-SIZE';
+        const entries = entriesOf(r.observation.json);
+        if (
+          r.observation.verdict === 'accepted' &&
+          entries !== undefined &&
+          entries.length > 0 &&
+          entries.every(entryFailed)
+        ) {
+          const what = `${label({ route: p.route, forms: [p.form] })} [${decision}]`;
+          return info(
+            `${what}: every entry failed (${describe(r.observation)})`,
+            p.form.class === 'invalid',
+            r.exchange,
+          );
+        }
+        return openPoint(
+          r,
+          `${label({ route: p.route, forms: [p.form] })} [${decision}]`,
+          p.form.class === 'invalid' ? 'rejected' : 'accepted',
+        );
+      });
+      const bad = outs.find((o) => o.status !== 'info');
+      if (bad !== undefined) return bad;
+      const all = outs as Array<Extract<CheckOutcome, { status: 'info' }>>;
+      return info(
+        all.map((o) => o.observed).join('; '),
+        all.every((o) => o.matchesReference !== false),
+      );
+    },
+  };
+}
+
+/** The client id a built request carries (batch element 0, or the single order's parameter), if any. */
+function sentClientId(b: Built): string | undefined {
+  try {
+    if (b.request.path.includes('batch')) {
+      const list: unknown = JSON.parse(b.request.body ?? '');
+      const first = Array.isArray(list) ? (list[0] as { newClientOrderId?: unknown } | undefined) : undefined;
+      return typeof first?.newClientOrderId === 'string' ? first.newClientOrderId : undefined;
+    }
+  } catch {
+    return undefined;
+  }
+  for (const part of [b.request.query ?? '', b.request.body ?? '']) {
+    const id = new URLSearchParams(part).get('newClientOrderId');
+    if (id !== null) return id;
+  }
+  return undefined;
+}
+
+/** Send an accepted request of the plan once for the run (the rules of its forms and the echo invariant judge the same answer). */
+async function sendAccepted(
+  ctx: CheckContext,
+  a: AcceptedRequest,
+): Promise<{ r: Awaited<ReturnType<typeof send>>; id: string | undefined }> {
+  const key = `domain-accepted ${routeKey(a.route)} ${a.forms.map((f) => f.id).join(',')}`;
+  const make = () => {
+    const built = build(ctx, a.route, a.forms);
+    return { built, carry: sentClientId(built) };
+  };
+  if (ctx.shared === undefined) {
+    const { built, carry } = make();
+    return { r: await send(ctx, built), id: carry };
+  }
+  const { result, carry } = await ctx.shared(key, make);
+  return { r: result, id: carry };
+}
+
+/** The clientOrderId an accepted answer echoes: the first batch entry's order, or the single order's (D-SINGLE-RESPONSE). */
+function echoedClientId(json: unknown): unknown {
+  const entries = entriesOf(json);
+  const holder: unknown = entries === undefined ? json : entries[0];
+  if (typeof holder !== 'object' || holder === null) return undefined;
+  const h = holder as { order?: { clientOrderId?: unknown }; clientOrderId?: unknown };
+  return h.order?.clientOrderId ?? h.clientOrderId;
+}
+
+/**
+ * Every accepted request of the domain plan echoes the client id exactly as sent (§2.2):
+ * letter case, blanks, non-ASCII and astral characters, 255 characters of them. No request
+ * of its own: it judges the answers the unusual-form checks got.
+ */
+const echoCheck: CheckDefinition = {
+  id: 'RESULT-CLIENT-ORDER-ID-ECHO.domain',
+  ruleId: 'RESULT-CLIENT-ORDER-ID-ECHO',
+  title:
+    'the clientOrderId of every accepted request of the domain catalogue is the newClientOrderId sent, exactly (letter case, blanks, non-ASCII and astral characters, 255 characters)',
+  placesOrders: true,
+  async run(ctx) {
+    const plan = acceptedPlan(ctx.seed).filter((a) => a.forms.some((f) => f.input === 'newClientOrderId'));
+    const steps = await inOrder(plan, ctx.parallel ?? 1, async (a): Promise<Step> => {
+      const { r, id } = await sendAccepted(ctx, a);
+      if (r.observation.verdict !== 'accepted' || id === undefined) return undefined;
+      const echo = echoedClientId(r.observation.json);
+      if (echo === undefined || echo === id) return undefined;
+      return fail(
+        `${label(a)}: clientOrderId ${JSON.stringify(id)}`,
+        `clientOrderId ${JSON.stringify(echo)}`,
+        r.exchange,
+      );
+    });
+    return outcome(firstFailure(...steps), { runs: plan.length });
+  },
+};
+
+/**
+ * The valid-but-unusual forms of the rule's inputs are accepted: they travel several to a
+ * request (one request shared by the rules of its forms); a refused request is resent with
+ * only this rule's forms, so a refusal fails the rule whose form it is.
+ */
+function acceptCheck(ruleId: RuleId): CheckDefinition {
+  const forms = acceptedPlan(0).flatMap((a) => a.forms.filter((f) => acceptRule(f) === ruleId));
+  return {
+    id: `${ruleId}.domain-unusual`,
+    ruleId,
+    title: `the canonical and valid-but-unusual forms of ${[...new Set(forms.map((f) => f.input))].join(', ')} (spec/domain.json: longest, letter case, blanks, non-ASCII and astral characters, JSON numbers, trailing zeros) are accepted`,
+    ...(rule(ruleId).level === 'SHOULD'
+      ? {
+          level: 'MUST' as const,
+          levelReason:
+            'a valid form of a field the seed defines must be accepted (§2.1); the SHOULD of the rule is about refusing invalid values',
+        }
+      : {}),
+    placesOrders: true,
+    async run(ctx) {
+      const plan = acceptedPlan(ctx.seed).filter((a) => a.forms.some((f) => acceptRule(f) === ruleId));
+      const steps = await inOrder(plan, ctx.parallel ?? 1, async (a) => {
+        const { r } = await sendAccepted(ctx, a);
+        if (r.observation.verdict === 'accepted') return expectAccepted(r, label(a));
+        const mine = a.forms.filter((f) => acceptRule(f) === ruleId);
+        if (mine.length === a.forms.length) return expectAccepted(r, label(a));
+        // the combined request was refused: this rule's forms alone decide
+        const alone = await send(ctx, build(ctx, a.route, mine));
+        return expectAccepted(
+          alone,
+          `${label({ route: a.route, forms: mine })} (alone; with ${a.forms.length - mine.length} other forms it met ${r.observation.verdict})`,
+        );
+      });
+      return outcome(firstFailure(...steps), { runs: plan.length });
+    },
+  };
+}
+
+export const domainChecks: CheckDefinition[] = [
+  ...INVALID_RULES.map(invalidCheck),
+  ...ACCEPT_RULES.map(acceptCheck),
+  ...OPEN_RULES.map(openCheck),
+  echoCheck,
+];
