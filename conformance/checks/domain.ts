@@ -37,7 +37,6 @@ import {
   firstFailure,
   inconclusive,
   info,
-  inOrder,
   openPoint,
   outcome,
   send,
@@ -45,6 +44,7 @@ import {
   type Step,
 } from './helpers.js';
 import { limitParams, marketParams } from './orders.js';
+import { inOrder } from '../pool.js';
 
 type Params = Record<string, unknown>;
 
