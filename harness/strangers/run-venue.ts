@@ -16,7 +16,13 @@ export interface VenueRun {
 export async function runVenue(
   choices: VenueChoices,
   faults: VenueFaults = {},
-  opts: { only?: string[]; seed?: number; description?: TargetDescription; readers?: Partial<VenueReaders> } = {},
+  opts: {
+    only?: string[];
+    seed?: number;
+    runs?: number;
+    description?: TargetDescription;
+    readers?: Partial<VenueReaders>;
+  } = {},
 ): Promise<VenueRun> {
   const venue = await startVenue(choices, faults, opts.readers);
   const profile = resolveDescription({
@@ -35,7 +41,7 @@ export async function runVenue(
       },
       profile: 'core',
       seed: opts.seed ?? 7,
-      runs: 100,
+      runs: opts.runs ?? 30,
       rate: 0,
       timeoutMs: 3000,
       only: opts.only ?? [],

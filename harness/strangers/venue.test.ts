@@ -50,7 +50,7 @@ describe('stranger venues: legitimate choices pass', () => {
   });
 
   it.concurrent('rules 3 and 7: a small account whose balance refusal shares its code (-2010) with the duplicate-id refusal: no MUST failure, the spent side shown by a control pair', async () => {
-    const { report } = await runVenue({ balance: { quote: 1e9, base: 1e5 } });
+    const { report } = await runVenue({ balance: { quote: 1e9, base: 1e5 } }, {}, { runs: 100 });
     expect(mustFailures(report)).toEqual([]);
     expect(statusOf(report, 'ROBUST-REJECT-PLACES-NOTHING.reuse')).not.toBe('fail');
     expect(
