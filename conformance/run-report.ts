@@ -14,7 +14,7 @@ import type { Decision } from './decide.js';
 import type { Discovery } from './discovery.js';
 import type { Exchange, Transport } from './transport.js';
 import type { TargetProfile } from './target/description.js';
-import type { CheckDefinition, CheckReport, DiscoveryReport, Strictness, RunReport } from './types.js';
+import type { CheckDefinition, CheckReport, DiscoveryReport, RunReport, Strictness } from './types.js';
 
 function version(): string {
   try {
@@ -91,25 +91,30 @@ export function incompleteMust(reports: readonly CheckReport[]): CheckReport[] {
   return reports.filter((r) => r.status === 'inconclusive' && r.level === 'MUST' && r.cause !== 'not-offered');
 }
 
-export interface RunFactsForReport {
-  started: number;
-  baseUrl: string;
+/** The run's settings a report repeats (conformance/runner.ts RunOptions). */
+export interface RunSettings {
+  target: { baseUrl: string };
   profile: Strictness;
   seed: number;
   runs: number;
+  maxTimeMs?: number;
+  replayArgs?: readonly string[];
+  checks?: readonly CheckDefinition[];
+}
+
+export interface RunFactsForReport {
+  opts: RunSettings;
+  started: number;
   clock: ClockEstimate;
   transport: Transport;
-  latencies: readonly number[];
-  answers: Readonly<Record<string, number>>;
+  /** The run's sender's traffic: latencies and answers by kind. */
+  traffic: { latencies: readonly number[]; answers: Readonly<Record<string, number>> };
   discovery: Discovery;
   learned: ReadonlyArray<{ route: string; refusal: string }>;
   unanswered: { count: number; probes: string[] };
-  maxTimeMs?: number;
   orders: { maxOrders: number; placed: number; withheld: number };
   exhausted?: string;
   target: TargetProfile;
-  checks: readonly CheckDefinition[];
-  replayArgs?: readonly string[];
   stopped?: RunReport['stopped'];
 }
 
@@ -124,10 +129,10 @@ export function buildReport(reports: CheckReport[], f: RunFactsForReport): RunRe
       inconclusiveByCause[r.cause ?? 'check'] = (inconclusiveByCause[r.cause ?? 'check'] ?? 0) + 1;
   return {
     tool: { name: 'spotcheck', version: version() },
-    target: f.baseUrl,
-    profile: f.profile,
-    seed: f.seed,
-    runs: f.runs,
+    target: f.opts.target.baseUrl,
+    profile: f.opts.profile,
+    seed: f.opts.seed,
+    runs: f.opts.runs,
     startedAt: new Date(f.started).toISOString(),
     durationMs: Date.now() - f.started,
     requests: f.transport.count(),
@@ -150,13 +155,13 @@ export function buildReport(reports: CheckReport[], f: RunFactsForReport): RunRe
     },
     unanswered: { count: f.unanswered.count, probes: f.unanswered.probes, ...f.transport.wait() },
     discovery: { ...discoveryReport(f.discovery), ...(f.learned.length === 0 ? {} : { learned: [...f.learned] }) },
-    traffic: summariseTraffic([...f.latencies], { ...f.answers }),
+    traffic: summariseTraffic([...f.traffic.latencies], { ...f.traffic.answers }),
     rateLimits: f.transport.rateLimits(),
-    ...(f.maxTimeMs === undefined
+    ...(f.opts.maxTimeMs === undefined
       ? {}
       : {
           deadline: {
-            maxTimeMs: f.maxTimeMs,
+            maxTimeMs: f.opts.maxTimeMs,
             reached: f.transport.cutByDeadline() > 0,
             checksNotRun: notRunBy('deadline').map((r) => r.id),
             requestsNotSent: f.transport.cutByDeadline(),
@@ -171,8 +176,8 @@ export function buildReport(reports: CheckReport[], f: RunFactsForReport): RunRe
     },
     ...(f.exhausted === undefined ? {} : { exhausted: f.exhausted }),
     deviations: f.target.deviations,
-    coverage: coverageMatrix(f.checks),
-    ...(f.replayArgs === undefined ? {} : { replayArgs: [...f.replayArgs] }),
+    coverage: coverageMatrix(f.opts.checks ?? []),
+    ...(f.opts.replayArgs === undefined ? {} : { replayArgs: [...f.opts.replayArgs] }),
     ...(f.stopped === undefined ? {} : { stopped: f.stopped }),
     checks: reports,
   };

@@ -261,24 +261,17 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
 
   // Phase 6, the report.
   return buildReport(reports, {
+    opts: { ...opts, checks: opts.checks ?? allChecks },
     started,
-    baseUrl: opts.target.baseUrl,
-    profile: opts.profile,
-    seed: opts.seed,
-    runs: opts.runs,
     clock: clock.now(),
     transport,
-    latencies: run.latencies,
-    answers: run.answers,
+    traffic: run,
     discovery,
     learned: services.learning.learned,
     unanswered: services.deps.unanswered,
-    ...(opts.maxTimeMs === undefined ? {} : { maxTimeMs: opts.maxTimeMs }),
     orders: { maxOrders: budget.max, placed: budget.placed(), withheld: budget.withheld() },
     ...(spent === undefined ? {} : { exhausted: spent.reason }),
     target: profile,
-    checks: opts.checks ?? allChecks,
-    ...(opts.replayArgs === undefined ? {} : { replayArgs: opts.replayArgs }),
     ...(stopped === undefined ? {} : { stopped }),
   });
 }
