@@ -106,7 +106,7 @@ export type Decision = Pick<
 const ACCEPTS = new Set(['accept', 'signature-accepted']);
 
 /** The level a check reports at: its own, else its rule's. */
-export function levelOf(def: CheckDefinition): RuleLevel {
+function levelOf(def: CheckDefinition): RuleLevel {
   return def.level ?? rule(def.ruleId).level;
 }
 
@@ -123,7 +123,7 @@ function placedSomething(o: Observation): boolean {
  * route that answered requests sent after it fails (verdict rule 4: as refused as a refusal); a
  * route that stopped answering altogether leaves it undecided.
  */
-export function finalVerdict(e: Evidence, facts: RunFacts, def: Pick<CheckDefinition, 'establishes'>): ExchangeVerdict {
+function finalVerdict(e: Evidence, facts: RunFacts, def: Pick<CheckDefinition, 'establishes'>): ExchangeVerdict {
   const v = judgeExchange(e.expectation, facts.knowledge, e, { establishes: def.establishes ?? [] });
   if (
     v.verdict === 'unanswered' &&

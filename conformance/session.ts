@@ -298,7 +298,7 @@ export function createCheckSession(def: CheckDefinition, share: ShareState | und
   };
 }
 
-/** Send through the run with `share` as the check sender type of discovery and the effect prober. */
+/** The run's sender as the transport's type (no check share): for the clock probes and the checks' context before a check's own session wraps it. */
 export function plainSender(run: RunSender): Sender {
   return (req, facts, rebuild) => run.send(req, facts, rebuild);
 }
