@@ -80,9 +80,9 @@ const decidedBoth = [ev('batch/json', want.refuse(), refused(-1100)), ev('v1/que
 /** [name, record, expected status, expected cause or reason pattern] */
 type Row = [string, CheckRecord, CheckReport['status'], RegExp | string | undefined];
 const rows: Row[] = [
-  // rule 4: a valid request left unanswered
+  // an unanswered valid request: a valid request left unanswered
   [
-    'rule 4: a valid request unanswered while its route answered requests sent after it fails',
+    'an unanswered valid request: a valid request unanswered while its route answered requests sent after it fails',
     rec({
       def: def({ id: 'SIG-CASE-INSENSITIVE', ruleId: 'SIG-CASE-INSENSITIVE' }),
       outcome: { status: 'inconclusive', reason: 'no answer' },
@@ -92,7 +92,7 @@ const rows: Row[] = [
     /never answered, while batch\/json answered requests sent after it/,
   ],
   [
-    'rule 4: ... the route answering nothing after it leaves it undecided (a target that went down)',
+    'an unanswered valid request: ... the route answering nothing after it leaves it undecided (a target that went down)',
     rec({
       def: def({ id: 'SIG-CASE-INSENSITIVE', ruleId: 'SIG-CASE-INSENSITIVE' }),
       outcome: { status: 'inconclusive', reason: 'no answer' },
@@ -102,20 +102,20 @@ const rows: Row[] = [
     'unanswered',
   ],
   [
-    "rule 4: an invalid request unanswered is ROBUST-NO-HANG's, not the rule's",
+    "an unanswered valid request: an invalid request unanswered is ROBUST-NO-HANG's, not the rule's",
     rec({ outcome: { status: 'pass' }, evidence: [...decidedBoth, ev('batch/json', want.refuse(), silent, 10)] }),
     'pass',
     undefined,
   ],
-  // rule 5: an acceptance of what must be refused
+  // an acceptance never excused: an acceptance of what must be refused
   [
-    'rule 5: an invalid order placed fails the check even when the check concluded pass',
+    'an acceptance never excused: an invalid order placed fails the check even when the check concluded pass',
     rec({ outcome: { status: 'pass' }, evidence: [...decidedBoth, ev('batch/json', want.refuse(), batchPlaced)] }),
     'fail',
     /broken in one way is refused/,
   ],
   [
-    'rule 5: ... and a business refusal shown later never excuses it',
+    'an acceptance never excused: ... and a business refusal shown later never excuses it',
     rec({
       outcome: {
         status: 'fail',
@@ -130,7 +130,7 @@ const rows: Row[] = [
     undefined,
   ],
   [
-    'rule 5: a batch answered 200 with every entry failed placed nothing: refused as asked',
+    'an acceptance never excused: a batch answered 200 with every entry failed placed nothing: refused as asked',
     rec({
       outcome: { status: 'pass' },
       evidence: [...decidedBoth, ev('batch/json', want.refuse('rule', true), batchFailed)],
@@ -139,7 +139,7 @@ const rows: Row[] = [
     undefined,
   ],
   [
-    'rule 5: a measurement check (time window) weighs its own retried probes',
+    'an acceptance never excused: a measurement check (time window) weighs its own retried probes',
     rec({
       def: def({ timed: true }),
       outcome: { status: 'pass' },
@@ -148,9 +148,9 @@ const rows: Row[] = [
     'pass',
     undefined,
   ],
-  // rule 6: a route whose control failed
+  // a failed control: a route whose control failed
   [
-    'rule 6: for a check that merely uses it, a route whose control failed is not offered; decided on the others',
+    'a failed control: for a check that merely uses it, a route whose control failed is not offered; decided on the others',
     rec({
       def: def({ covers: ['batch/json', 'v1/query', 'v1/body'] }),
       outcome: { status: 'pass' },
@@ -160,7 +160,7 @@ const rows: Row[] = [
     undefined,
   ],
   [
-    'rule 6: the check establishing that route fails there',
+    'a failed control: the check establishing that route fails there',
     rec({
       def: def({
         id: 'ORDER-V1-ENDPOINT',
@@ -174,9 +174,9 @@ const rows: Row[] = [
     'fail',
     /v1\/body/,
   ],
-  // rule 7: business only when a control showed it
+  // the account refusing, shown by a control: business only when a control showed it
   [
-    'rule 7: a refused valid order with a control pair showing the account refused it: undecided, cause business',
+    'the account refusing, shown by a control: a refused valid order with a control pair showing the account refused it: undecided, cause business',
     rec({
       outcome: {
         status: 'fail',
@@ -191,7 +191,7 @@ const rows: Row[] = [
     'business',
   ],
   [
-    'rule 7: ... without a control showing it, the failure stands',
+    'the account refusing, shown by a control: ... without a control showing it, the failure stands',
     rec({
       outcome: {
         status: 'fail',
@@ -205,7 +205,7 @@ const rows: Row[] = [
     undefined,
   ],
   [
-    "rule 7: a refusal valid controls meet with nothing showing it is the account's fails a valid request",
+    "the account refusing, shown by a control: a refusal valid controls meet with nothing showing it is the account's fails a valid request",
     rec({
       def: def({ covers: ['v1/body'], establishes: ['v1/body'] }),
       outcome: { status: 'pass' },
@@ -270,7 +270,7 @@ describe('decide(): one decision per check from its evidence and the final knowl
     });
   }
 
-  it('rule 6: the cells name the failed control of a route not offered to the check', () => {
+  it('a failed control: the cells name the failed control of a route not offered to the check', () => {
     const d = decide(
       rec({
         def: def({ covers: ['batch/json', 'v1/query', 'v1/body'] }),
@@ -310,7 +310,7 @@ describe('decide(): one decision per check from its evidence and the final knowl
   });
 });
 
-describe('rule 8: undecided is not passed', () => {
+describe('undecided is not passed', () => {
   const report = (over: Partial<CheckReport>): CheckReport => ({
     id: 'X',
     ruleId: 'ORDER-SIDE-ENUM',

@@ -120,7 +120,7 @@ function placedSomething(o: Observation): boolean {
 /**
  * The final verdict of one probe, with the run's final knowledge: the exchange verdict of
  * conformance/verdict.ts, plus a rule it cannot see alone: a valid request left unanswered by a
- * route that answered requests sent after it fails (verdict rule 4: as refused as a refusal); a
+ * route that answered requests sent after it fails (a valid request left unanswered is as refused as a refused one); a
  * route that stopped answering altogether leaves it undecided.
  */
 function finalVerdict(e: Evidence, facts: RunFacts, def: Pick<CheckDefinition, 'establishes'>): ExchangeVerdict {
@@ -139,7 +139,7 @@ function finalVerdict(e: Evidence, facts: RunFacts, def: Pick<CheckDefinition, '
   return v;
 }
 
-/** Whether a probe's failure is an acceptance of what must be refused (never excused; verdict rule 5). */
+/** Whether a probe's failure is an acceptance of what must be refused (never excused, whenever it happened). */
 function acceptedWhatMustBeRefused(e: Evidence, v: ExchangeVerdict): boolean {
   return (
     v.verdict === 'fail' &&
@@ -184,7 +184,7 @@ export function decide(rec: CheckRecord, facts: RunFacts): Decision {
       : (rec.outcome ?? { status: 'inconclusive', reason: 'the check did not end' });
   const judged = rec.evidence.map((e) => ({ e, v: finalVerdict(e, facts, def) }));
   // Measurement checks (the time window) retry a probe near an edge and judge the attempts themselves.
-  // A refusal a control pair showed to be the account's (verdict rule 7).
+  // A refusal a control pair showed to be the account's (design notes, "A refusal is recognised by a control, not its code").
   const excused = (o: Observation) => rec.business !== undefined && meets(refusalMarks(o), rec.business.mark);
   // Evidence that fails the check whatever it concluded: an acceptance of what must be refused, a
   // valid request refused or left unanswered (its verdict with the final knowledge).
@@ -267,7 +267,7 @@ export function decide(rec: CheckRecord, facts: RunFacts): Decision {
     if (v.verdict === 'unanswered') t.firstUnanswered ??= v.reason;
     tallies.set(e.route, t);
   }
-  // A route whose control failed is not offered to the checks that merely use it (verdict rule 6).
+  // A route whose control failed is not offered to the checks that merely use it.
   const established = new Set<string>(def.establishes ?? []);
   const lacking = new Set([...facts.absent, ...[...facts.controlFailed].filter((r) => !established.has(r))]);
   const byRoute = routeVerdicts(out, def.covers ?? [], tallies, lacking);

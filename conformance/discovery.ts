@@ -124,7 +124,7 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
       const order = route.placement === 'json' ? input.batchOrder() : input.limitParams();
       const r = await send(buildFor(input, route, {}, order));
       const o = r.observation;
-      // An accepted control is an accepted order: a batch answered 200 whose every entry failed placed nothing (verdict rule 7).
+      // An accepted control is an accepted order: a batch answered 200 whose every entry failed placed nothing (design notes, "A refusal is recognised by a control, not its code").
       const fingerprint = fingerprintOf(o) ?? refusalMark(o);
       const c: Control = {
         route,

@@ -66,7 +66,7 @@ export interface ExhaustionDeps {
  * route at the same moment, and when both meet it, a much smaller pair. The refusal is the
  * account's (balance, position) only when one side meets it while the other is placed, or the
  * smaller order is placed (design notes, "A refusal is recognised by a control, not its code");
- * otherwise nothing is shown, and the failure stands (verdict rule 7).
+ * otherwise nothing is shown, and the failure stands (design notes, "A refusal is recognised by a control, not its code").
  */
 export function createExhaustionWatch(deps: ExhaustionDeps) {
   let found: Exhaustion | undefined;

@@ -86,7 +86,7 @@ function cellCounts(reports: readonly CheckReport[]): NonNullable<RunReport['sum
   return n;
 }
 
-/** MUST checks left undecided on a route the target offers (verdict rule 8: the run is incomplete). */
+/** MUST checks left undecided on a route the target offers (undecided is not passed: the run is incomplete). */
 export function incompleteMust(reports: readonly CheckReport[]): CheckReport[] {
   return reports.filter((r) => r.status === 'inconclusive' && r.level === 'MUST' && r.cause !== 'not-offered');
 }

@@ -97,7 +97,7 @@ export interface RouteKnowledge {
   absent?: boolean;
   /**
    * Refusals valid orders on this route met in this run that a control showed to be the account's
-   * (the opposite or a much smaller order, sent at that moment, was placed): business (verdict rule 7).
+   * (the opposite or a much smaller order, sent at that moment, was placed): business (design notes, "A refusal is recognised by a control, not its code").
    */
   validRefusals: readonly string[];
   /**
@@ -434,7 +434,7 @@ export function routeVerdicts(
   });
   if (out.status === 'fail') return { outcome: out, cells };
   const at = refRoute(out.exchange);
-  // Undecided only on a route the target lacks: decided on the routes it offers (verdict rule 6).
+  // Undecided only on a route the target lacks: decided on the routes it offers.
   if (out.status === 'inconclusive' && own.size === 0 && (at === undefined || !absent.has(at))) {
     // The check could not decide, for its own reason: the route it names (or none) stays undecided.
     const marked = cells.map((c) =>

@@ -38,7 +38,7 @@ describe.concurrent('a small test account', () => {
 
   it('undeclared: one side drained mid-run, shown by a control pair, the run says so once; the checks meeting it are inconclusive, none failed', async () => {
     const r = await run({ account: { ...HOLDS } }, { order: ORDER });
-    // shown by a control pair (verdict rule 7): one side refused while the other, sent with it, was placed
+    // shown by a control pair (design notes, "A refusal is recognised by a control, not its code"): one side refused while the other, sent with it, was placed
     expect(r.exhausted).toMatch(
       /^valid (BUY|SELL) orders are now refused with (HTTP 400 code -2010|entry code -2010) .* while a valid (BUY|SELL) order sent with it was placed/,
     );

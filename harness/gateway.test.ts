@@ -98,7 +98,7 @@ describe.concurrent('verdicts against a stranger’s gateway', { timeout: 120_00
     expect(r.discovery?.fingerprints.missing).toContain('HTTP 400 code -1102');
   });
 
-  it('a position refusal (-2022) every valid order meets mid-run, both sides and any size: learnt, never taken for the account without a control showing it (verdict rule 7); the enum checks are not passed by it', async () => {
+  it('a position refusal (-2022) every valid order meets mid-run, both sides and any size: learnt, never taken for the account without a control showing it (design notes, "A refusal is recognised by a control, not its code"); the enum checks are not passed by it', async () => {
     const r = await run({ positionLimitAfter: 12 }, [
       'SIG-PLACEMENT',
       'TIME-RECVWINDOW-HONOURED.width',

@@ -56,7 +56,7 @@ describe.concurrent('verdicts against deployments shaped unlike the reference', 
       ['v1.1/body', 'pass'],
       ['v1.1/split', 'fail'],
     ]);
-    // a check merely using the refused placements (verdict rule 6): decided on the routes that work,
+    // a check merely using the refused placements: decided on the routes that work,
     // each refused placement a route not offered, named with its failed control in the cell
     const side = byId(r, 'ORDER-SIDE-ENUM');
     expect(side?.status).toBe('pass');
@@ -130,7 +130,7 @@ describe.concurrent('verdicts against deployments shaped unlike the reference', 
       /refused for a reason other than the signature and count as signature accepted \(first: HTTP 400 .*PRICE_FILTER/,
     );
     // Only a price-less MARKET order in the batch gets past the filter to the rule under test: decided
-    // there; the single-order routes, whose controls the filter refused, are not offered to it (verdict rule 6).
+    // there; the single-order routes, whose controls the filter refused, are not offered to it.
     const side = byId(r, 'ORDER-SIDE-ENUM');
     expect(side?.status).toBe('pass');
     expect(side?.cells?.find((c) => c.route === 'batch/json')?.verdict).toBe('pass');

@@ -698,7 +698,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
       return 2;
     }
     if (budgetCut) return 2;
-    // Undecided is not passed (verdict rule 8): a MUST rule left inconclusive on an offered route makes the run incomplete.
+    // Undecided is not passed: a MUST rule left inconclusive on an offered route makes the run incomplete.
     const open = incompleteMust(report.checks);
     if (open.length > 0 && !v['allow-inconclusive']) {
       io.err(

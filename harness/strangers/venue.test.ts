@@ -1,7 +1,7 @@
 /**
  * The kit against venues written the way outside teams write them (harness/strangers/venue.ts):
  * their legitimate choices where the seed is silent pass with no MUST failure, their faults fail
- * the rule they break (design notes, "How a verdict is earned"). Each case names the verdict rule
+ * the rule they break (design notes, "How a verdict is earned"). Each case names the principle
  * of conformance/decide.ts it shows end to end.
  */
 import { describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ describe('stranger venues: legitimate choices pass', () => {
     expect(report.summary.passed).toBeGreaterThan(90);
   });
 
-  it.concurrent('rule 1: decimals echoed normalised or padded, a lower-case symbol echoed upper-case: no MUST failure', async () => {
+  it.concurrent('values by their seed meaning: decimals echoed normalised or padded, a lower-case symbol echoed upper-case: no MUST failure', async () => {
     const only = ['RESULT-', 'ORDER-DECIMAL-FORMAT', 'ORDER-V1', 'SCHEMA-'];
     for (const decimals of ['normalised', 'padded'] as const) {
       const { report } = await runVenue(
@@ -33,7 +33,7 @@ describe('stranger venues: legitimate choices pass', () => {
     }
   });
 
-  it.concurrent('rule 2: §2.1 read literally (a v1.1 MARKET needs quantity and amount, D-V11-MARKET-SIZE): no MUST failure', async () => {
+  it.concurrent('valid under every reading: §2.1 read literally (a v1.1 MARKET needs quantity and amount, D-V11-MARKET-SIZE): no MUST failure', async () => {
     const { report } = await runVenue(
       { marketNeedsBoth: true },
       {},
@@ -49,7 +49,7 @@ describe('stranger venues: legitimate choices pass', () => {
       expect(statusOf(report, id), id).toBe('pass');
   });
 
-  it.concurrent('rules 3 and 7: a small account whose balance refusal shares its code (-2010) with the duplicate-id refusal: no MUST failure, the spent side shown by a control pair', async () => {
+  it.concurrent('a duplicate and the account refusing, shown by controls: a small account whose balance refusal shares its code (-2010) with the duplicate-id refusal: no MUST failure, the spent side shown by a control pair', async () => {
     const { report } = await runVenue({ balance: { quote: 1e9, base: 1e5 } }, {}, { runs: 100 });
     expect(mustFailures(report)).toEqual([]);
     expect(statusOf(report, 'ROBUST-REJECT-PLACES-NOTHING.reuse')).not.toBe('fail');
@@ -58,7 +58,7 @@ describe('stranger venues: legitimate choices pass', () => {
     ).toBe(true);
   });
 
-  it.concurrent('rule 6: no batch endpoint (declared): inconclusive only on batch-only checks, every one of them for that cause', async () => {
+  it.concurrent('a failed control: no batch endpoint (declared): inconclusive only on batch-only checks, every one of them for that cause', async () => {
     const { report } = await runVenue({ noBatch: true });
     const open = report.checks.filter((c) => c.status === 'inconclusive');
     expect(open.length).toBeGreaterThan(0);
@@ -72,7 +72,7 @@ describe('stranger venues: legitimate choices pass', () => {
 });
 
 describe('stranger venues: faults fail their rule', () => {
-  it.concurrent('rule 4: upper-case signatures never answered while the route answers every other request: SIG-CASE-INSENSITIVE fails', async () => {
+  it.concurrent('an unanswered valid request: upper-case signatures never answered while the route answers every other request: SIG-CASE-INSENSITIVE fails', async () => {
     const { report } = await runVenue(
       {},
       { hangOnUpperSignature: true },
@@ -84,7 +84,7 @@ describe('stranger venues: faults fail their rule', () => {
     );
   });
 
-  it.concurrent('rule 5: an invalid side accepted (it opens a position that refuses every later order): ORDER-SIDE-ENUM fails, never excused by the refusal learnt after', async () => {
+  it.concurrent('an acceptance never excused: an invalid side accepted (it opens a position that refuses every later order): ORDER-SIDE-ENUM fails, never excused by the refusal learnt after', async () => {
     const { report } = await runVenue(
       {},
       { anySide: true },
@@ -94,7 +94,7 @@ describe('stranger venues: faults fail their rule', () => {
     expect(report.discovery?.learned?.some((l) => l.refusal.includes('-2019'))).toBe(true);
   });
 
-  it.concurrent('rule 6: every v1 order refused: ORDER-V1-ENDPOINT fails, the v1 routes are not offered to the other checks', async () => {
+  it.concurrent('a failed control: every v1 order refused: ORDER-V1-ENDPOINT fails, the v1 routes are not offered to the other checks', async () => {
     const { report } = await runVenue({}, { refuseV1: true }, { only: ['ORDER-V1-ENDPOINT', 'ORDER-SIDE-ENUM'] });
     expect(mustFailures(report)).toEqual(['ORDER-V1-ENDPOINT']);
     const side = report.checks.find((c) => c.id === 'ORDER-SIDE-ENUM');
@@ -102,7 +102,7 @@ describe('stranger venues: faults fail their rule', () => {
     expect(side?.cells?.filter((c) => c.route.startsWith('v1/')).every((c) => c.verdict === 'not-offered')).toBe(true);
   });
 
-  it.concurrent('rules 7 and 8: every BUY refused everywhere: the run is not passed (exit 3, incomplete, naming the rules and the cause)', async () => {
+  it.concurrent('the account refusing, shown by a control, undecided is not passed: every BUY refused everywhere: the run is not passed (exit 3, incomplete, naming the rules and the cause)', async () => {
     const venue = await startVenue({}, { refuseBuy: true });
     let err = '';
     const io: Io = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { burnersWanted, startBurn } from './cpu-burn.js';
 
-describe('CPU burners for the load option (verdict rule 9)', () => {
+describe('CPU burners for the load option (load does not change a verdict)', () => {
   it('reads SPOTCHECK_CPU_BURN as a small count, anything else as none', () => {
     expect(burnersWanted({ SPOTCHECK_CPU_BURN: '2' })).toBe(2);
     for (const v of [undefined, '', '0', '-1', '2.5', 'x', '99'])

@@ -1,5 +1,5 @@
 /**
- * CPU-burning processes beside a test run (verdict rule 9: load does not change a verdict). Each
+ * CPU-burning processes beside a test run (load does not change a verdict). Each
  * is a child process spinning on a core until stopped, and ends by itself after `maxMs` so a run
  * that dies cannot leave one behind. Test harness only.
  */

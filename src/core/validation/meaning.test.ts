@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sameDecimalValue } from './decimal.js';
 import { sameLong, sameSymbol } from './meaning.js';
 
-describe('values compared by their seed meaning (verdict rule 1)', () => {
+describe('values compared by their seed meaning (design notes, "Values by their seed meaning")', () => {
   const cases: Array<[string, (a: unknown, b: unknown) => boolean, unknown, unknown, boolean]> = [
     ['DECIMAL: trailing zero dropped', sameDecimalValue, '1.5', '1.50', true],
     ['DECIMAL: padded to 8 places', sameDecimalValue, '1.00000000', '1', true],
