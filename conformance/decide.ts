@@ -6,7 +6,7 @@
  * output (console, JSON, JUnit, NDJSON, HTML, matrix, --fail-fast) reads this one.
  */
 import { rule, type RuleLevel } from '../src/rules.js';
-import { describe, entriesOf, entryPlaced, type Observation } from '../src/core/response.js';
+import { describe, showsPlaced, type Observation } from '../src/core/response.js';
 import {
   judgeExchange,
   routeVerdicts,
@@ -110,13 +110,6 @@ function levelOf(def: CheckDefinition): RuleLevel {
   return def.level ?? rule(def.ruleId).level;
 }
 
-/** An answer that shows an order placed: an accepted single order, or a batch with a placed entry. */
-function placedSomething(o: Observation): boolean {
-  if (o.verdict !== 'accepted') return false;
-  const e = entriesOf(o.json);
-  return e === undefined || e.some(entryPlaced);
-}
-
 /**
  * The final verdict of one probe, with the run's final knowledge: the exchange verdict of
  * conformance/verdict.ts, plus a rule it cannot see alone: a valid request left unanswered by a
@@ -144,7 +137,7 @@ function acceptedWhatMustBeRefused(e: Evidence, v: ExchangeVerdict): boolean {
   return (
     v.verdict === 'fail' &&
     (e.expectation.kind === 'refuse' || e.expectation.kind === 'entry') &&
-    placedSomething(e.observation)
+    showsPlaced(e.observation)
   );
 }
 

@@ -5,7 +5,7 @@
  * through a route whose control was accepted, and only when the rejection is not the
  * signature/key fingerprint (design notes, "How a verdict is earned").
  */
-import { describe, entriesOf, entryPlaced, isRecord, type Observation } from '../src/core/response.js';
+import { describe, showsPlaced } from '../src/core/response.js';
 import { refusalMark } from './exhaustion.js';
 import { flipFirstDigit } from './sig-edits.js';
 import { routeKey, type Built, type RequestFactory, type Route } from './requests.js';
@@ -101,13 +101,6 @@ function buildFor(
   return input.requests.onRoute(route, order, opts);
 }
 
-/** Whether an answer shows a valid order placed: accepted, and for a batch a placed entry (design notes, "An accepted control is an accepted order"). */
-function placedOrder(o: Observation): boolean {
-  if (o.verdict !== 'accepted') return false;
-  const e = entriesOf(o.json);
-  return e === undefined ? !isRecord(o.json) || !('result' in o.json) : e.some(entryPlaced);
-}
-
 /** Send the controls, then the fingerprint probes (each group at once). */
 export async function discover(input: DiscoveryInput): Promise<Discovery> {
   let requests = 0;
@@ -128,7 +121,7 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
       const fingerprint = fingerprintOf(o) ?? refusalMark(o);
       const c: Control = {
         route,
-        state: placedOrder(o) ? 'accepted' : 'refused',
+        state: showsPlaced(o) ? 'accepted' : 'refused',
         observed: describe(o),
         exchange: r.exchange,
       };
@@ -145,7 +138,7 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
         const fresh = route.placement === 'json' ? input.batchOrder() : input.limitParams();
         const twin = { ...withoutId(order), side: opposite, newClientOrderId: fresh.newClientOrderId };
         const other = await send(buildFor(input, route, {}, twin));
-        if (placedOrder(other.observation)) {
+        if (showsPlaced(other.observation)) {
           c.state = 'accepted';
           c.business = true;
           c.observed = `${describe(o)}; the same order as ${opposite}, sent next, was placed (${describe(other.observation)})`;

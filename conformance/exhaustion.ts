@@ -5,7 +5,7 @@
  * reason, never failed, and the run says so once. A failure that is an acceptance of what must be
  * refused is never excused (conformance/decide.ts).
  */
-import { codeValue, describe, entriesOf, isRecord, type Observation } from '../src/core/response.js';
+import { codeValue, describe, entriesOf, isRecord, showsPlaced, type Observation } from '../src/core/response.js';
 import { fingerprintOf } from './verdict.js';
 import { routeKey, type Built, type Route } from './requests.js';
 import type { SendResult } from './transport.js';
@@ -95,8 +95,7 @@ export async function businessShown(
   route: Route,
   marks: readonly string[],
 ): Promise<Exhaustion | undefined> {
-  const placed = (r: SendResult | undefined) =>
-    r !== undefined && r.observation.verdict === 'accepted' && refusalMark(r.observation) === undefined;
+  const placed = (r: SendResult | undefined) => r !== undefined && showsPlaced(r.observation);
   const meeting = (r: SendResult | undefined) => {
     const mark = r === undefined ? undefined : refusalMark(r.observation);
     return mark !== undefined && meets(marks, mark) ? mark : undefined;

@@ -149,11 +149,12 @@ export function authRefusal(k: Knowledge, fp: string | undefined): string | unde
 }
 
 /**
- * Refusals valid orders met anywhere in this run (filters, balance, position), less the
- * auth fingerprints and the missing-parameter answers: a valid order refused like a request
- * missing a parameter shows a route that does not read it, not a business state.
+ * Refusals valid orders met anywhere in this run, shown to be the account's or not (a negative
+ * probe meeting one proves nothing either way), less the auth fingerprints and the
+ * missing-parameter answers: a valid order refused like a request missing a parameter shows a
+ * route that does not read it, not a state of the account.
  */
-export function businessRefusals(k: Knowledge): Set<string> {
+export function refusalsValidOrdersMeet(k: Knowledge): Set<string> {
   const out = new Set<string>();
   for (const r of Object.values(k.routes))
     for (const f of [...r.validRefusals, ...(r.blocking ?? [])])
@@ -284,7 +285,7 @@ export function judgeExchange(exp: Expectation, k: Knowledge, x: Judged, role: C
         const a = authRefusal(k, fp);
         if (a !== undefined) return open(`refused with ${a}, so the request never reached the rule`, 'auth');
       }
-      if (layer !== 'any' && fp !== undefined && businessRefusals(k).has(fp)) {
+      if (layer !== 'any' && fp !== undefined && refusalsValidOrdersMeet(k).has(fp)) {
         const shown = Object.values(k.routes).some((r) => r.validRefusals.includes(fp));
         return open(
           shown

@@ -1,5 +1,14 @@
 import { describe as group, expect, it } from 'vitest';
-import { classify, codeValue, describe, entriesOf, entryFailed, entryPlaced } from './response.js';
+import {
+  classify,
+  codeValue,
+  describe,
+  entriesOf,
+  entryFailed,
+  entryPlaced,
+  showsPlaced,
+  type Observation,
+} from './response.js';
 
 const answer = (status: number, json: unknown) => ({
   status,
@@ -96,4 +105,18 @@ group('entryFailed', () => {
     expect(entryFailed({ msg: 'no code at all' })).toBe(false);
     expect(entryFailed(null)).toBe(false);
   });
+});
+
+group('showsPlaced: an answer that shows an order placed', () => {
+  const accepted = (json: unknown): Observation => ({ verdict: 'accepted', status: 200, json });
+  const cases: Array<[string, Observation, boolean]> = [
+    ['a single order accepted', accepted({ code: 0, orderId: '1' }), true],
+    ['a batch with a placed entry', accepted({ code: 0, result: [{ code: -1 }, { code: 0 }] }), true],
+    ['a batch whose every entry failed', accepted({ code: 0, result: [{ code: -2010 }] }), false],
+    ['a batch entry without a code', accepted({ code: 0, result: [{ order: {} }] }), false],
+    ['a result that is no array', accepted({ code: 0, result: null }), false],
+    ['a refusal', { verdict: 'rejected', status: 400, code: -1 }, false],
+    ['no answer', { verdict: 'no-answer' }, false],
+  ];
+  for (const [name, o, want] of cases) it(name, () => expect(showsPlaced(o)).toBe(want));
 });

@@ -167,6 +167,17 @@ export function entryFailed(e: unknown): boolean {
   return isRecord(e) && e.code !== undefined && !entryPlaced(e);
 }
 
+/**
+ * Whether an answer shows an order placed: accepted, and for a batch a placed entry (by its
+ * code, §7 item 2); an accepted answer with no `result` is a single order's. A batch answered
+ * 200 whose every entry failed placed nothing.
+ */
+export function showsPlaced(o: Observation): boolean {
+  if (o.verdict !== 'accepted') return false;
+  const e = entriesOf(o.json);
+  return e === undefined ? !isRecord(o.json) || !('result' in o.json) : e.some(entryPlaced);
+}
+
 /** The `result` entries of an observed batch answer. */
 export function resultEntries(o: Observation): unknown[] | undefined {
   return entriesOf(o.json);
