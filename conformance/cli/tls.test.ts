@@ -3,16 +3,15 @@
  * loopback TLS front to the reference server: refused with the way to trust it named,
  * then checked with `--ca FILE`.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { connect, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createServer, type Server } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Io } from '../../src/cli/args.js';
 import { main } from '../../src/cli/main.js';
 import { DEMO_API_KEY, DEMO_SECRET } from '../../src/server/credentials.js';
+import { selfSignedCertificate } from '../../harness/testing/tls-front.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { conformanceCommands } from './commands.js';
 import { tlsAdvice } from './tls.js';
@@ -25,36 +24,13 @@ function capture(env: NodeJS.ProcessEnv): Io & { stdout: () => string; stderr: (
 const cli = (argv: string[], io: Io) => main(argv, io, conformanceCommands);
 
 describe('HTTPS target with a self-signed certificate', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'spotcheck-tls-'));
-  const cert = join(dir, 'cert.pem');
-  const key = join(dir, 'key.pem');
+  // the same certificate the HTTP/2 front uses (made at test time with openssl), and its folder for the target files
+  const { cert, key } = selfSignedCertificate();
+  const dir = dirname(cert);
   let server: RunningServer;
   let front: Server;
   let url: string;
   beforeAll(async () => {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-keyout',
-        key,
-        '-out',
-        cert,
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1,DNS:localhost',
-        '-days',
-        '2',
-      ],
-      { stdio: 'ignore' },
-    );
     server = await startServer({ port: 0 });
     // a TLS front passing the bytes to the reference server
     front = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (tls) => {
