@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { LIMITS } from '../../src/core/wire.js';
 import { charLength, parseDecimal } from '../../src/core/validation/fields.js';
 import { sameDecimalValue } from '../../src/core/validation/decimal.js';
-import { sameSymbol } from '../../src/core/validation/meaning.js';
+import { longValue, sameSymbol } from '../../src/core/validation/meaning.js';
 import type { BatchOrderItem } from '../../src/core/types.js';
 import type { CheckDefinition } from '../types.js';
 import { boundaryBatches, editableBatch, firstValue, validBatch, withClientIds } from '../generators.js';
@@ -180,9 +180,11 @@ export const resultChecks: CheckDefinition[] = [
             JSON.stringify(id),
             x,
           );
-        if (seen.has(text))
+        // unique by value (design notes, "Values by their seed meaning"): "0042" and 42 are one LONG
+        const value = String(longValue(text));
+        if (seen.has(value))
           return fail(`result[${i}].order.orderId unique`, `${text} was already given to another order`, x);
-        seen.add(text);
+        seen.add(value);
       }
       return undefined;
     },

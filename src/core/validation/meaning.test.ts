@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sameDecimalValue } from './decimal.js';
-import { sameLong, sameSymbol } from './meaning.js';
+import { longValue, sameLong, sameSymbol } from './meaning.js';
 
 describe('values compared by their seed meaning (design notes, "Values by their seed meaning")', () => {
   const cases: Array<[string, (a: unknown, b: unknown) => boolean, unknown, unknown, boolean]> = [
@@ -19,4 +19,13 @@ describe('values compared by their seed meaning (design notes, "Values by their 
     ['LONG: a fraction is no LONG', sameLong, '42.0', '42', false],
   ];
   for (const [name, same, a, b, want] of cases) it(name, () => expect(same(a, b)).toBe(want));
+});
+
+describe('a LONG by its integer value', () => {
+  it('reads digit strings and safe JSON integers, nothing else', () => {
+    expect(longValue('0042')).toBe(42n);
+    expect(longValue(42)).toBe(42n);
+    expect(longValue('18446744073709551621')).toBe(18446744073709551621n);
+    for (const v of [1.5, 2 ** 60, '4e2', ' 42', '', null]) expect(longValue(v), String(v)).toBeUndefined();
+  });
 });

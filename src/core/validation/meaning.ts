@@ -10,15 +10,15 @@ export function sameSymbol(echo: unknown, sent: unknown): boolean {
   return typeof echo === 'string' && typeof sent === 'string' && echo.toUpperCase() === sent.toUpperCase();
 }
 
+/** A LONG's integer value, from a JSON integer (exact) or a string of digits (`"0042"` is 42); undefined for anything else. */
+export function longValue(v: unknown): bigint | undefined {
+  if (typeof v === 'number') return Number.isSafeInteger(v) ? BigInt(v) : undefined;
+  return typeof v === 'string' && /^-?[0-9]+$/.test(v) ? BigInt(v) : undefined;
+}
+
 /** The same LONG: equal integer values, as a JSON integer or a string of digits (`"0042"` is 42; 2^64 + 5 is not 2^64). */
 export function sameLong(echo: unknown, sent: unknown): boolean {
-  const value = (v: unknown): bigint | undefined =>
-    typeof v === 'number' && Number.isSafeInteger(v)
-      ? BigInt(v)
-      : typeof v === 'string' && /^-?[0-9]+$/.test(v)
-        ? BigInt(v)
-        : undefined;
-  const a = value(echo);
-  const b = value(sent);
+  const a = longValue(echo);
+  const b = longValue(sent);
   return a !== undefined && b !== undefined && a === b;
 }
