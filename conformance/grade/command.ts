@@ -6,7 +6,7 @@
  */
 import { credential, parse, type Io } from '../../src/cli/args.js';
 import { kitVersion } from '../../src/cli/main.js';
-import { waitForStop } from '../../src/cli/serve.js';
+import { LISTEN_OPTIONS, waitForStop } from '../../src/cli/serve.js';
 import { SpotcheckError } from '../../src/core/errors.js';
 import { DEMO_API_KEY, DEMO_SECRET } from '../../src/server/credentials.js';
 import { assertWritable, writeReportFile } from '../report/files.js';
@@ -110,10 +110,7 @@ export async function gradeCommand(argv: string[], io: Io, stop: () => Promise<s
       args: argv,
       strict: true,
       options: {
-        port: { type: 'string' },
-        host: { type: 'string', default: '127.0.0.1' },
-        'api-key': { type: 'string' },
-        secret: { type: 'string' },
+        ...LISTEN_OPTIONS,
         upstream: { type: 'string' },
         duration: { type: 'string' },
         'report-json': { type: 'string' },

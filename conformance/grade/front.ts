@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { SpotcheckError } from '../../src/core/errors.js';
 import { endpointAt } from '../../src/core/wire.js';
 import { sendRaw } from '../../src/client/http.js';
-import { startServer, type RunningServer } from '../../src/server/server.js';
+import { closeGracefully, startServer, type RunningServer } from '../../src/server/server.js';
 import type { RecordedRequest } from './rules.js';
 import { GradeSession, placedBy, type Answer, type GradedRequest } from './session.js';
 
@@ -248,15 +248,7 @@ export async function startGrade(opts: GradeOptions): Promise<RunningGrade> {
     ungraded: () => ungraded,
     close: () =>
       (closing ??= (async () => {
-        await new Promise<void>((done) => {
-          const force = setTimeout(() => server.closeAllConnections(), 1000);
-          force.unref();
-          server.close(() => {
-            clearTimeout(force);
-            done();
-          });
-          server.closeIdleConnections();
-        });
+        await closeGracefully(server);
         await embedded?.close();
       })()),
   };

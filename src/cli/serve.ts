@@ -150,6 +150,14 @@ function describeKeys(creds: ReadonlyArray<Credential>): string {
     .join('');
 }
 
+/** The flags of a command that serves the seed's endpoints: where it listens and the credentials it accepts (`serve`, `grade`). */
+export const LISTEN_OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string', default: '127.0.0.1' },
+  'api-key': { type: 'string' },
+  secret: { type: 'string' },
+} as const;
+
 /** Run `serve` until `stop` resolves (default: SIGINT or SIGTERM); exit code 0 after a clean stop. */
 export async function serveCommand(argv: string[], io: Io, stop: () => Promise<string> = waitForStop): Promise<number> {
   const { values } = parse(
@@ -157,10 +165,7 @@ export async function serveCommand(argv: string[], io: Io, stop: () => Promise<s
       args: argv,
       strict: true,
       options: {
-        port: { type: 'string' },
-        host: { type: 'string', default: '127.0.0.1' },
-        'api-key': { type: 'string' },
-        secret: { type: 'string' },
+        ...LISTEN_OPTIONS,
         explain: { type: 'boolean', default: false },
         'max-connections': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },

@@ -2,7 +2,7 @@
  * The reference server: Node's own `http` server serving the three endpoints of
  * §4 with the library's signer, time window and validators.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { SpotcheckError } from '../core/errors.js';
 import { systemClock, type Clock } from '../core/time.js';
@@ -366,17 +366,21 @@ export function startServer(options: ServerOptions = {}): Promise<RunningServer>
         host,
         port,
         orders: { count: () => ctx.store.count(), list: () => ctx.store.list() },
-        close: () =>
-          (closing ??= new Promise<void>((done) => {
-            const force = setTimeout(() => server.closeAllConnections(), 1000);
-            force.unref();
-            server.close(() => {
-              clearTimeout(force);
-              done();
-            });
-            server.closeIdleConnections();
-          })),
+        close: () => (closing ??= closeGracefully(server)),
       });
     });
+  });
+}
+
+/** Stop listening, let requests in flight finish for up to a second, then close what is left; idle connections at once. */
+export function closeGracefully(server: Server): Promise<void> {
+  return new Promise<void>((done) => {
+    const force = setTimeout(() => server.closeAllConnections(), 1000);
+    force.unref();
+    server.close(() => {
+      clearTimeout(force);
+      done();
+    });
+    server.closeIdleConnections();
   });
 }
