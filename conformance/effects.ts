@@ -12,7 +12,7 @@ import { sign } from '../src/signing/hmac.js';
 import { codeValue, entriesOf, isRecord, type Observation } from '../src/core/response.js';
 import { fingerprintOf } from './verdict.js';
 import { routeKey, type Built, type Route } from './requests.js';
-import type { SendResult } from './transport.js';
+import type { Place, SendResult } from './transport.js';
 import type { OrderLookup } from './target/description.js';
 
 /** How the run tells whether a client id was used on a route. */
@@ -123,10 +123,10 @@ export function lookupRequest(
 
 /** What the prober needs from the run. */
 export interface EffectDeps {
-  /** Send through the run (counted, paced); undefined when the order budget forbids another order. */
-  send: (b: Built) => Promise<SendResult | undefined>;
+  /** Send through the run (counted, paced; `place`: the queue place of the check followed up); undefined when the order budget forbids another order. */
+  send: (b: Built, place?: Place) => Promise<SendResult | undefined>;
   /** Send a request that places nothing (the lookup). */
-  sendPlain: (req: RawRequest) => Promise<SendResult>;
+  sendPlain: (req: RawRequest, place?: Place) => Promise<SendResult>;
   /** A valid order on the route with this client id (and, when given, the refused order's side and values kept where valid). */
   validOrder: (route: Route, id: string) => Built;
   /** A fresh client id. */
@@ -150,9 +150,9 @@ export interface FollowUp {
 export function createEffectProber(deps: EffectDeps) {
   const methods = new Map<string, Promise<EffectMethod>>();
 
-  async function learnReuse(route: Route): Promise<EffectMethod> {
+  async function learnReuse(route: Route, place?: Place): Promise<EffectMethod> {
     const a = deps.clientId();
-    const first = await deps.send(deps.validOrder(route, a));
+    const first = await deps.send(deps.validOrder(route, a), place);
     if (first === undefined)
       return {
         kind: 'none',
@@ -166,8 +166,8 @@ export function createEffectProber(deps: EffectDeps) {
     // The repeat and the same order with a fresh id, sent together: only a repeat refused while
     // the fresh one is placed shows the refusal is about the id (a balance refusal may share its code).
     const [again, fresh] = await Promise.all([
-      deps.send(deps.validOrder(route, a)),
-      deps.send(deps.validOrder(route, deps.clientId())),
+      deps.send(deps.validOrder(route, a), place),
+      deps.send(deps.validOrder(route, deps.clientId()), place),
     ]);
     if (again === undefined || fresh === undefined)
       return {
@@ -188,10 +188,10 @@ export function createEffectProber(deps: EffectDeps) {
     return { kind: 'reuse', duplicate: mark };
   }
 
-  async function learnLookup(l: OrderLookup): Promise<EffectMethod> {
+  async function learnLookup(l: OrderLookup, place?: Place): Promise<EffectMethod> {
     // A lookup that finds an id never used cannot show anything.
     const unused = deps.clientId();
-    const r = await deps.sendPlain(lookupRequest(l, unused, { ...deps.auth, now: deps.auth.now() }));
+    const r = await deps.sendPlain(lookupRequest(l, unused, { ...deps.auth, now: deps.auth.now() }), place);
     if (readLookup(r.observation, unused) !== 'placed-nothing')
       return {
         kind: 'none',
@@ -200,11 +200,12 @@ export function createEffectProber(deps: EffectDeps) {
     return { kind: 'lookup', path: l.path };
   }
 
-  function methodFor(route: Route): Promise<EffectMethod> {
+  /** The route's method, learnt once (by the requests of the first check asking: `place`). */
+  function methodFor(route: Route, place?: Place): Promise<EffectMethod> {
     const key = deps.lookup !== undefined ? 'lookup' : routeKey(route);
     let m = methods.get(key);
     if (m === undefined) {
-      m = deps.lookup !== undefined ? learnLookup(deps.lookup) : learnReuse(route);
+      m = deps.lookup !== undefined ? learnLookup(deps.lookup, place) : learnReuse(route, place);
       methods.set(key, m);
     }
     return m;
@@ -213,16 +214,19 @@ export function createEffectProber(deps: EffectDeps) {
   return {
     methodFor,
     /** Follow up a whole-call refusal: undefined when it carried no usable client id. */
-    async followUp(r: SendResult): Promise<FollowUp | undefined> {
+    async followUp(r: SendResult, place?: Place): Promise<FollowUp | undefined> {
       const route = r.exchange.route;
       if (route === undefined || r.observation.verdict !== 'rejected') return undefined;
       const ids = clientIdsOf(route, r.exchange.request);
       const pick = ids.find((c) => c.order.symbol === deps.symbol) ?? ids[0];
       if (pick === undefined) return undefined;
-      const method = await methodFor(route);
+      const method = await methodFor(route, place);
       if (method.kind === 'none') return { reading: 'unknown', method, id: pick.id };
       if (method.kind === 'lookup' && deps.lookup !== undefined) {
-        const res = await deps.sendPlain(lookupRequest(deps.lookup, pick.id, { ...deps.auth, now: deps.auth.now() }));
+        const res = await deps.sendPlain(
+          lookupRequest(deps.lookup, pick.id, { ...deps.auth, now: deps.auth.now() }),
+          place,
+        );
         return { reading: readLookup(res.observation, pick.id), method, id: pick.id, result: res };
       }
       if (method.kind !== 'reuse') return undefined;
@@ -230,8 +234,8 @@ export function createEffectProber(deps: EffectDeps) {
       if (fingerprintOf(r.observation) === method.duplicate) return undefined;
       // A differential pair sent together: the reused id, and the same order with a fresh id.
       const [res, fresh] = await Promise.all([
-        deps.send(deps.validOrder(route, pick.id)),
-        deps.send(deps.validOrder(route, deps.clientId())),
+        deps.send(deps.validOrder(route, pick.id), place),
+        deps.send(deps.validOrder(route, deps.clientId()), place),
       ]);
       if (res === undefined) return undefined;
       return {

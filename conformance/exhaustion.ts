@@ -8,7 +8,7 @@
 import { codeValue, describe, entriesOf, isRecord, showsPlaced, type Observation } from '../src/core/response.js';
 import { fingerprintOf } from './verdict.js';
 import { routeKey, type Built, type Route } from './requests.js';
-import type { SendResult } from './transport.js';
+import type { Place, SendResult } from './transport.js';
 
 /** The refusals an answer shows: its whole-call fingerprint, or the codes of the failed entries of an accepted batch. */
 export function refusalMarks(o: Observation): string[] {
@@ -56,7 +56,8 @@ export interface Exhaustion {
 export interface ExhaustionDeps {
   /** A valid order for the route on this side (the positive control again, fresh client id); `small`: a thousandth of its quantity. */
   control: (route: Route, side: 'BUY' | 'SELL', small?: boolean) => Built;
-  send: (b: Built) => Promise<SendResult | undefined>;
+  /** Send through the run (`place`: the queue place of the check asking). */
+  send: (b: Built, place?: Place) => Promise<SendResult | undefined>;
   /** Whether the route's control was accepted in discovery (valid orders were accepted there earlier). */
   acceptedEarlier: (route: Route) => boolean;
 }
@@ -73,12 +74,12 @@ export function createExhaustionWatch(deps: ExhaustionDeps) {
   return {
     current: (): Exhaustion | undefined => found,
     /** Whether `o` (on `route`) is a refusal a control pair shows to be the account's. */
-    async explains(route: Route | undefined, o: Observation): Promise<Exhaustion | undefined> {
+    async explains(route: Route | undefined, o: Observation, place?: Place): Promise<Exhaustion | undefined> {
       const marks = refusalMarks(o);
       if (marks.length === 0 || route === undefined) return undefined;
       if (found !== undefined && meets(marks, found.mark)) return found;
       if (!deps.acceptedEarlier(route)) return undefined;
-      const shown = await businessShown(deps, route, marks);
+      const shown = await businessShown(deps, route, marks, place);
       if (shown !== undefined) found ??= shown;
       return shown;
     },
@@ -94,6 +95,7 @@ export async function businessShown(
   deps: Pick<ExhaustionDeps, 'control' | 'send'>,
   route: Route,
   marks: readonly string[],
+  place?: Place,
 ): Promise<Exhaustion | undefined> {
   const placed = (r: SendResult | undefined) => r !== undefined && showsPlaced(r.observation);
   const meeting = (r: SendResult | undefined) => {
@@ -101,7 +103,10 @@ export async function businessShown(
     return mark !== undefined && meets(marks, mark) ? mark : undefined;
   };
   const pair = (small: boolean) =>
-    Promise.all([deps.send(deps.control(route, 'BUY', small)), deps.send(deps.control(route, 'SELL', small))]);
+    Promise.all([
+      deps.send(deps.control(route, 'BUY', small), place),
+      deps.send(deps.control(route, 'SELL', small), place),
+    ]);
   const shown = (mark: string, met: SendResult, reason: string): Exhaustion => ({
     mark,
     route: routeKey(route),

@@ -14,7 +14,7 @@ import { NO_TRADE_SECRET_VAR } from './curl.js';
 import { checks as allChecks } from './checks/index.js';
 import { clientIdSource } from './generators.js';
 import { createRequestFactory, type RequestFactory, type Route } from './requests.js';
-import { createTransport, type Sender } from './transport.js';
+import { createTransport, type Place, type Sender } from './transport.js';
 import { createOrderBudget, type ShareState } from './budget.js';
 import {
   createCheckSession,
@@ -24,7 +24,7 @@ import {
   RunInterrupted,
   type Learning,
 } from './session.js';
-import { createLanes, OVERDUE_MS, schedule } from './scheduler.js';
+import { OVERDUE_MS, schedule } from './scheduler.js';
 import { decide, type CheckRecord, type Decision, type RunFacts } from './decide.js';
 import { buildReport, checkReport, discoveryReport } from './run-report.js';
 import type { CheckContext, CheckDefinition, CheckReport, Strictness, RunReport, Target } from './types.js';
@@ -105,12 +105,10 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const profile = opts.target.profile ?? resolveDescription({});
   const budget = createOrderBudget(opts.maxOrders, profile.account?.orders);
   const width = Math.max(1, Math.floor(opts.concurrency ?? 1));
-  const lanes = createLanes();
   const transport = createTransport({
     baseUrl: opts.target.baseUrl,
     rate: opts.rate,
     concurrency: width,
-    place: lanes.place,
     overdue: { afterMs: OVERDUE_MS, priority: 1 },
     timeoutMs: opts.timeoutMs,
     ...(opts.maxTimeMs === undefined ? {} : { deadline: started + opts.maxTimeMs }),
@@ -200,7 +198,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       ...(probes[index] === undefined ? {} : { timeProbes: probes[index] }),
     });
 
-  const runOne = async (index: number): Promise<void> => {
+  const runOne = async (index: number, place: Place): Promise<void> => {
     const def = selected[index] as CheckDefinition;
     if (cutInDiscovery || transport.cutByDeadline() > 0) {
       records[index] = notRun(
@@ -213,7 +211,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     running.add(def.id);
     progress();
     const share = def.placesOrders ? budget.share(placingLeft--) : { limit: Infinity, used: 0 };
-    const ran = await runCheck(def, share, {
+    const ran = await runCheck(def, share, place, {
       ctx,
       width,
       realFactory,
@@ -239,7 +237,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     )
       stopped = { reason: 'fail-fast', notRun: 0 };
   };
-  await schedule(selected, width, lanes, runOne, () => stopped !== undefined);
+  await schedule(selected, width, runOne, () => stopped !== undefined);
 
   // Phase 4, effects: a refusal valid orders were later shown (by a control pair) to meet is the account's.
   const spent = services.exhaustion.current();
@@ -277,13 +275,15 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
 }
 
 /**
- * Run one check through its own session and record it; undefined when the run was interrupted.
+ * Run one check through its own session (its requests at `place` in the queue) and record it;
+ * undefined when the run was interrupted.
  * A failure resting on a refusal gets a control pair sent at once: whether the account, not the
  * rule, refused it (conformance/exhaustion.ts) is part of its record.
  */
 async function runCheck(
   def: CheckDefinition,
   share: ShareState,
+  place: Place,
   env: {
     ctx: CheckContext;
     width: number;
@@ -293,7 +293,7 @@ async function runCheck(
   },
 ): Promise<{ rec: CheckRecord; marks: string[]; timeProbes: CheckReport['timeProbes'] } | undefined> {
   const t0 = performance.now();
-  const session = createCheckSession(def, share, env.services.deps);
+  const session = createCheckSession(def, share, env.services.deps, place);
   let outcome: CheckRecord['outcome'];
   let crashed: string | undefined;
   try {
@@ -316,7 +316,7 @@ async function runCheck(
     failing === undefined
       ? undefined
       : await env.services.exhaustion
-          .explains((failing as { route?: Route }).route, failing.observation)
+          .explains((failing as { route?: Route }).route, failing.observation, place)
           .catch(() => undefined);
   if (spent !== undefined) rec.business = { mark: spent.mark, reason: spent.reason };
   const marks = outcome?.status === 'fail' && failing === undefined ? session.marks() : [];

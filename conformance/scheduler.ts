@@ -4,47 +4,44 @@
  * (a time probe waits one spacing at most), and the other checks `width` at a time, the check
  * with the fewest requests in flight served first; then the `runLast` ones.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CheckDefinition } from './types.js';
 import { inOrder } from './pool.js';
+import type { Place } from './transport.js';
 
 /** A request waiting longer than this, ms, goes before the other checks' that have waited less (none starves). */
 export const OVERDUE_MS = 1000;
 
-/** The queue place of the requests of the check under way (conformance/gate.ts): timed checks and discovery 0, overdue 1, others 2. */
-export function createLanes() {
-  const lane = new AsyncLocalStorage<{ priority: number; flow: number }>();
-  return {
-    place: (): { priority: number; flow?: unknown } => lane.getStore() ?? { priority: 0 },
-    run: <T>(priority: number, flow: number, f: () => Promise<T>): Promise<T> => lane.run({ priority, flow }, f),
-  };
-}
+/** The queue place of a timed check's requests (discovery's too): first. */
+const TIMED = 0;
+/** The queue place of the other checks' requests (an overdue one counts as 1). */
+const OTHERS = 2;
 
-export type Lanes = ReturnType<typeof createLanes>;
-
-/** Run `runOne` over `selected` in lane order until `halted()`; each call gets the check's index. */
+/**
+ * Run `runOne` over `selected` in lane order until `halted()`; each call gets the check's index
+ * and the queue place its requests take (conformance/gate.ts), which the check's session passes
+ * with every request sent on its behalf (its follow-ups included).
+ */
 export async function schedule(
   selected: readonly CheckDefinition[],
   width: number,
-  lanes: Lanes,
-  runOne: (index: number) => Promise<void>,
+  runOne: (index: number, place: Place) => Promise<void>,
   halted: () => boolean,
 ): Promise<void> {
   if (width === 1) {
     for (const i of selected.keys()) {
       if (halted()) return;
-      await runOne(i);
+      await runOne(i, { priority: TIMED });
     }
     return;
   }
   const where = (pick: (c: CheckDefinition) => boolean): number[] => selected.flatMap((c, i) => (pick(c) ? [i] : []));
   const pool = async (list: readonly number[]): Promise<void> => {
-    await inOrder(list, width, (i) => lanes.run(2, i, () => runOne(i)), halted);
+    await inOrder(list, width, (i) => runOne(i, { priority: OTHERS, flow: i }), halted);
   };
   const timedLane = async (): Promise<void> => {
     for (const i of where((c) => c.timed === true && c.runLast !== true)) {
       if (halted()) return;
-      await lanes.run(0, i, () => runOne(i));
+      await runOne(i, { priority: TIMED, flow: i });
     }
   };
   await Promise.all([timedLane(), pool(where((c) => c.timed !== true && c.runLast !== true))]);

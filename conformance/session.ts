@@ -16,7 +16,7 @@ import { routeKey, type Built, type RequestFactory, type Route, type SigningFact
 import { limitParams, oneOrder } from './checks/orders.js';
 import type { TargetProfile } from './target/description.js';
 import { timeProbeOf, type TimeProbe } from './traffic.js';
-import { DEADLINE_REASON, type SendResult, type Sender, type Transport } from './transport.js';
+import { DEADLINE_REASON, type Place, type SendResult, type Sender, type Transport } from './transport.js';
 import {
   authRefusal,
   expect as want,
@@ -53,6 +53,12 @@ export class RunInterrupted extends Error {
   }
 }
 
+/** On whose behalf a request goes: the check's order-budget share and its queue place. */
+export interface OnBehalf {
+  share?: ShareState;
+  place?: Place;
+}
+
 /** The run's one sender: interrupts, the order budget as a reservation, traffic counts. */
 export function createRunSender(o: SessionOptions) {
   const latencies: number[] = [];
@@ -62,12 +68,12 @@ export function createRunSender(o: SessionOptions) {
   /** The order each result's request was sent in. */
   const sentAs = new WeakMap<SendResult, number>();
   let sent = 0;
-  /** Send `req`, reserving the orders it could place (against `share` too, when given); not sent when they do not fit. */
+  /** Send `req`, reserving the orders it could place (against the check's share too, when given); not sent when they do not fit. */
   const send = async (
     req: RawRequest,
     facts?: SigningFacts,
     rebuild?: () => Built,
-    share?: ShareState,
+    { share, place }: OnBehalf = {},
   ): Promise<SendResult> => {
     if (o.signal?.aborted) throw new RunInterrupted();
     const n = ordersIn(req, o.paths);
@@ -76,7 +82,7 @@ export function createRunSender(o: SessionOptions) {
     let r: SendResult | undefined;
     const seq = ++sent;
     try {
-      r = await o.transport.send(req, facts, rebuild);
+      r = await o.transport.send(req, facts, rebuild, place);
       sentAs.set(r, seq);
       return r;
     } finally {
@@ -112,18 +118,18 @@ export interface Learning {
  */
 export function createConfirmer(
   learning: Learning,
-  send: (b: Built) => Promise<SendResult>,
+  send: (b: Built, place?: Place) => Promise<SendResult>,
   controlInput: Parameters<typeof controlRequest>[0],
-  business: (route: Route, marks: readonly string[]) => Promise<unknown>,
+  business: (route: Route, marks: readonly string[], place?: Place) => Promise<unknown>,
 ) {
   const confirming = new Map<string, Promise<void>>();
-  return (route: Route, fp: string): Promise<void> => {
+  return (route: Route, fp: string, place?: Place): Promise<void> => {
     const key = routeKey(route);
     const id = `${key} ${fp}`;
     let p = confirming.get(id);
     if (p === undefined) {
       p = (async () => {
-        const r = await send(controlRequest(controlInput, route));
+        const r = await send(controlRequest(controlInput, route), place);
         if (r.observation.verdict === 'not-sent') return;
         const got = fingerprintOf(r.observation);
         const routes = learning.knowledge.routes;
@@ -135,7 +141,7 @@ export function createConfirmer(
         }
         if (got === undefined || authRefusal(learning.knowledge, got) !== undefined) return;
         if (rk.validRefusals.includes(got) || rk.blocking?.includes(got) === true) return;
-        const shown = (await business(route, [got])) !== undefined;
+        const shown = (await business(route, [got], place)) !== undefined;
         const now = routes[key] ?? rk;
         routes[key] = shown
           ? { ...now, validRefusals: [...now.validRefusals, got] }
@@ -155,7 +161,8 @@ export interface CheckSessionDeps {
   run: RunSender;
   learning: Learning;
   discovery: Discovery;
-  confirm: (route: Route, fp: string) => Promise<void>;
+  /** The first asking check's place is the control's (conformance/transport.ts Place). */
+  confirm: (route: Route, fp: string, place?: Place) => Promise<void>;
   effects: EffectProber;
   /** Once per family, route and refusal over the whole run. */
   followedUp: Set<string>;
@@ -167,8 +174,16 @@ export interface CheckSessionDeps {
   unanswered: { count: number; probes: string[] };
 }
 
-/** One check's recorder: its sender (evidence), its shared probes, and its record when it ends. */
-export function createCheckSession(def: CheckDefinition, share: ShareState | undefined, d: CheckSessionDeps) {
+/**
+ * One check's recorder: its sender (evidence), its shared probes, and its record when it ends.
+ * Every request sent on the check's behalf, its follow-ups included, takes the check's `place`.
+ */
+export function createCheckSession(
+  def: CheckDefinition,
+  share: ShareState | undefined,
+  d: CheckSessionDeps,
+  place?: Place,
+) {
   const evidence: Evidence[] = [];
   let withheld = 0;
   let cut = 0;
@@ -212,7 +227,7 @@ export function createCheckSession(def: CheckDefinition, share: ShareState | und
     const key = `${rule(def.ruleId).family} ${routeKey(route)} ${fingerprintOf(r.observation) ?? ''}`;
     if (d.followedUp.has(key)) return;
     d.followedUp.add(key);
-    const f = await d.effects.followUp(r);
+    const f = await d.effects.followUp(r, place);
     if (f === undefined) return;
     effects.methods.add(
       f.method.kind === 'none' ? `not shown on ${routeKey(route)}: ${methodText(f.method)}` : methodText(f.method),
@@ -231,7 +246,10 @@ export function createCheckSession(def: CheckDefinition, share: ShareState | und
     if (route !== undefined && controlOf(d.discovery, route)?.state === 'not-offered') {
       r = notSent(req, facts, `the target does not offer ${routeKey(route)} (target description)`);
     } else {
-      r = await d.run.send(req, facts, rebuild, share);
+      r = await d.run.send(req, facts, rebuild, {
+        ...(share === undefined ? {} : { share }),
+        ...(place === undefined ? {} : { place }),
+      });
       if (r.observation.verdict === 'not-sent' && r.observation.error?.startsWith(BUDGET_REASON) === true) withheld++;
       else {
         const tp = def.timeProbes === true ? timeProbeOf(r.exchange, d.offsetMs()) : undefined;
@@ -248,7 +266,7 @@ export function createCheckSession(def: CheckDefinition, share: ShareState | und
           observation: r.observation,
           ...(route === undefined ? {} : { route: routeKey(route) }),
         });
-        if (fp !== undefined && route !== undefined) await d.confirm(route, fp);
+        if (fp !== undefined && route !== undefined) await d.confirm(route, fp, place);
         for (const m of refusalMarks(r.observation)) marks.add(m);
         await followUp(r);
       }
@@ -333,9 +351,10 @@ export interface RunServiceInput {
  */
 export function createRunServices(i: RunServiceInput) {
   const { run, discovery, factory, base } = i;
-  const sendBuilt = (b: Built) => run.send(b.request, b.facts, b.rebuild);
-  const sendOrNot = async (b: Built) => {
-    const r = await sendBuilt(b);
+  const sendBuilt = (b: Built, place?: Place) =>
+    run.send(b.request, b.facts, b.rebuild, place === undefined ? {} : { place });
+  const sendOrNot = async (b: Built, place?: Place) => {
+    const r = await sendBuilt(b, place);
     return r.observation.verdict === 'not-sent' ? undefined : r;
   };
   const known = knowledgeOf(discovery);
@@ -344,7 +363,7 @@ export function createRunServices(i: RunServiceInput) {
     factory.onRoute(route, { ...(route.endpoint === 'batch' ? oneOrder(base) : limitParams(base)), ...over });
   const effects = createEffectProber({
     send: sendOrNot,
-    sendPlain: (req) => run.send(req),
+    sendPlain: (req, place) => run.send(req, undefined, undefined, place === undefined ? {} : { place }),
     validOrder: (route, id) => validOrder(route, { newClientOrderId: id }),
     clientId: base.clientId,
     ...(i.profile.orderLookup === undefined ? {} : { lookup: i.profile.orderLookup }),
@@ -364,8 +383,8 @@ export function createRunServices(i: RunServiceInput) {
     run,
     learning,
     discovery,
-    confirm: createConfirmer(learning, sendBuilt, i.controlInput, (route, marks) =>
-      businessShown(controls, route, marks),
+    confirm: createConfirmer(learning, sendBuilt, i.controlInput, (route, marks, place) =>
+      businessShown(controls, route, marks, place),
     ),
     effects,
     followedUp: new Set<string>(),

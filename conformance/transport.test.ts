@@ -44,12 +44,13 @@ describe('the transport queue', () => {
 
   it('lets a request of a better place through first, whatever the order it was sent in', async () => {
     const { url, seen } = await recording(200);
-    let place = { priority: 0 };
-    const t = createTransport({ baseUrl: url, rate: 0, timeoutMs: 5000, concurrency: 1, place: () => place });
-    const busy = t.send(get('/slow', 'busy'));
-    place = { priority: 2 };
-    const bulk = [t.send(get('/x', 'bulk1')), t.send(get('/x', 'bulk2'))];
-    place = { priority: 0 };
+    const t = createTransport({ baseUrl: url, rate: 0, timeoutMs: 5000, concurrency: 1 });
+    const busy = t.send(get('/slow', 'busy'), {}, undefined, { priority: 0 });
+    const bulk = [
+      t.send(get('/x', 'bulk1'), {}, undefined, { priority: 2 }),
+      t.send(get('/x', 'bulk2'), {}, undefined, { priority: 2 }),
+    ];
+    // no place: priority 0 (the clock and discovery send so)
     const probe = t.send(get('/x', 'probe'));
     await Promise.all([busy, ...bulk, probe]);
     expect(seen).toEqual(['busy', 'probe', 'bulk1', 'bulk2']);

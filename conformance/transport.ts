@@ -35,8 +35,26 @@ export interface SendResult {
   response?: RawResponse;
 }
 
-/** Send a request; `rebuild` makes it afresh (new timestamp, re-signed) when a 429 asks for a retry. */
-export type Sender = (request: RawRequest, facts?: SigningFacts, rebuild?: () => Built) => Promise<SendResult>;
+/**
+ * Where a request stands in the run's queue (conformance/gate.ts): its priority (lower first)
+ * and flow (whose request it is, for the fair share). Passed along by whoever sends on a
+ * check's behalf; no place: priority 0 (the clock, discovery).
+ */
+export interface Place {
+  priority: number;
+  flow?: unknown;
+}
+
+/**
+ * Send a request; `rebuild` makes it afresh (new timestamp, re-signed) when a 429 asks for a
+ * retry; `place`: its queue place.
+ */
+export type Sender = (
+  request: RawRequest,
+  facts?: SigningFacts,
+  rebuild?: () => Built,
+  place?: Place,
+) => Promise<SendResult>;
 
 /** What the target's rate limiting cost the run (counted, never a verdict). */
 export interface RateLimitStats {
@@ -65,8 +83,6 @@ export interface TransportOptions {
   rate: number;
   /** Requests in flight at most (default: no cap); a request waiting for its rate turn holds no place. */
   concurrency?: number;
-  /** Where the request being sent stands in the queue: its priority (lower first; default 0) and flow (conformance/gate.ts). */
-  place?: () => { priority: number; flow?: unknown };
   /** A request waiting past `afterMs` counts as of `priority` (conformance/gate.ts; default: never). */
   overdue?: { afterMs: number; priority: number };
   timeoutMs: number;
@@ -150,8 +166,8 @@ export function createTransport(opts: TransportOptions): Transport {
   const maxWait = opts.maxRetryWaitMs ?? 5000;
 
   /** Send, and while the answer is a rate limit: wait as told (capped), rebuild with a fresh timestamp, resend (bounded). */
-  const send: Sender = async (request, facts = {}, rebuild) => {
-    let r = await sendOnce(request, facts, rebuild);
+  const send: Sender = async (request, facts = {}, rebuild, place) => {
+    let r = await sendOnce(request, facts, rebuild, place);
     for (let attempt = 1; r.observation.verdict === 'rate-limited'; attempt++) {
       limits.responses++;
       if (attempt > maxRetries) {
@@ -172,15 +188,19 @@ export function createTransport(opts: TransportOptions): Transport {
         facts = next.facts;
         rebuild = next.rebuild;
       }
-      r = await sendOnce(request, facts, rebuild);
+      r = await sendOnce(request, facts, rebuild, place);
     }
     return r;
   };
 
-  const sendOnce = async (request: RawRequest, facts: SigningFacts, rebuild?: () => Built): Promise<SendResult> => {
+  const sendOnce = async (
+    request: RawRequest,
+    facts: SigningFacts,
+    rebuild?: () => Built,
+    place?: Place,
+  ): Promise<SendResult> => {
     if (timeLeft() <= 0) return deadlineResult(request, facts);
     const queued = Date.now();
-    const place = opts.place?.();
     const leave = await gate.enter(place?.priority ?? 0, place?.flow);
     try {
       // A request that queued long leaves with a fresh timestamp, re-signed (unless its check fixed one on purpose).
