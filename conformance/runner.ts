@@ -39,6 +39,8 @@ export interface RunOptions {
   /** Requests per second; 0 = unlimited. */
   rate: number;
   timeoutMs: number;
+  /** After repeated silence the wait per request shortens to no less than this, ms (default 2000: conformance/transport.ts). */
+  minShortenedWaitMs?: number;
   /** Rule-ID or check-ID prefixes to run (empty: all). */
   only: readonly string[];
   /** Stop placing orders once this many were accepted (Infinity: no cap). Enforced per request, shared fairly between checks. */
@@ -111,6 +113,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     concurrency: width,
     overdue: { afterMs: OVERDUE_MS, priority: 1 },
     timeoutMs: opts.timeoutMs,
+    ...(opts.minShortenedWaitMs === undefined ? {} : { minShortenedWaitMs: opts.minShortenedWaitMs }),
     ...(opts.maxTimeMs === undefined ? {} : { deadline: started + opts.maxTimeMs }),
     ...(opts.maxBodyBytes === undefined ? {} : { maxBodyBytes: opts.maxBodyBytes }),
     ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),

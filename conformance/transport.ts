@@ -99,17 +99,19 @@ export interface TransportOptions {
   maxBodyBytes?: number;
   /** Timeouts at the full wait after which the wait is shortened from the measured answer times (default 3; Infinity: never). */
   shortenAfter?: number;
+  /** The shortest wait it shortens to, ms (default MIN_SHORTENED_WAIT_MS). */
+  minShortenedWaitMs?: number;
 }
 
 /** The shortest wait the runner shortens to after repeated silence, ms: a slow but answering target keeps its answers. */
 export const MIN_SHORTENED_WAIT_MS = 2000;
 
 /**
- * The wait after repeated silence: four times the slowest answer measured (at least
- * MIN_SHORTENED_WAIT_MS, at most the full timeout). Pure.
+ * The wait after repeated silence: four times the slowest answer measured (at least `floorMs`,
+ * at most the full timeout). Pure.
  */
-export function shortenedWait(timeoutMs: number, slowestAnswerMs: number): number {
-  return Math.min(timeoutMs, Math.max(MIN_SHORTENED_WAIT_MS, Math.ceil(4 * slowestAnswerMs)));
+export function shortenedWait(timeoutMs: number, slowestAnswerMs: number, floorMs = MIN_SHORTENED_WAIT_MS): number {
+  return Math.min(timeoutMs, Math.max(floorMs, Math.ceil(4 * slowestAnswerMs)));
 }
 
 /** A request that waited this long in the run's queue, ms, is built afresh before it goes (its timestamp would have aged). */
@@ -255,7 +257,7 @@ export function createTransport(opts: TransportOptions): Transport {
         firstTimeout ??= exchange;
         // Repeated silence: wait no longer than the target's measured answer times warrant (bounded, reported).
         if (shortened === undefined && ++fullTimeouts >= (opts.shortenAfter ?? 3) && slowest > 0) {
-          const w = shortenedWait(opts.timeoutMs, slowest);
+          const w = shortenedWait(opts.timeoutMs, slowest, opts.minShortenedWaitMs);
           if (w < opts.timeoutMs) shortened = w;
         }
       }
