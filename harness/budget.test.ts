@@ -23,7 +23,7 @@ function capture(env: NodeJS.ProcessEnv): Io & { stdout: () => string; stderr: (
   return { out: (s) => void (out += s), err: (s) => void (err += s), env, stdout: () => out, stderr: () => err };
 }
 
-describe('the order budget covers every request that can place an order', () => {
+describe.concurrent('the order budget covers every request that can place an order', () => {
   it('--max-orders 0 against an accept-all server: it places 0 orders, the placing checks are skipped with the reason, exit 2 saying so', async () => {
     const server = await startAcceptAll();
     const dir = mkdtempSync(join(tmpdir(), 'spotcheck-budget-'));
@@ -137,18 +137,20 @@ describe('the order budget covers every request that can place an order', () => 
  * reserves it before it is sent, in-flight requests included, so a server accepting everything
  * places at most the cap. The kit's own count never trails the server's (nothing placed unseen).
  */
-describe.each([1, 16, 64])('a whole run at concurrency %i against an accept-all server', (concurrency) => {
+describe.concurrent.each([1, 16, 64])('a whole run at concurrency %i against an accept-all server', (concurrency) => {
+  // each cap's run has its own server, so the five run side by side (a run mostly waits: the clock's samples)
   it('places at most the cap, for caps 0, 1, 7, 50 and 500', { timeout: 240_000 }, async () => {
-    const rows: Array<{ cap: number; placed: number; counted: number; checks: number }> = [];
-    for (const cap of [0, 1, 7, 50, 500]) {
-      const server = await startAcceptAll();
-      try {
-        const r = await runAgainstUrl(server.url, { maxOrders: cap, concurrency, runs: 2, seed: 5 });
-        rows.push({ cap, placed: server.placed(), counted: r.orders?.placed ?? -1, checks: r.checks.length });
-      } finally {
-        await server.close();
-      }
-    }
+    const rows = await Promise.all(
+      [0, 1, 7, 50, 500].map(async (cap) => {
+        const server = await startAcceptAll();
+        try {
+          const r = await runAgainstUrl(server.url, { maxOrders: cap, concurrency, runs: 2, seed: 5 });
+          return { cap, placed: server.placed(), counted: r.orders?.placed ?? -1, checks: r.checks.length };
+        } finally {
+          await server.close();
+        }
+      }),
+    );
     for (const row of rows) {
       expect(row.placed, JSON.stringify(row)).toBeLessThanOrEqual(row.cap);
       expect(row.counted, JSON.stringify(row)).toBeGreaterThanOrEqual(row.placed);
