@@ -60,3 +60,7 @@ export const mustFailures = (r: RunReport): string[] =>
 
 /** The status of one check. */
 export const statusOf = (r: RunReport, id: string): string | undefined => r.checks.find((c) => c.id === id)?.status;
+
+/** The checks sending the domain catalogue or the credential confusion probes that passed. */
+export const domainPasses = (r: RunReport): number =>
+  r.checks.filter((c) => /\.(domain|confusion)$/.test(c.id) && c.status === 'pass').length;

@@ -1,0 +1,69 @@
+/**
+ * The test suites and the files each runs (vitest.config.ts, vitest.interop.config.ts,
+ * vitest.browser.config.ts, vitest.burn.config.ts): every `*.test.ts` file belongs to exactly one
+ * of `npm test`, `npm run test:interop` and `npm run test:browser` (harness/testing/suites.test.ts).
+ */
+import { BaseSequencer, type InlineConfig, type TestSpecification } from 'vitest/node';
+
+/**
+ * `npm run test:interop`: whole-kit runs against servers shaped as outside teams shape them
+ * (stranger venues, deployments unlike the reference, answers nobody on the team wrote, lenient
+ * parsers, a stranger's gateway). Slow (a whole run each), so apart from `npm test`, which keeps
+ * the runner against the reference server and one clean stranger venue
+ * (harness/strangers/clean-venue.test.ts); CI runs both.
+ */
+export const INTEROP_FILES = [
+  'harness/strangers/venue.test.ts',
+  'harness/strangers/languages.test.ts',
+  'harness/variants.test.ts',
+  'harness/variants-answers.test.ts',
+  'harness/lenient-parsers.test.ts',
+  'harness/gateway.test.ts',
+] as const;
+
+/** `npm run test:burn`: the verdict suites that must give the same verdicts beside CPU-burning processes. */
+export const BURN_FILES = [
+  'harness/mutants.test.ts',
+  'harness/route-mutants.test.ts',
+  'harness/edge-mutants.test.ts',
+  'harness/variants.test.ts',
+  'harness/variants-answers.test.ts',
+  'harness/strangers/venue.test.ts',
+  'harness/strangers/languages.test.ts',
+  'harness/strangers/clean-venue.test.ts',
+] as const;
+
+/**
+ * A sequencer running `first` (suites whose time is mostly waiting) before the others, in that
+ * order; the others as vitest orders them. Vitest orders files by their last durations, which a
+ * fresh clone has none of: a waiting suite then started wherever its size put it, and one starting
+ * last was the tail of the whole run.
+ */
+export function longFirst(first: readonly string[]): typeof BaseSequencer {
+  return class LongFirst extends BaseSequencer {
+    override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+      const rank = (f: TestSpecification): number => {
+        const i = first.findIndex((name) => f.moduleId.endsWith(`/${name}`));
+        return i === -1 ? first.length : i;
+      };
+      return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+    }
+  };
+}
+
+/** What the Node suites share: the CPU-burn set-up, workers, concurrency and timeouts. */
+export const NODE_SUITE: InlineConfig = {
+  exclude: ['**/node_modules/**', 'dist/**', '**/*.browser.test.ts'],
+  // SPOTCHECK_CPU_BURN=N: N CPU-burning processes beside the suite (npm run test:burn); none otherwise
+  globalSetup: ['harness/testing/cpu-burn-setup.ts'],
+  // Many suites wait on sockets and timers (hostile servers, deadlines): more workers than
+  // cores keep both cores busy (vitest's default here would be 1 worker).
+  maxWorkers: 4,
+  isolate: false,
+  // concurrent tests of one file (the variant servers, the mutants) a few at a time: the time checks want a quiet machine
+  maxConcurrency: 3,
+  // A hung test still fails; a full run that takes 5-12 s on a quiet machine took past 30 s with the
+  // load average at 24-31 (8 sessions on 2 cores), failing on time alone with every assertion met.
+  testTimeout: 90000,
+  hookTimeout: 90000,
+};
