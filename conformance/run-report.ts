@@ -10,7 +10,8 @@ import { commandLine, replayArgv } from './reproduce.js';
 import { coverageMatrix } from './coverage.js';
 import { summariseTraffic } from './traffic.js';
 import type { ClockEstimate } from './clock.js';
-import type { Decision } from './decide.js';
+import { decide, type CheckRecord, type Decision, type RunFacts } from './decide.js';
+import { meets } from './exhaustion.js';
 import type { Discovery } from './discovery.js';
 import type { Exchange, Transport } from './transport.js';
 import type { TargetProfile } from './target/description.js';
@@ -74,6 +75,76 @@ export function checkReport(
   if (rep.status === 'fail' && extra.replayArgs !== undefined)
     rep.replay = `spotcheck ${commandLine(replayArgv(extra.seed, def.id, extra.replayArgs))}`;
   return rep;
+}
+
+/** What one check's run left beside its record: the refusals it met, its time probes. */
+export interface CheckTrace {
+  marks: string[];
+  timeProbes: CheckReport['timeProbes'];
+}
+
+/**
+ * The run's records, one per selected check (by index), until the one decision of each
+ * (design notes, "Evidence first, verdict last"): `excuse` gives a failure the account's refusal
+ * a control pair showed later, `decideAll` decides every record once with the run's final facts.
+ */
+export function createRecordBook(
+  selected: readonly CheckDefinition[],
+  at: { baseUrl: string; seed: number; replayArgs?: readonly string[] },
+) {
+  const records: Array<CheckRecord | undefined> = new Array(selected.length);
+  const traces: Array<CheckTrace | undefined> = [];
+  const reportOf = (i: number, d: Decision): CheckReport => {
+    const timeProbes = traces[i]?.timeProbes;
+    return checkReport(selected[i] as CheckDefinition, d, {
+      durationMs: records[i]?.durationMs ?? 0,
+      baseUrl: at.baseUrl,
+      seed: at.seed,
+      ...(at.replayArgs === undefined ? {} : { replayArgs: at.replayArgs }),
+      ...(timeProbes === undefined ? {} : { timeProbes }),
+    });
+  };
+  return {
+    record(i: number, rec: CheckRecord, trace?: CheckTrace): void {
+      records[i] = rec;
+      traces[i] = trace;
+    },
+    /** A check the deadline kept from running: skipped, cause deadline. */
+    notRun(i: number, reason: string): void {
+      records[i] = {
+        def: selected[i] as CheckDefinition,
+        evidence: [],
+        withheld: 0,
+        cut: 0,
+        effects: { shown: 0, methods: [] },
+        durationMs: 0,
+        notRun: { cause: 'deadline', reason },
+      };
+    },
+    /** The check's report, decided with the facts known now (--fail-fast asks before the run ends). */
+    decided: (i: number, facts: RunFacts): CheckReport => reportOf(i, decide(records[i] as CheckRecord, facts)),
+    /**
+     * A refusal valid orders were later shown (by a control pair) to meet is the account's: a
+     * failure without a refused exchange of its own whose refusals meet it is excused by it.
+     */
+    excuse(spent: { mark: string; reason: string } | undefined): void {
+      if (spent === undefined) return;
+      for (const [i, rec] of records.entries())
+        if (rec?.outcome?.status === 'fail' && rec.business === undefined && meets(traces[i]?.marks ?? [], spent.mark))
+          rec.business = { mark: spent.mark, reason: spent.reason };
+    },
+    /** Every recorded check decided once, in selection order; `onCheck` with each report. */
+    decideAll(facts: RunFacts, onCheck?: (r: CheckReport) => void): CheckReport[] {
+      const reports: CheckReport[] = [];
+      for (const [i, rec] of records.entries()) {
+        if (rec === undefined) continue;
+        const r = reportOf(i, decide(rec, facts));
+        reports.push(r);
+        onCheck?.(r);
+      }
+      return reports;
+    },
+  };
 }
 
 /** The checks' route cells by verdict, for the summary. */

@@ -7,7 +7,6 @@ import type { Dispatcher } from 'undici';
 import { SpotcheckError } from '../src/core/errors.js';
 import { anyUsable, discover, explainNothingAccepted } from './discovery.js';
 import { resolveDescription, type TargetProfile } from './target/description.js';
-import { meets } from './exhaustion.js';
 import { limitParams, oneOrder } from './checks/orders.js';
 import { measureClock, unknownClock, type ClockEstimate } from './clock.js';
 import { NO_TRADE_SECRET_VAR } from './curl.js';
@@ -24,9 +23,9 @@ import {
   RunInterrupted,
   type Learning,
 } from './session.js';
-import { OVERDUE_MS, schedule } from './scheduler.js';
-import { decide, type CheckRecord, type Decision, type RunFacts } from './decide.js';
-import { buildReport, checkReport, discoveryReport } from './run-report.js';
+import { createProgress, OVERDUE_MS, schedule } from './scheduler.js';
+import type { CheckRecord, RunFacts } from './decide.js';
+import { buildReport, createRecordBook, discoveryReport } from './run-report.js';
 import type { CheckContext, CheckDefinition, CheckReport, Strictness, RunReport, Target } from './types.js';
 import type { EvidenceEvent } from './report/files.js';
 
@@ -119,23 +118,13 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
   });
   const ep = profile.endpoints;
-  const running = new Set<string>();
-  let done = 0;
-  const progress = (): void => {
-    const current = running.size === 0 ? undefined : [...running].join(', ');
-    opts.onProgress?.({
-      done,
-      total: selected.length,
-      requests: transport.count(),
-      ...(current === undefined ? {} : { current }),
-    });
-  };
+  const progress = createProgress(selected.length, () => transport.count(), opts.onProgress);
   const run = createRunSender({
     transport,
     budget,
     paths: { batch: ep.batch.path, single: [ep.v1.path, ep['v1.1'].path] },
     ...(opts.signal ? { signal: opts.signal } : {}),
-    onRequest: progress,
+    onRequest: progress.update,
   });
 
   // Phase 1, the clock: discovery starts on the first sample's estimate while the samples go on.
@@ -184,35 +173,28 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     requestSpacingMs: opts.rate > 0 ? Math.ceil(1000 / opts.rate) : 0,
     timeouts: () => transport.timeouts(),
   };
-  const records: Array<CheckRecord | undefined> = new Array(selected.length);
-  const marks: string[][] = [];
-  const probes: Array<CheckReport['timeProbes']> = [];
+  const book = createRecordBook(selected, {
+    baseUrl: opts.target.baseUrl,
+    seed: opts.seed,
+    ...(opts.replayArgs === undefined ? {} : { replayArgs: opts.replayArgs }),
+  });
   let placingLeft = selected.filter((c) => c.placesOrders).length;
   let stopped: RunReport['stopped'];
   const maxTimeNote = `--max-time ${opts.maxTimeMs ?? 0} ms`;
   const factsNow = (): RunFacts =>
     runFacts(services.learning, opts.profile, run.lastAnswered, budget.label, maxTimeNote);
-  const reportOf = (index: number, d: Decision): CheckReport =>
-    checkReport(selected[index] as CheckDefinition, d, {
-      durationMs: records[index]?.durationMs ?? 0,
-      baseUrl: opts.target.baseUrl,
-      seed: opts.seed,
-      ...(opts.replayArgs === undefined ? {} : { replayArgs: opts.replayArgs }),
-      ...(probes[index] === undefined ? {} : { timeProbes: probes[index] }),
-    });
 
   const runOne = async (index: number, place: Place): Promise<void> => {
     const def = selected[index] as CheckDefinition;
     if (cutInDiscovery || transport.cutByDeadline() > 0) {
-      records[index] = notRun(
-        def,
+      book.notRun(
+        index,
         `not run: ${maxTimeNote} was reached ${cutInDiscovery ? 'before discovery ended' : 'before this check'}`,
       );
-      done++;
+      progress.skip();
       return;
     }
-    running.add(def.id);
-    progress();
+    progress.start(def.id);
     const share = def.placesOrders ? budget.share(placingLeft--) : { limit: Infinity, used: 0 };
     const ran = await runCheck(def, share, place, {
       ctx,
@@ -221,44 +203,27 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       services,
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
-    running.delete(def.id);
     if (ran === undefined) {
+      progress.abandon(def.id);
       stopped = { reason: 'interrupted', notRun: 0 };
       return;
     }
-    const { rec } = ran;
-    records[index] = rec;
-    opts.onEvidence?.(evidenceEvent(rec));
-    marks[index] = ran.marks;
-    probes[index] = ran.timeProbes;
-    done++;
-    progress();
-    if (
-      stopped === undefined &&
-      done < selected.length &&
-      opts.stopAfter?.(reportOf(index, decide(rec, factsNow()))) === true
-    )
+    book.record(index, ran.rec, ran);
+    opts.onEvidence?.(evidenceEvent(ran.rec));
+    progress.end(def.id);
+    if (stopped === undefined && progress.done() < selected.length && opts.stopAfter?.(book.decided(index, factsNow())))
       stopped = { reason: 'fail-fast', notRun: 0 };
   };
   await schedule(selected, width, runOne, () => stopped !== undefined);
 
   // Phase 4, effects: a refusal valid orders were later shown (by a control pair) to meet is the account's.
   const spent = services.exhaustion.current();
-  if (spent !== undefined)
-    for (const [i, rec] of records.entries())
-      if (rec?.outcome?.status === 'fail' && rec.business === undefined && meets(marks[i] ?? [], spent.mark))
-        rec.business = { mark: spent.mark, reason: spent.reason };
+  book.excuse(spent);
 
   // Phase 5, decide: once, with the run's final knowledge; every output reads these.
-  const facts = factsNow();
-  const reports: CheckReport[] = [];
-  for (const [i, rec] of records.entries()) {
-    if (rec === undefined) continue;
-    reports.push(reportOf(i, decide(rec, facts)));
-    opts.onCheck?.(reports.at(-1) as CheckReport);
-  }
+  const reports = book.decideAll(factsNow(), opts.onCheck);
   if (stopped !== undefined) stopped.notRun = selected.length - reports.length;
-  opts.onProgress?.({ done, total: selected.length, requests: transport.count() });
+  progress.final();
 
   // Phase 6, the report.
   return buildReport(reports, {
@@ -324,19 +289,6 @@ async function runCheck(
   if (spent !== undefined) rec.business = { mark: spent.mark, reason: spent.reason };
   const marks = outcome?.status === 'fail' && failing === undefined ? session.marks() : [];
   return { rec, marks, timeProbes: session.timeProbes() };
-}
-
-/** The record of a check the deadline kept from running. */
-function notRun(def: CheckDefinition, reason: string): CheckRecord {
-  return {
-    def,
-    evidence: [],
-    withheld: 0,
-    cut: 0,
-    effects: { shown: 0, methods: [] },
-    durationMs: 0,
-    notRun: { cause: 'deadline', reason },
-  };
 }
 
 /** The clock measured in the background: `first` settles on the first estimate, `measured` on the whole measurement. */

@@ -47,3 +47,48 @@ export async function schedule(
   await Promise.all([timedLane(), pool(where((c) => c.timed !== true && c.runLast !== true))]);
   if (!halted()) await pool(where((c) => c.runLast === true));
 }
+
+/** Where the run stands, for the console: checks ended of `total`, those under way, requests sent. */
+export interface RunProgress {
+  done: number;
+  total: number;
+  current?: string;
+  requests: number;
+}
+
+/** The run's progress events (`onProgress`): a check starts, ends, or is not run. */
+export function createProgress(total: number, requests: () => number, onProgress?: (p: RunProgress) => void) {
+  const running = new Set<string>();
+  let done = 0;
+  const emit = (): void => {
+    const current = running.size === 0 ? undefined : [...running].join(', ');
+    onProgress?.({ done, total, requests: requests(), ...(current === undefined ? {} : { current }) });
+  };
+  return {
+    /** After every request. */
+    update: emit,
+    start(id: string): void {
+      running.add(id);
+      emit();
+    },
+    /** The check ended: it counts as done. */
+    end(id: string): void {
+      running.delete(id);
+      done++;
+      emit();
+    },
+    /** The check was abandoned (the run interrupted): not done. */
+    abandon(id: string): void {
+      running.delete(id);
+    },
+    /** A check not run (the deadline): done, no event. */
+    skip(): void {
+      done++;
+    },
+    done: (): number => done,
+    /** The last event, once every check is decided. */
+    final(): void {
+      onProgress?.({ done, total, requests: requests() });
+    },
+  };
+}
