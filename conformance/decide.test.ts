@@ -2,7 +2,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Observation } from '../src/core/response.js';
-import { decide, type CheckRecord, type Evidence, type RunFacts } from './decide.js';
+import { decide, type CheckRecord, type Decision, type Evidence, type RunFacts } from './decide.js';
+import { decideAgainst, type Answering, type Received } from '../harness/testing/one-check.js';
+import { PAST_LONG } from './checks/extremes.js';
 import { incompleteMust } from './run-report.js';
 import { expect as want, type CheckOutcome, type Knowledge, type RouteKnowledge } from './verdict.js';
 import type { CheckDefinition, CheckReport } from './types.js';
@@ -308,6 +310,222 @@ describe('decide(): one decision per check from its evidence and the final knowl
   it('is pure: the same record and facts give the same decision', () => {
     for (const [, record] of rows) expect(decide(record, facts)).toEqual(decide(record, facts));
   });
+});
+
+/*
+ * Verdict rules 1-3 compare or recognise inside a check's own code (an echo by its seed meaning,
+ * the forms a probe may take, a differential pair), which decide() alone cannot be handed: each
+ * row runs the real check through the run's session against a target answering in process
+ * (harness/testing/one-check.ts), then decide() its recorded evidence.
+ */
+
+/** Each order placed, as §2.2 shows it; `echo` spells each echoed field (default: as sent). */
+function placing(
+  echo: (field: 'symbol' | 'price' | 'quantity' | 'orderId', value: unknown, n: number) => unknown = (_f, v) => v,
+): Answering {
+  let n = 0;
+  const order = (o: Record<string, unknown>) => {
+    const k = n++;
+    return {
+      orderId: echo('orderId', String(1000 + k), k),
+      clientOrderId: o.newClientOrderId,
+      symbol: echo('symbol', o.symbol, k),
+      side: o.side,
+      type: o.type,
+      ...(o.timeInForce === undefined ? {} : { timeInForce: o.timeInForce }),
+      ...(o.price === undefined ? {} : { price: echo('price', o.price, k) }),
+      ...(o.quantity === undefined ? {} : { origQty: echo('quantity', o.quantity, k) }),
+      status: 'NEW',
+      transactTime: Date.now(),
+    };
+  };
+  return (r) =>
+    r.route === 'batch/json'
+      ? { status: 200, json: { code: 0, result: r.orders.map((o) => ({ code: 0, msg: 'ok', order: order(o) })) } }
+      : { status: 200, json: { code: 0, ...order(r.orders[0] ?? {}) } };
+}
+
+/** The same decimal in another spelling: a trailing zero (`1.5` is echoed `1.50`, `2` as `2.0`). */
+const padded = (v: unknown): unknown => (typeof v !== 'string' ? v : v.includes('.') ? `${v}0` : `${v}.0`);
+
+/**
+ * A venue reading D-V11-MARKET-SIZE its own way: which sizes a v1.1 MARKET order may carry
+ * (`both`: §2.1 read literally; `one`: exactly one of them; `either`: the reference's choice;
+ * `none`: no form at all). Every other order is placed.
+ */
+function marketReading(reading: 'both' | 'one' | 'either' | 'none'): Answering {
+  const place = placing();
+  return (r) => {
+    const o = r.orders[0] ?? {};
+    if (r.route.startsWith('v1.1/') && o.type === 'MARKET') {
+      const sizes = (o.quantity === undefined ? 0 : 1) + (o.amount === undefined ? 0 : 1);
+      const ok = { both: sizes === 2, one: sizes === 1, either: sizes >= 1, none: false }[reading];
+      if (!ok)
+        return sizes === 2
+          ? { status: 400, json: { code: -1106, msg: "Parameter 'amount' sent when not required." } }
+          : {
+              status: 400,
+              json: { code: -1102, msg: 'Mandatory parameter was not sent, was empty/null, or malformed.' },
+            };
+    }
+    return place(r);
+  };
+}
+
+/**
+ * A small venue whose duplicate-id and balance refusals share one code (-2010): a repeated client
+ * id is refused; past `balance` orders on a route, every order is; a wrong signature, a timestamp
+ * an hour old or side HOLD are refused, and with `placesRefused` their order is placed all the same.
+ */
+function sharedCodeVenue(opts: { balance: number; placesRefused?: boolean }): Answering {
+  const used = new Set<string>();
+  const placedOn = new Map<string, number>();
+  const place = placing();
+  return (r: Received) => {
+    const o = r.orders[0] ?? {};
+    const id = String(o.newClientOrderId ?? '');
+    const broken =
+      !r.signed || Number(r.params.timestamp) < Date.now() - 60_000 || !['BUY', 'SELL'].includes(String(o.side));
+    if (broken) {
+      if (opts.placesRefused === true) used.add(id);
+      return { status: 400, json: { code: -1100, msg: 'Illegal characters found in a parameter.' } };
+    }
+    if (used.has(id)) return { status: 400, json: { code: -2010, msg: 'Duplicate order sent.' } };
+    if ((placedOn.get(r.route) ?? 0) >= opts.balance)
+      return { status: 400, json: { code: -2010, msg: 'Account has insufficient balance for requested action.' } };
+    used.add(id);
+    placedOn.set(r.route, (placedOn.get(r.route) ?? 0) + 1);
+    return place(r);
+  };
+}
+
+/** [name citing the seed section or decision, the check's decision, expected status, cause or pattern] */
+type CheckRow = [string, () => Promise<Decision>, CheckReport['status'], RegExp | string | undefined];
+const BTC_LOWER = { order: { symbol: 'btcusdt' } };
+const checkRows: CheckRow[] = [
+  // 1. values compared by their seed meaning
+  [
+    'values by their seed meaning: an echo differing only in spelling passes (§2.1 DECIMAL "1.5" echoed "1.50"; a symbol placed "btcusdt" echoed "BTCUSDT", the same pair)',
+    () =>
+      decideAgainst(
+        'RESULT-ORDER-ECHO',
+        placing((f, v) => (f === 'symbol' ? String(v).toUpperCase() : f === 'orderId' ? v : padded(v))),
+        { description: BTC_LOWER },
+      ),
+    'pass',
+    undefined,
+  ],
+  [
+    'values by their seed meaning: ... an echo of another value fails (§2.2 order.price)',
+    () =>
+      decideAgainst(
+        'RESULT-ORDER-ECHO',
+        placing((f, v) => (f === 'price' ? `${String(v)}1` : v)),
+      ),
+    'fail',
+    /price/,
+  ],
+  [
+    'values by their seed meaning: LONG "0042" and 42 are one orderId, given twice (§2.2 order.orderId LONG, D-WIRE-NUMBERS)',
+    () =>
+      decideAgainst(
+        'RESULT-ORDER-ID',
+        placing((f, v, n) => (f !== 'orderId' ? v : n === 0 ? '0042' : n === 1 ? 42 : v)),
+      ),
+    'fail',
+    /0?42 was already given/,
+  ],
+  [
+    'values by their seed meaning: ... "0042" beside 43 are two (leading zeros spell a LONG, they do not change it)',
+    () =>
+      decideAgainst(
+        'RESULT-ORDER-ID',
+        placing((f, v, n) => (f !== 'orderId' ? v : n === 0 ? '0042' : 43 + n)),
+      ),
+    'pass',
+    undefined,
+  ],
+  [
+    `values by their seed meaning: quantity ${PAST_LONG} (2^64 + 5) placed and echoed with its exact value in another spelling passes (§2.1 DECIMAL)`,
+    () =>
+      decideAgainst(
+        'ORDER-DECIMAL-FORMAT.huge',
+        placing((f, v) => (f === 'orderId' ? v : padded(v))),
+      ),
+    'pass',
+    undefined,
+  ],
+  [
+    `values by their seed meaning: ... echoed 18446744073709552000 (the double nearest it) fails: not its value (§2.1 DECIMAL)`,
+    () =>
+      decideAgainst(
+        'ORDER-DECIMAL-FORMAT.huge',
+        placing((f, v) => (f === 'quantity' && v === PAST_LONG ? '18446744073709552000' : v)),
+      ),
+    'fail',
+    /18446744073709552000/,
+  ],
+  // 2. probes valid or invalid under every reading
+  ...(['both', 'one', 'either'] as const).map(
+    (reading): CheckRow => [
+      `valid under every reading: a v1.1 MARKET positive probe takes a form the venue's reading accepts, whichever it is (D-V11-MARKET-SIZE, reading "${reading}")`,
+      () => decideAgainst('ORDER-V11-ENDPOINT', marketReading(reading)),
+      'pass',
+      undefined,
+    ],
+  ),
+  [
+    'valid under every reading: ... a venue accepting no MARKET form at all fails (§2.1 type MARKET)',
+    () => decideAgainst('ORDER-V11-ENDPOINT', marketReading('none')),
+    'fail',
+    /MARKET/,
+  ],
+  [
+    'valid under every reading: a property never draws the disputed v1.1 MARKET as a positive probe: §2.1 read literally (quantity and amount) refuses none of its cases (D-V11-MARKET-SIZE)',
+    () => decideAgainst('SIG-PLACEMENT-QUERY.v1.1', marketReading('both'), { runs: 40 }),
+    'pass',
+    undefined,
+  ],
+  ...(['both', 'one'] as const).map(
+    (reading): CheckRow => [
+      `valid under every reading: the disputed point itself is INFO, never a failure (D-V11-MARKET-SIZE, reading "${reading}")`,
+      () => decideAgainst('ORDER-MARKET-SIZE-V11.which', marketReading(reading)),
+      'info',
+      undefined,
+    ],
+  ),
+  // 3. a refusal recognised by a control, not its code
+  [
+    'a refusal recognised by a control: a repeated client id refused (-2010) while the fresh-id twin sent with it is refused alike (the balance shares the code) is undecided (§8 newClientOrderId, D-DUPLICATE-CLIENT-ID)',
+    () => decideAgainst('ROBUST-REJECT-PLACES-NOTHING.reuse', sharedCodeVenue({ balance: 1 })),
+    'inconclusive',
+    /not shown to be about the id/,
+  ],
+  [
+    "a refusal recognised by a control: ... with the twin placed, the refusal is the id's, and the run decides: refused calls left their ids free",
+    () => decideAgainst('ROBUST-REJECT-PLACES-NOTHING.reuse', sharedCodeVenue({ balance: Infinity })),
+    'pass',
+    undefined,
+  ],
+  [
+    'a refusal recognised by a control: ... and decides a refused call that used its id (placed all the same) as a failure (§4.1 rule 3)',
+    () =>
+      decideAgainst('ROBUST-REJECT-PLACES-NOTHING.reuse', sharedCodeVenue({ balance: Infinity, placesRefused: true })),
+    'fail',
+    /while the same order with a fresh id, sent with it, was placed/,
+  ],
+];
+
+describe('decide() on the evidence of checks whose comparison is their own (verdict rules 1-3)', () => {
+  for (const [name, decision, status, cause] of checkRows) {
+    it(name, async () => {
+      const d = await decision();
+      expect(d.status, `${d.reason ?? ''} ${d.actual ?? ''}`).toBe(status);
+      if (typeof cause === 'string') expect(d.cause).toBe(cause);
+      if (cause instanceof RegExp)
+        expect(`${d.reason ?? ''} ${d.actual ?? ''} ${JSON.stringify(d.cells ?? [])}`).toMatch(cause);
+    });
+  }
 });
 
 describe('undecided is not passed', () => {
