@@ -475,7 +475,7 @@ const checkRows: CheckRow[] = [
     ],
   ),
   [
-    'valid under every reading: ... a venue accepting no MARKET form at all fails (§2.1 type MARKET)',
+    'valid under every reading: ... a venue accepting no MARKET form at all fails (§9 v1.1, §2.1 type MARKET)',
     () => decideAgainst('ORDER-V11-ENDPOINT', marketReading('none')),
     'fail',
     /MARKET/,
@@ -496,7 +496,7 @@ const checkRows: CheckRow[] = [
   ),
   // 3. a refusal recognised by a control, not its code
   [
-    'a refusal recognised by a control: a repeated client id refused (-2010) while the fresh-id twin sent with it is refused alike (the balance shares the code) is undecided (§8 newClientOrderId, D-DUPLICATE-CLIENT-ID)',
+    'a refusal recognised by a control: a repeated client id refused (-2010) while the fresh-id twin sent with it is refused alike (the balance shares the code) is undecided (§2.1 newClientOrderId, D-DUPLICATE-CLIENT-ID)',
     () => decideAgainst('ROBUST-REJECT-PLACES-NOTHING.reuse', sharedCodeVenue({ balance: 1 })),
     'inconclusive',
     /not shown to be about the id/,
@@ -508,7 +508,7 @@ const checkRows: CheckRow[] = [
     undefined,
   ],
   [
-    'a refusal recognised by a control: ... and decides a refused call that used its id (placed all the same) as a failure (§4.1 rule 3)',
+    'a refusal recognised by a control: ... and decides a refused call that used its id (placed all the same) as a failure (§4.1: a refused call places nothing)',
     () =>
       decideAgainst('ROBUST-REJECT-PLACES-NOTHING.reuse', sharedCodeVenue({ balance: Infinity, placesRefused: true })),
     'fail',
