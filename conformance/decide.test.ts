@@ -436,7 +436,7 @@ const checkRows: CheckRow[] = [
     /0?42 was already given/,
   ],
   [
-    'values by their seed meaning: ... "0042" beside 43 are two (leading zeros spell a LONG, they do not change it)',
+    'values by their seed meaning: ... "0042" beside 43 are two (§2.2 order.orderId LONG: leading zeros spell it, they do not change it)',
     () =>
       decideAgainst(
         'RESULT-ORDER-ID',
@@ -502,7 +502,7 @@ const checkRows: CheckRow[] = [
     /not shown to be about the id/,
   ],
   [
-    "a refusal recognised by a control: ... with the twin placed, the refusal is the id's, and the run decides: refused calls left their ids free",
+    "a refusal recognised by a control: ... with the twin placed, the refusal is the id's, and the run decides: refused calls left their ids free (§4.1)",
     () => decideAgainst('ROBUST-REJECT-PLACES-NOTHING.reuse', sharedCodeVenue({ balance: Infinity })),
     'pass',
     undefined,
