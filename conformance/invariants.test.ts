@@ -88,11 +88,14 @@ describe('the invariants of one accepted answer', () => {
     expect(rules(batch(body, [entry('A'), { code: -1, msg: 'no', order: { side: 'SELL' } }]))).toEqual([]);
   });
 
-  it('a decimal sent as a JSON integer past 2^53 is compared by its digits, not as a double', () => {
-    const body = '[{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","price":"1","quantity":9007199254740993}]';
+  it('a decimal sent as text is compared by its digits; one sent as a JSON number may echo the double nearest it, never a wrapped value', () => {
+    const order = (q: string) => `[{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","price":"1","quantity":${q}}]`;
     const echo = (origQty: string) => [{ code: 0, msg: 'OK', order: { origQty } }];
-    expect(rules(batch(body, echo('9007199254740993')))).toEqual([]);
-    expect(rules(batch(body, echo('9007199254740992')))).toEqual(['RESULT-ORDER-ECHO']);
+    expect(rules(batch(order('"9007199254740993"'), echo('9007199254740993')))).toEqual([]);
+    expect(rules(batch(order('"9007199254740993"'), echo('9007199254740992')))).toEqual(['RESULT-ORDER-ECHO']);
+    expect(rules(batch(order('9007199254740993'), echo('9007199254740993')))).toEqual([]);
+    expect(rules(batch(order('9007199254740993'), echo('9007199254740992')))).toEqual([]);
+    expect(rules(batch(order('18446744073709551617'), echo('1')))).toEqual(['RESULT-ORDER-ECHO']);
   });
 
   it('compares no field the readings of the request disagree on: a name sent twice, spelt otherwise, or a value of another JSON type', () => {

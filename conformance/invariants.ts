@@ -3,7 +3,8 @@
  * "The input domain is data"): one `result` entry per submitted element, in order (§2.2, §4.1
  * rule 4, D-RESULT-ORDER), and each placed order echoing what was sent by its seed meaning: the
  * symbol as the same pair, side, type and timeInForce exactly, price, origQty and reqAmount by
- * exact decimal value (RESULT-ORDER-ECHO), clientOrderId exactly (RESULT-CLIENT-ORDER-ID-ECHO),
+ * exact decimal value, or, for a value sent as a JSON number, the double nearest it (RFC 8259 §6
+ * lets a parser read numbers so; D-DECIMALS) (RESULT-ORDER-ECHO), clientOrderId exactly (RESULT-CLIENT-ORDER-ID-ECHO),
  * executedQty from 0 to origQty (RESULT-EXECUTED-QTY). A field is compared only where every
  * reading of the request agrees on what was sent: a name sent twice (D-DUPLICATE-PARAM,
  * D-JSON-TEXT), spelt otherwise (D-PARAM-NAMES), a JSON value of another type (D-JSON-TYPES) or a
@@ -243,6 +244,14 @@ function decimalSent(v: SentValue | undefined): string | undefined {
   return ok && compareDecimals(v.text, '0') === 1 ? v.text : undefined;
 }
 
+/** A decimal's value as a double (a JSON number, or a decimal string); NaN for anything else. */
+const asDouble = (x: unknown): number =>
+  typeof x === 'number'
+    ? x
+    : typeof x === 'string' && /^[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(x)
+      ? Number(x)
+      : Number.NaN;
+
 /** A STRING or ENUM every reading takes: sent as a string. */
 const textSent = (v: SentValue | undefined): string | undefined => (v === undefined || v.number ? undefined : v.text);
 
@@ -279,10 +288,13 @@ function judgeOrder(sent: SentOrder, echo: Record<string, unknown>, at: string, 
     ['quantity', 'origQty'],
     ['amount', 'reqAmount'],
   ] as const) {
-    const v = decimalSent(sent.get(field));
+    const sentValue = sent.get(field);
+    const v = decimalSent(sentValue);
     if (v === undefined || echo[key] === undefined || (field === 'price' && type === 'MARKET')) continue;
-    const same = echoesDecimal(echo[key], v);
-    if (same === undefined) continue;
+    // a JSON number may be read as the double nearest it (RFC 8259 §6): its echo may be that double
+    const same =
+      echoesDecimal(echo[key], v) === true || (sentValue?.number === true && asDouble(echo[key]) === Number(v));
+    if (!same && echoesDecimal(echo[key], v) === undefined) continue;
     compared = true;
     if (!same) wrong.push(`${key} ${JSON.stringify(echo[key])} for ${field} ${v}`);
   }

@@ -284,7 +284,8 @@ function syntaxVariant(name: string, params: Params, ctx: CheckContext): { param
     case 'longest':
       return {
         params: longestOrder({ ...params, stpMode: 'EXPIRE_MAKER' }, ctx.clientId),
-        opts: { recvWindow: 60000 },
+        // (the default window, sent: a window a venue may cap is recvWindow's forms' to judge)
+        opts: { recvWindow: 5000 },
       };
     case 'array-name':
       return { params: { ...rest, 'side[]': side }, opts: {} };

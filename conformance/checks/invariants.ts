@@ -20,6 +20,9 @@ const WHAT: Record<InvariantRule, string> = {
   'RESULT-EXECUTED-QTY': 'every placed order the run was answered with has an executedQty from 0 to its origQty',
 };
 
+/** Invariants only a batch answer shows (§4.1 rule 4: one entry per order, in order). */
+const BATCH_ONLY: ReadonlySet<InvariantRule> = new Set(['RESULT-ONE-PER-ORDER', 'RESULT-ORDER-MATCH']);
+
 function invariantCheck(ruleId: InvariantRule): CheckDefinition {
   return {
     id: `${ruleId}.invariant`,
@@ -29,6 +32,8 @@ function invariantCheck(ruleId: InvariantRule): CheckDefinition {
     async run(ctx) {
       const answers = ctx.answers?.();
       if (answers === undefined) return skip("the run's answers are not available to this check");
+      if (BATCH_ONLY.has(ruleId) && ctx.target.profile?.endpoints.batch.offered === false)
+        return skip('the target does not offer the batch endpoint (target description): no batch answer to judge');
       let checked = 0;
       for (const a of answers) {
         const j = judgeAnswer(a.exchange);
