@@ -6,9 +6,9 @@
  * exact decimal value, or, for a value sent as a JSON number, the double nearest it (RFC 8259 §6
  * lets a parser read numbers so; D-DECIMALS) (RESULT-ORDER-ECHO), clientOrderId exactly (RESULT-CLIENT-ORDER-ID-ECHO),
  * executedQty from 0 to origQty (RESULT-EXECUTED-QTY). A field is compared only where every
- * reading of the request agrees on what was sent: a name sent twice (D-DUPLICATE-PARAM,
- * D-JSON-TEXT), spelt otherwise (D-PARAM-NAMES), a JSON value of another type (D-JSON-TYPES) or a
- * value no reading takes is left to the checks of its own rule. Pure.
+ * reading that accepts the request agrees on what was sent: a name sent twice (D-DUPLICATE-PARAM,
+ * D-JSON-TEXT), an optional one spelt otherwise (D-PARAM-NAMES), a JSON value of another type
+ * (D-JSON-TYPES) or a value no reading takes is left to the checks of its own rule. Pure.
  */
 import { decodeComponent } from '../src/core/signing/query.js';
 import { echoesDecimal, plainDecimal } from '../src/core/validation/decimal.js';
@@ -75,7 +75,15 @@ function foldsTo(name: string): string | undefined {
   return FIELDS.find((f) => f.toLowerCase() === folded);
 }
 
-/** Fields of one order from its name/value pairs: a name sent twice or spelt otherwise leaves its field without a meaning. */
+/** Optional fields whose absence has a meaning of its own (an id generated, a default): one sent under a name spelt otherwise may be read as absent. */
+const DEFAULTED = new Set(['newClientOrderId', 'timeInForce', 'stpMode']);
+
+/**
+ * Fields of one order from its name/value pairs. A field sent twice, or as a value of another
+ * JSON type, has no agreed meaning. One sent under a name spelt otherwise (`%73ide`, `SIDE`,
+ * `ſide`, D-PARAM-NAMES) is read as that field: a reading that does not refuses the order
+ * without it, so an accepted order shows the field's value; except where its absence is valid too.
+ */
 function orderOf(pairs: ReadonlyArray<{ raw: string; name: string; value: SentValue | undefined }>): SentOrder {
   const out: SentOrder = new Map();
   const unclear = new Set<string>();
@@ -83,7 +91,7 @@ function orderOf(pairs: ReadonlyArray<{ raw: string; name: string; value: SentVa
   for (const { raw, name, value } of pairs) {
     const field = foldsTo(name);
     if (field === undefined) continue;
-    if (raw !== field || value === undefined || seen.has(field)) unclear.add(field);
+    if ((raw !== field && DEFAULTED.has(field)) || value === undefined || seen.has(field)) unclear.add(field);
     seen.add(field);
     if (value !== undefined) out.set(field, value);
   }
