@@ -165,7 +165,7 @@ export interface CheckSessionDeps {
   shared: Map<string, Promise<{ result: SendResult; carry: unknown }>>;
   /** Unanswered requests of the run (the first 20 described). */
   unanswered: { count: number; probes: string[] };
-  /** Accepted answers of the run, with the check that sent each (the run-wide invariants, conformance/invariants.ts). */
+  /** Accepted answers of the run, with the check that sent each (the run-wide invariants, conformance/invariant.ts). */
   answers: AcceptedAnswer[];
 }
 

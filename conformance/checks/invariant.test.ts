@@ -1,11 +1,11 @@
 /**
- * The run-wide invariant checks (conformance/checks/invariants.ts): they send nothing, judge the
+ * The run-wide invariant checks (conformance/checks/invariant.ts): they send nothing, judge the
  * answers the other checks got once those have ended, pass on the reference server, and are
  * undecided when no check got an answer to judge.
  */
 import { describe, expect, it } from 'vitest';
 import { runAgainstServer } from '../../harness/selftest.js';
-import { invariantChecks } from './invariants.js';
+import { invariantChecks } from './invariant.js';
 
 const IDS = invariantChecks.map((c) => c.id);
 

@@ -325,12 +325,14 @@ function judgeOrder(sent: SentOrder, echo: Record<string, unknown>, at: string, 
   }
   if (echo.executedQty !== undefined) {
     out.checked.add('RESULT-EXECUTED-QTY');
+    // the ordered quantity (§2.2 origQty): the one sent where it has one meaning, else the one echoed
+    const ordered = decimalSent(sent.get('quantity')) ?? echo.origQty;
     const low = compareDecimals(echo.executedQty, '0');
-    const high = echo.origQty === undefined ? -1 : compareDecimals(echo.executedQty, echo.origQty);
+    const high = ordered === undefined ? -1 : compareDecimals(echo.executedQty, ordered);
     if (low === undefined || low < 0 || high === undefined || high > 0)
       out.violations.push({
         ruleId: 'RESULT-EXECUTED-QTY',
-        expected: `${at}: executedQty a decimal from 0 to origQty ${JSON.stringify(echo.origQty)}`,
+        expected: `${at}: executedQty a decimal from 0 to the quantity ordered, ${JSON.stringify(ordered)}`,
         actual: `executedQty ${JSON.stringify(echo.executedQty)}`,
       });
   }

@@ -1,11 +1,11 @@
 /**
- * The run-wide invariants of an accepted answer (conformance/invariants.ts): each rule breaks on
+ * The run-wide invariants of an accepted answer (conformance/invariant.ts): each rule breaks on
  * the answer that breaks it, values compared by their seed meaning, and a field no reading of
  * the request agrees on is never compared.
  */
 import { describe, expect, it } from 'vitest';
 import type { Observation } from '../src/core/response.js';
-import { compareDecimals, judgeAnswer, readJson, type AnsweredExchange } from './invariants.js';
+import { compareDecimals, judgeAnswer, readJson, type AnsweredExchange } from './invariant.js';
 
 const accepted = (json: unknown, text = JSON.stringify(json)): Observation => ({
   verdict: 'accepted',
@@ -60,6 +60,11 @@ describe('the invariants of one accepted answer', () => {
   it('a client id echoed in another letter case breaks RESULT-CLIENT-ORDER-ID-ECHO; executedQty past origQty or below 0 breaks RESULT-EXECUTED-QTY', () => {
     expect(rules(single(ORDER, { ...ECHO, clientOrderId: 'ab c' }))).toEqual(['RESULT-CLIENT-ORDER-ID-ECHO']);
     expect(rules(single(ORDER, { ...ECHO, executedQty: '1.5000001' }))).toEqual(['RESULT-EXECUTED-QTY']);
+    // bounded by the quantity ordered: an origQty echoed short is RESULT-ORDER-ECHO's alone
+    expect(rules(single(ORDER, { ...ECHO, origQty: '1.4', executedQty: '1.5' }))).toEqual(['RESULT-ORDER-ECHO']);
+    expect(rules(single(ORDER.replace('&quantity=1.50', ''), { ...ECHO, origQty: '2', executedQty: '2.5' }))).toEqual([
+      'RESULT-EXECUTED-QTY',
+    ]);
     expect(rules(single(ORDER, { ...ECHO, executedQty: '-0' }))).toEqual([]);
     expect(rules(single(ORDER, { ...ECHO, executedQty: '-0.1' }))).toEqual(['RESULT-EXECUTED-QTY']);
     expect(rules(single(ORDER, { ...ECHO, executedQty: 'all' }))).toEqual(['RESULT-EXECUTED-QTY']);
