@@ -61,7 +61,8 @@ function shown(v: string): string {
 /** How a form travels, in words: its value, the time input sent with it, the routes it keeps to. */
 function valueOf(f: Form): string {
   const withs = Object.entries(f.with ?? {}).map(([k, v]) => `, with ${k} ${shown(v)}`);
-  const where = f.everyEndpoint ? ', on every endpoint' : f.routes === undefined ? '' : `, on ${f.routes.join(', ')}`;
+  const only = f.routes === undefined ? '' : `, on ${f.routes.join(', ')}`;
+  const where = f.everyEndpoint ? (f.routes === undefined ? ', on every endpoint' : `${only}, each endpoint`) : only;
   return `${ownValue(f)}${withs.join('')}${where}`;
 }
 
