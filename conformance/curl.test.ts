@@ -148,4 +148,15 @@ describe('printed curl reproductions, run with bash + curl + openssl', () => {
     expect(text).toContain('over the old timestamp');
     expect(text).not.toContain('SIG=');
   });
+
+  it('a request sent with another method is printed with it; HEAD as --head, which does not wait for a body', () => {
+    const line = (method: string) =>
+      curlFor('http://127.0.0.1:1', {
+        request: { method, path: '/api/v1/spot/order', query: 'timestamp=1', body: '', headers: {} },
+        observation: { verdict: 'rejected' },
+      });
+    expect(line('PUT')).toContain("curl -sS -X PUT 'http://127.0.0.1:1/api/v1/spot/order?timestamp=1'");
+    expect(line('HEAD')).toContain("curl -sS --head 'http://127.0.0.1:1/api/v1/spot/order?timestamp=1'");
+    expect(line('HEAD')).not.toContain('-X HEAD');
+  });
 });

@@ -79,7 +79,8 @@ export function curlFor(baseUrl: string, x: Exchange): string {
     ].join('');
   };
   const url = `${baseUrl.replace(/\/+$/, '')}${r.path}${r.query === '' ? '' : `?${r.query}`}`;
-  const parts = [`curl -sS -X ${r.method} ${sub(url)}`];
+  // curl -X HEAD waits for a body a HEAD answer never has: --head asks the same without waiting
+  const parts = [`curl -sS ${r.method === 'HEAD' ? '--head' : `-X ${r.method}`} ${sub(url)}`];
   for (const [k, v] of Object.entries(r.headers)) parts.push(`-H ${shq(`${k}: ${v}`)}`);
   if (r.body !== '')
     parts.push(

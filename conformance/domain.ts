@@ -50,6 +50,12 @@ export interface DomainForm {
   decision?: string;
   acceptedBy?: string[];
   note?: string;
+  /** Other time inputs sent with this form (templates filled in alike): a window and an age probed together (§5.4). */
+  with?: { timestamp?: string; recvWindow?: string };
+  /** The only routes the form travels on (route keys), when fewer than its input's. */
+  routes?: string[];
+  /** Sent once on each endpoint every run (a placement rotating with the seed): a form every order path must meet. */
+  everyEndpoint?: true;
 }
 
 export interface DomainCatalogue {
@@ -90,6 +96,8 @@ export interface Fill {
   key?: string;
   /** A valid order's JSON text in a variant (`plain`, `escaped`, `reversed`, `single-quoted`, `dup-side`, `minimal`). */
   order?: (variant: string) => string;
+  /** The largest valid batch body (§4.1, §8): 20 orders with the longest ids and decimals. */
+  largest?: () => string;
 }
 
 const ARABIC = '٠١٢٣٤٥٦٧٨٩';
@@ -110,16 +118,33 @@ function longVariant(digits: string, variant: string | undefined): string {
       return `0x${BigInt(digits).toString(16)}`;
     case 'ns':
       return (BigInt(digits) * 1_000_000n).toString();
+    case 'us':
+      return (BigInt(digits) * 1_000n).toString();
+    case 's':
+      return (BigInt(digits) / 1_000n).toString();
+    case 'sf':
+      return `${BigInt(digits) / 1_000n}.${(BigInt(digits) % 1_000n).toString().padStart(3, '0')}`;
     default:
       throw new Error(`unknown LONG variant ${variant}`);
   }
 }
 
-/** `s` padded with `unit` to exactly `n` characters (code points). */
+/** `s` padded with the code points of `unit`, in turn, to exactly `n` characters (code points). */
 function padTo(s: string, unit: string, n: number): string {
   const chars = [...s].slice(0, Math.min(n, 40));
-  while (chars.length < n) chars.push(unit);
+  const cycle = [...unit];
+  for (let i = 0; chars.length < n; i++) chars.push(cycle[i % cycle.length] as string);
   return chars.join('');
+}
+
+/** The value of a template sum such as `2^15+1` or `-2^64`, from `base` (left to right). */
+function sumOf(base: bigint, terms: string): bigint {
+  let v = base;
+  for (const [, sign, term] of terms.matchAll(/([+-])(2\^[0-9]+|[0-9]+)/g)) {
+    const t = (term as string).startsWith('2^') ? 2n ** BigInt((term as string).slice(2)) : BigInt(term as string);
+    v = sign === '+' ? v + t : v - t;
+  }
+  return v;
 }
 
 function hexCase(sig: string, variant: string | undefined): string {
@@ -137,21 +162,16 @@ function hexCase(sig: string, variant: string | undefined): string {
   }
 }
 
-const TEMPLATE = /\{([a-zA-Z0-9]+)(?:([+-])([0-9^]+))?(?::([^}]+))?\}/g;
+const TEMPLATE = /\{([a-zA-Z0-9]+)((?:[+-](?:2\^[0-9]+|[0-9]+))*)(?::([^}]+))?\}/g;
 
 /** Fill the `{...}` templates of a form's text (spec/domain.json description). */
 export function fillTemplate(text: string, f: Fill): string {
-  return text.replace(TEMPLATE, (whole, name: string, sign?: string, amount?: string, variant?: string) => {
+  return text.replace(TEMPLATE, (whole, name: string, terms: string, variant?: string) => {
+    if (/^[0-9]+$/.test(name)) return longVariant(sumOf(BigInt(name), terms).toString(), variant);
     switch (name) {
       case 'now':
-      case 'w': {
-        let v = BigInt(name === 'now' ? Math.round(f.now) : 5000);
-        if (sign !== undefined && amount !== undefined) {
-          const d = amount.startsWith('2^') ? 2n ** BigInt(amount.slice(2)) : BigInt(amount);
-          v = sign === '+' ? v + d : v - d;
-        }
-        return longVariant(v.toString(), variant);
-      }
+      case 'w':
+        return longVariant(sumOf(BigInt(name === 'now' ? Math.round(f.now) : 5000), terms).toString(), variant);
       case 'symbol':
         if (variant === 'escaped')
           return [...f.symbol].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
@@ -175,10 +195,42 @@ export function fillTemplate(text: string, f: Fill): string {
       case 'order':
         if (f.order === undefined) throw new Error('no order to fill in');
         return f.order(variant ?? 'plain');
+      case 'largest':
+        if (f.largest === undefined) throw new Error('no largest batch to fill in');
+        return f.largest();
       default:
         return whole;
     }
   });
+}
+
+// ---------------------------------------------------------------- the largest valid request
+
+/** A decimal as long as its value allows: 18 fraction digits, trailing zeros added (§2.1 DECIMAL: the same value). */
+export function longestDecimal(v: unknown): unknown {
+  if (typeof v !== 'string' || !/^[0-9]+(\.[0-9]+)?$/.test(v)) return v;
+  const [i, f = ''] = v.split('.');
+  return `${i}.${f.padEnd(18, '0')}`;
+}
+
+/** A client id of 255 characters (§2.1, §8): the fresh id, then upper- and lower-case letters and two- and three-byte characters. */
+export function longestId(id: string): string {
+  return padTo(`${id}-`, 'Aé日z', 255);
+}
+
+/** An order at its longest: the longest id and decimals, its other fields kept. */
+export function longestOrder(order: Record<string, unknown>, clientId: () => string): Record<string, unknown> {
+  return {
+    ...order,
+    newClientOrderId: longestId(clientId()),
+    ...(order.quantity === undefined ? {} : { quantity: longestDecimal(order.quantity) }),
+    ...(order.price === undefined ? {} : { price: longestDecimal(order.price) }),
+  };
+}
+
+/** The largest valid batch body (§4.1, §8): 20 orders, each at its longest. */
+export function largestBatch(order: Record<string, unknown>, clientId: () => string): string {
+  return JSON.stringify(Array.from({ length: 20 }, () => longestOrder(order, clientId)));
 }
 
 // ---------------------------------------------------------------- orders as JSON text
@@ -248,15 +300,22 @@ export function paramsWithForm(
 
 const BATCH: Route = { endpoint: 'batch', placement: 'json' };
 
-/** The routes a form can travel on (§4, §5.3): raw JSON only in a batch body, amount only on v1.1 (§4.2), query syntax only on single orders. */
+/** The routes a form can travel on (§4, §5.3): raw JSON only in a batch body, amount only on v1.1 (§4.2), query syntax on single orders (a method on every path), narrowed by the form's own `routes`. */
 export function routesFor(form: DomainForm, cat: DomainCatalogue = domainCatalogue()): Route[] {
   const all = allRoutes();
   const input = inputOf(form, cat);
-  if (input.kind === 'body' || input.kind === 'element') return [BATCH];
-  if (input.kind === 'syntax') return all.filter((r) => r.endpoint !== 'batch');
-  if (form.json !== undefined || form.duplicate !== undefined) return [BATCH];
-  if (form.input === 'amount') return all.filter((r) => r.endpoint === 'v1.1');
-  return all;
+  const routes =
+    input.kind === 'body' || input.kind === 'element'
+      ? [BATCH]
+      : input.kind === 'syntax'
+        ? all.filter((r) => form.everyEndpoint === true || r.endpoint !== 'batch')
+        : form.json !== undefined || form.duplicate !== undefined
+          ? [BATCH]
+          : form.input === 'amount'
+            ? all.filter((r) => r.endpoint === 'v1.1')
+            : all;
+  const only = form.routes;
+  return only === undefined ? routes : routes.filter((r) => only.includes(routeKey(r)));
 }
 
 /** One probe of the plan: its form, route, and for a batch element the batch size (20 or 21, §4.1) and its position. */
@@ -278,22 +337,32 @@ function mix(seed: number, salt: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
+/** The routes one run sends the i-th form on: one chosen by the seed, or one per endpoint for a form every order path must meet. */
+function placedOn(form: DomainForm, i: number, seed: number, cat: DomainCatalogue): Route[] {
+  const routes = routesFor(form, cat);
+  if (form.everyEndpoint !== true) return [routes[mix(seed, i) % routes.length] as Route];
+  return [...new Set(routes.map((r) => r.endpoint))].map((endpoint, k) => {
+    const mine = routes.filter((r) => r.endpoint === endpoint);
+    return mine[mix(seed, i + 31 * k) % mine.length] as Route;
+  });
+}
+
 /**
  * Every invalid form without a decision, once each (the coverage guarantee): on a route of
- * its own routes chosen by the seed, and for a batch element twice, in batches of 20 and 21
- * (§4.1, §8).
+ * its own routes chosen by the seed (on each endpoint for a form every path must meet), and
+ * for a batch element twice, in batches of 20 and 21 (§4.1, §8).
  */
 export function invalidPlan(seed: number, cat: DomainCatalogue = domainCatalogue()): PlannedProbe[] {
   const out: PlannedProbe[] = [];
   cat.forms.forEach((form, i) => {
     if (form.class !== 'invalid' || form.decision !== undefined) return;
-    const routes = routesFor(form, cat);
-    const route = routes[mix(seed, i) % routes.length] as Route;
     const ruleId = form.ruleId ?? inputOf(form, cat).ruleId;
-    if (inputOf(form, cat).kind === 'element') {
-      out.push({ form, route, size: 20, at: mix(seed, i + 7) % 20, ruleId });
-      out.push({ form, route, size: 21, at: mix(seed, i + 11) % 21, ruleId: 'BATCH-MAX-ORDERS' });
-    } else out.push({ form, route, ruleId });
+    for (const route of placedOn(form, i, seed, cat)) {
+      if (inputOf(form, cat).kind === 'element') {
+        out.push({ form, route, size: 20, at: mix(seed, i + 7) % 20, ruleId });
+        out.push({ form, route, size: 21, at: mix(seed, i + 11) % 21, ruleId: 'BATCH-MAX-ORDERS' });
+      } else out.push({ form, route, ruleId });
+    }
   });
   return out;
 }
@@ -303,9 +372,8 @@ export function openPlan(seed: number, cat: DomainCatalogue = domainCatalogue())
   return cat.forms.flatMap((form, i) => {
     const disputed = form.decision !== undefined || (form.input === 'amount' && form.class !== 'invalid');
     if (!disputed) return [];
-    const routes = routesFor(form, cat);
     const ruleId = form.ruleId ?? (form.input === 'amount' ? 'ORDER-MARKET-SIZE-V11' : inputOf(form, cat).ruleId);
-    return [{ form, route: routes[mix(seed, i) % routes.length] as Route, ruleId }];
+    return placedOn(form, i, seed, cat).map((route) => ({ form, route, ruleId }));
   });
 }
 
@@ -318,8 +386,9 @@ export interface AcceptedRequest {
 /** Inputs whose valid forms combine on one order request (the rest go alone: body, element, syntax). */
 const COMBINED: ReadonlySet<InputKind> = new Set(['order', 'time', 'signature', 'header']);
 
-/** The rule an accepted form exercises: its input's, with the signature case and the header's blanks on their own rules. */
+/** The rule an accepted form exercises: its own when it names one, else its input's, with the signature case and the header's blanks on their own rules. */
 export function acceptRule(form: DomainForm, cat: DomainCatalogue = domainCatalogue()): RuleId {
+  if (form.ruleId !== undefined && form.decision === undefined) return form.ruleId;
   const input = inputOf(form, cat);
   if (input.kind === 'signature') return 'SIG-CASE-INSENSITIVE';
   if (input.kind === 'header') return 'AUTH-APIKEY-REQUIRED';
@@ -329,7 +398,8 @@ export function acceptRule(form: DomainForm, cat: DomainCatalogue = domainCatalo
 /**
  * The valid forms (canonical and unusual, no decision) as accepted requests: request k carries
  * the k-th valid form of every order, time, signature and header input (forms shuffled by the
- * seed), so one request checks many; body, element and syntax forms go one to a request.
+ * seed), so one request checks many; body, element and syntax forms, and forms sending another
+ * time input with them, go one to a request.
  * A request carrying a raw-JSON form goes to the batch; the others rotate over every route.
  */
 export function acceptedPlan(seed: number, cat: DomainCatalogue = domainCatalogue()): AcceptedRequest[] {
@@ -340,9 +410,8 @@ export function acceptedPlan(seed: number, cat: DomainCatalogue = domainCatalogu
   const alone: AcceptedRequest[] = [];
   for (const v of valid) {
     const input = inputOf(v.form, cat);
-    if (!COMBINED.has(input.kind)) {
-      const routes = routesFor(v.form, cat);
-      alone.push({ route: routes[mix(seed, v.i) % routes.length] as Route, forms: [v.form] });
+    if (!COMBINED.has(input.kind) || v.form.with !== undefined) {
+      for (const route of placedOn(v.form, v.i, seed, cat)) alone.push({ route, forms: [v.form] });
       continue;
     }
     const list = byInput.get(input.id) ?? [];

@@ -172,6 +172,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     maxRttMs: Math.ceil(Math.max(0, ...run.latencies)),
     requestSpacingMs: opts.rate > 0 ? Math.ceil(1000 / opts.rate) : 0,
     timeouts: () => transport.timeouts(),
+    answers: () => services.deps.answers,
   };
   const book = createRecordBook(selected, {
     baseUrl: opts.target.baseUrl,

@@ -28,7 +28,7 @@ import {
   type RouteKnowledge,
 } from './verdict.js';
 import type { CheckRecord, EffectFinding, Evidence } from './decide.js';
-import type { CheckContext, CheckDefinition, CheckSender, Probed, Target } from './types.js';
+import type { AcceptedAnswer, CheckContext, CheckDefinition, CheckSender, Probed, Target } from './types.js';
 
 /** A result that was never sent, with the reason. */
 export function notSent(request: RawRequest, facts: SigningFacts | undefined, why: string): SendResult {
@@ -172,6 +172,8 @@ export interface CheckSessionDeps {
   shared: Map<string, Promise<{ result: SendResult; carry: unknown }>>;
   /** Unanswered requests of the run (the first 20 described). */
   unanswered: { count: number; probes: string[] };
+  /** Accepted answers of the run, with the check that sent each (the run-wide invariants, conformance/invariant.ts). */
+  answers: AcceptedAnswer[];
 }
 
 /**
@@ -262,6 +264,7 @@ export function createCheckSession(
               `${def.id}: ${req.method} ${req.path}${route === undefined ? '' : ` (${routeKey(route)})`}: ${describe(r.observation)}`,
             );
         }
+        if (r.observation.verdict === 'accepted') d.answers.push({ check: def.id, exchange: r.exchange });
         const fp = refusalToConfirm(d.learning.knowledge, {
           observation: r.observation,
           ...(route === undefined ? {} : { route: routeKey(route) }),
@@ -391,6 +394,7 @@ export function createRunServices(i: RunServiceInput) {
     offsetMs: i.offsetMs,
     shared: new Map(),
     unanswered: { count: 0, probes: [] },
+    answers: [],
   };
   return { learning, exhaustion, deps };
 }

@@ -57,6 +57,12 @@ export interface Probed extends SendResult {
 /** A check's sender (conformance/session.ts): like the transport's, its answers carry `expect`. */
 export type CheckSender = (request: RawRequest, facts?: SigningFacts, rebuild?: () => Built) => Promise<Probed>;
 
+/** An accepted answer of the run, with the check that sent it. */
+export interface AcceptedAnswer {
+  check: string;
+  exchange: Exchange;
+}
+
 /** Everything a check may use. */
 export interface CheckContext {
   target: Target;
@@ -88,6 +94,8 @@ export interface CheckContext {
   ordersPlaced?: () => number;
   /** Requests of the run so far that timed out, and the first of them. */
   timeouts(): { count: number; first?: Exchange };
+  /** Every accepted answer the checks of the run got so far (the run-wide invariants read them after the other checks). */
+  answers?: () => readonly AcceptedAnswer[];
 }
 
 /** One conformance check. */

@@ -16,6 +16,7 @@ import {
   elementWithForm,
   fillTemplate,
   inputOf,
+  largestBatch,
   orderText,
   paramsWithForm,
   type DomainForm,
@@ -38,6 +39,7 @@ const fill: Fill = {
   sig: 'ab'.repeat(32),
   key: 'spotcheck-demo-key',
   order: (v) => orderText(LIMIT, v),
+  largest: () => largestBatch(LIMIT, () => `sc-test-${n++}`),
 };
 const LIMIT = {
   symbol: 'BTCUSDT',
@@ -61,6 +63,26 @@ function jsonRules(text: string, validate: (v: unknown) => Array<{ ruleId: strin
   return validate(v).map((i) => i.ruleId);
 }
 
+/** A LONG by the seed's type (§2.1: 64 bits, plain digits), whatever its size: undefined for any other text. */
+const long64 = (v: string | undefined): bigint | undefined =>
+  v !== undefined && /^(0|[1-9][0-9]*)$/.test(v) && BigInt(v) < 2n ** 63n ? BigInt(v) : undefined;
+
+/**
+ * The §5.4 window over LONGs of any size (the reference reads only 16-digit ones: past them it
+ * refuses the format): a timestamp far outside it breaks TIME-WINDOW-PAST or -LEAD, and a sent
+ * recvWindow it fails by is TIME-RECVWINDOW-HONOURED's; a window above 60000 is D-RECVWINDOW-MAX's.
+ */
+function seedWindow(ts: string | undefined, rw: string | undefined): string[] {
+  const t = long64(ts);
+  const w = rw === undefined ? 5000n : long64(rw);
+  const out: string[] = [];
+  if (w !== undefined && w > 60000n) out.push('TIME-RECVWINDOW-RECOMMENDED');
+  if (t === undefined || w === undefined) return out;
+  if (!(t < BigInt(NOW) + 1000n)) out.push('TIME-WINDOW-LEAD');
+  else if (BigInt(NOW) - t > w) out.push('TIME-WINDOW-PAST', ...(rw === undefined ? [] : ['TIME-RECVWINDOW-HONOURED']));
+  return out;
+}
+
 /** What the reference validator says of a form: the rules it breaks (empty: valid). */
 function referenceRules(form: DomainForm): string[] {
   const input = inputOf(form);
@@ -81,8 +103,11 @@ function referenceRules(form: DomainForm): string[] {
     }
     case 'time': {
       const value = form.absent ? undefined : fillTemplate(form.text ?? '', fill);
-      const t = form.input === 'timestamp' ? checkTimeParams(value, '5000') : checkTimeParams(String(NOW), value);
-      return t.issues.map((i) => i.ruleId);
+      const other = (k: 'timestamp' | 'recvWindow', d: string) =>
+        form.with?.[k] === undefined ? d : fillTemplate(form.with[k], fill);
+      const [ts, rw] =
+        form.input === 'timestamp' ? [value, other('recvWindow', '5000')] : [other('timestamp', String(NOW)), value];
+      return [...checkTimeParams(ts, rw).issues.map((i) => i.ruleId), ...seedWindow(ts, rw)];
     }
     case 'body':
       return jsonRules(fillTemplate(form.body ?? '', fill), validateBatch);
@@ -157,6 +182,11 @@ describe('spec/domain.json: the input domain catalogue', () => {
     expect(fillTemplate('{now:underscore}', fill)).toBe('1_750_000_000_000');
     expect(fillTemplate('{w:arabic}', fill)).toBe('٥٠٠٠');
     expect(fillTemplate('{now+2^64}', fill)).toBe((BigInt(NOW) + 2n ** 64n).toString());
+    expect(fillTemplate('{now-2^15+1}', fill)).toBe(String(NOW - 32768 + 1));
+    expect(fillTemplate('{0+2^64-1}', fill)).toBe('18446744073709551615');
+    expect(fillTemplate('{now-2^64}', fill)).toBe((BigInt(NOW) - 2n ** 64n).toString());
+    expect(fillTemplate('{now:s}|{now:sf}|{now:us}', fill)).toBe(`1750000000|1750000000.000|${NOW * 1000}`);
+    expect([...fillTemplate('{cid255:e\u0301}', fill)]).toHaveLength(255);
     expect([...fillTemplate('{cid255:😀}', fill)]).toHaveLength(255);
     expect([...fillTemplate('{cid256:é}', fill)]).toHaveLength(256);
     expect(fillTemplate('{sig:32}', fill)).toHaveLength(32);

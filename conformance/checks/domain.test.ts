@@ -48,6 +48,18 @@ describe('the domain plan: every form class of every input, every run', () => {
     expect(rotating).toBeGreaterThan(100);
   });
 
+  it('is a fixed plan: as many probes for every seed, within the default run budget, whatever --runs', async () => {
+    const size = (seed: number) => invalidPlan(seed).length + openPlan(seed).length + acceptedPlan(seed).length;
+    const sizes = new Set(Array.from({ length: 20 }, (_, i) => size(i + 1)));
+    expect([...sizes]).toHaveLength(1);
+    expect(size(1)).toBeLessThan(400);
+    const only = domainChecks.map((c) => c.id);
+    const [few, many] = await Promise.all(
+      [1, 40].map((runs) => runAgainstServer({}, { runs, seed: 9, concurrency: 4, only })),
+    );
+    expect(many?.requests).toBe(few?.requests);
+  });
+
   it('names each check by a catalog rule, with no duplicate check ID', () => {
     const ids = domainChecks.map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);

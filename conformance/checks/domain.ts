@@ -22,6 +22,8 @@ import {
   fillTemplate,
   inputOf,
   invalidPlan,
+  largestBatch,
+  longestOrder,
   openPlan,
   orderText,
   type AcceptedRequest,
@@ -44,6 +46,7 @@ import {
   type Step,
 } from './helpers.js';
 import { limitParams, marketParams } from './orders.js';
+import { encodeComponent } from '../../src/core/signing/query.js';
 import { inOrder } from '../pool.js';
 
 type Params = Record<string, unknown>;
@@ -56,6 +59,7 @@ function fillOf(ctx: CheckContext): Fill {
     clientId: ctx.clientId,
     key: ctx.target.apiKey,
     order: (variant) => orderText(limitParams(ctx), variant),
+    largest: () => largestBatch(limitParams(ctx), ctx.clientId),
   };
 }
 
@@ -117,9 +121,113 @@ function rewrite(t: (s: string) => string): Pick<SignOptions, 'signedString' | '
   };
 }
 
+/** The signature pair the builder appends last to a query or body, and the text before it. */
+function splitSignature(s: string): { rest: string; pair: string } {
+  const m = /(?:^|&)signature=[^&]*$/.exec(s);
+  return m === null ? { rest: s, pair: '' } : { rest: s.slice(0, m.index), pair: m[0].replace(/^&/, '') };
+}
+
+/** A rewrite of the signed pairs only (the signature pair kept last, untouched): signed and sent alike, empty text left empty. */
+function rewritePairs(t: (s: string, part: 'query' | 'body') => string): Pick<SignOptions, 'signedString' | 'tamper'> {
+  const tt = (s: string, part: 'query' | 'body') => (s === '' ? s : t(s, part));
+  const sent = (s: string, part: 'query' | 'body') => {
+    const { rest, pair } = splitSignature(s);
+    const head = tt(rest, part);
+    return pair === '' ? head : head === '' ? pair : `${head}&${pair}`;
+  };
+  return {
+    signedString: (_tp, q, b) => tt(q, 'query') + tt(b, 'body'),
+    tamper: (req: RawRequest) => ({
+      ...req,
+      query: sent(req.query ?? '', 'query'),
+      body: sent(req.body ?? '', 'body'),
+    }),
+  };
+}
+
+/** Every UTF-8 byte of `s` as an upper-case percent-escape, unreserved characters included (RFC 3986 §2.1). */
+const escapeAll = (s: string): string =>
+  [...Buffer.from(s, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+
+/** A parameter's name spelt otherwise where it stands (query or body), signed as sent. */
+const renamed = (name: string, to: string) =>
+  rewritePairs((s) => s.replace(new RegExp(`(^|&)${name}=`), (_m, p: string) => `${p}${to}=`));
+
+/** The signature pair's name spelt otherwise on the wire (the signature is never part of the signed string, §5.3 item 5). */
+const signatureRenamed = (to: string): SignOptions => ({
+  tamper: (req: RawRequest) => {
+    const t = (s: string) => s.replace(/(^|&)signature=/, (_m, p: string) => `${p}${to}=`);
+    return { ...req, query: t(req.query ?? ''), body: t(req.body ?? '') };
+  },
+});
+
+/** The signature in the query and in the body: the genuine value or one digit changed in each (D-DUPLICATE-PARAM). */
+function signatureTwice(which: 'same' | 'query' | 'body'): SignOptions {
+  return {
+    tamper: (req: RawRequest) => {
+      const q = splitSignature(req.query ?? '');
+      const b = splitSignature(req.body ?? '');
+      const sig = (q.pair || b.pair).slice('signature='.length);
+      const wrong = `${sig.startsWith('0') ? '1' : '0'}${sig.slice(1)}`;
+      const add = (s: string, v: string) => (s === '' ? `signature=${v}` : `${s}&signature=${v}`);
+      const formBody = b.rest === '' ? { 'content-type': 'application/x-www-form-urlencoded' } : {};
+      return {
+        ...req,
+        headers: { ...req.headers, ...formBody },
+        query: add(q.rest, which === 'body' ? wrong : sig),
+        body: add(b.rest, which === 'query' ? wrong : sig),
+      };
+    },
+  };
+}
+
+/** Order fields (§2.1): the pairs the `;` separators join. */
+const ORDER_FIELDS = new Set([
+  'symbol',
+  'side',
+  'type',
+  'quantity',
+  'amount',
+  'price',
+  'newClientOrderId',
+  'timeInForce',
+  'stpMode',
+]);
+
+/** The order-field pairs of a query or body joined by `;` instead of `&`, the time parameters left apart. */
+function semicolonJoined(s: string): string {
+  const out: string[] = [];
+  for (const pair of s.split('&')) {
+    const name = pair.slice(0, pair.indexOf('='));
+    const prev = out.at(-1);
+    if (ORDER_FIELDS.has(name) && prev !== undefined && ORDER_FIELDS.has(prev.slice(0, prev.indexOf('='))))
+      out[out.length - 1] = `${prev};${pair}`;
+    else out.push(pair);
+  }
+  return out.join('&');
+}
+
+/** The HTTP method of a method form (`method-PUT`), if it is one. */
+export const methodOf = (name: string): string | undefined => /^method-([A-Z]+)$/.exec(name)?.[1];
+
 /** The query-syntax variants (spec/domain.json input `syntax`): parameters and rewrites of a valid LIMIT order. */
-function syntaxVariant(name: string, params: Params): { params: Params; opts: SignOptions } {
+function syntaxVariant(name: string, params: Params, ctx: CheckContext): { params: Params; opts: SignOptions } {
   const { side, ...rest } = params;
+  const method = methodOf(name);
+  if (method !== undefined) return { params, opts: { tamper: (req: RawRequest) => ({ ...req, method }) } };
+  const field = /^name-(escaped|upper)-([A-Za-z]+)$/.exec(name);
+  if (field !== null) {
+    const [, how, f = ''] = field;
+    const to = how === 'upper' ? f.toUpperCase() : `%${f.charCodeAt(0).toString(16).toUpperCase()}${f.slice(1)}`;
+    const withField = f === 'stpMode' ? { ...params, stpMode: 'EXPIRE_TAKER' } : params;
+    const opts: SignOptions = f === 'signature' ? signatureRenamed(to) : renamed(f, to);
+    return { params: withField, opts: f === 'recvWindow' ? { ...opts, recvWindow: 5000 } : opts };
+  }
+  const id = String(params.newClientOrderId).replace(/ a\+b$/, '');
+  const tailed = (tail: string, t: (enc: string, part: 'query' | 'body') => string) => ({
+    params: { ...params, newClientOrderId: `${id}${tail}` },
+    opts: rewritePairs((s, part) => s.replace(encodeComponent(tail), () => t(encodeComponent(tail), part))),
+  });
   switch (name) {
     case 'plain':
     case 'space-%20':
@@ -128,6 +236,13 @@ function syntaxVariant(name: string, params: Params): { params: Params; opts: Si
       return { params, opts: rewrite((s) => s.replace(/%20/g, '+')) };
     case 'lower-escapes':
       return { params, opts: rewrite((s) => s.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())) };
+    case 'upper-escapes':
+      return tailed('~Az-é日', () => escapeAll('~Az-é日'));
+    case 'raw-subdelims':
+      // a WHATWG URL (the HTTP client's parser) percent-encodes ' in a query: raw there in a form body only
+      return tailed("!$'()*,:@/?", (_e, part) => (part === 'body' ? "!$'()*,:@/?" : '!$%27()*,:@/?'));
+    case 'semicolon-in-value':
+      return tailed(';a=b', (enc) => enc.replace('%3B', ';'));
     case 'escaped-letter':
       return {
         params,
@@ -148,6 +263,29 @@ function syntaxVariant(name: string, params: Params): { params: Params; opts: Si
               ? { ...req, query: `${req.query}&stpMode=EXPIRE_MAKER` }
               : { ...req, body: `${req.body}&stpMode=EXPIRE_MAKER` },
         },
+      };
+    case 'unsigned-query-signed-body':
+      // side left out of the signed body, sent unsigned in the query (§5.3 item 4: totalParams is the query, then the body)
+      return { params: rest, opts: { tamper: (req: RawRequest) => ({ ...req, query: 'side=SELL' }) } };
+    case 'signature-twice-same':
+      return { params, opts: signatureTwice('same') };
+    case 'signature-twice-query-valid':
+      return { params, opts: signatureTwice('query') };
+    case 'signature-twice-body-valid':
+      return { params, opts: signatureTwice('body') };
+    case 'empty-pair':
+      return { params, opts: rewritePairs((s) => s.replace('&', '&&')) };
+    case 'leading-ampersand':
+      return { params, opts: rewritePairs((s) => `&${s}`) };
+    case 'trailing-ampersand':
+      return { params, opts: rewritePairs((s) => `${s}&`) };
+    case 'semicolon-separators':
+      return { params, opts: rewritePairs(semicolonJoined) };
+    case 'longest':
+      return {
+        params: longestOrder({ ...params, stpMode: 'EXPIRE_MAKER' }, ctx.clientId),
+        // (the default window, sent: a window a venue may cap is recvWindow's forms' to judge)
+        opts: { recvWindow: 5000 },
       };
     case 'array-name':
       return { params: { ...rest, 'side[]': side }, opts: {} };
@@ -189,6 +327,8 @@ function build(ctx: CheckContext, route: Route, forms: readonly DomainForm[], si
         if (form.input === 'timestamp') opts.omitTimestamp = true;
       } else if (form.input === 'timestamp') opts.timestamp = fillTemplate(form.text ?? '', f);
       else opts.recvWindow = fillTemplate(form.text ?? '', f);
+      if (form.with?.timestamp !== undefined) opts.timestamp = fillTemplate(form.with.timestamp, f);
+      if (form.with?.recvWindow !== undefined) opts.recvWindow = fillTemplate(form.with.recvWindow, f);
     } else if (kind === 'signature') {
       opts.signature = signatureEdit(form.text ?? '', f);
     } else if (kind === 'header') opts.apiKey = form.absent ? null : fillTemplate(form.text ?? '', f);
@@ -204,12 +344,16 @@ function build(ctx: CheckContext, route: Route, forms: readonly DomainForm[], si
   const base: Params = amount ? (({ quantity: _q, ...m }) => m)(marketParams(ctx)) : limitParams(ctx);
   if (route.endpoint === 'batch') {
     const rawBody = body === undefined ? `[${orderWith(base, orderForms, f).element}]` : fillTemplate(body, f);
-    return ctx.requests.batch(undefined, { ...opts, rawBody });
+    // of the query syntax, only another method travels on the batch (its body is JSON)
+    const method = syntax === undefined ? undefined : methodOf(syntax);
+    if (syntax !== undefined && method === undefined) throw new Error(`query syntax ${syntax} has no batch form`);
+    const other = method === undefined ? {} : { tamper: (req: RawRequest) => ({ ...req, method }) };
+    return ctx.requests.batch(undefined, { ...opts, ...other, rawBody });
   }
   const version = route.endpoint === 'v1.1' ? 'v1.1' : 'v1';
   const placement = route.placement === 'json' ? 'query' : route.placement;
   if (syntax !== undefined) {
-    const s = syntaxVariant(syntax, { ...limitParams(ctx), newClientOrderId: `${ctx.clientId()} a+b` });
+    const s = syntaxVariant(syntax, { ...limitParams(ctx), newClientOrderId: `${ctx.clientId()} a+b` }, ctx);
     return ctx.requests.order(s.params, version, placement, { ...opts, ...s.opts });
   }
   return ctx.requests.order(orderWith(base, orderForms, f).params, version, placement, opts);
@@ -230,13 +374,32 @@ function entryStep(r: Awaited<ReturnType<typeof send>>, at: number, what: string
   return inconclusive(`${what}: ${v.reason}`, r.exchange);
 }
 
+/**
+ * A valid order sent with another method than POST (§4.1, §4.2): refused, any refusal, and
+ * placing nothing. An answer to OPTIONS without a body describes the resource (RFC 9110
+ * §9.3.7) and shows no order; one to HEAD leaves unshown whether the GET it mirrors placed one.
+ */
+function methodStep(r: Awaited<ReturnType<typeof send>>, what: string, method: string): Step {
+  const o = r.observation;
+  const bodiless = o.verdict === 'bad-response' && o.status !== undefined && o.status >= 200 && o.status < 300;
+  if (bodiless && method === 'OPTIONS') return undefined;
+  if (bodiless && method === 'HEAD')
+    return inconclusive(
+      `${what}: answered ${o.status} without a body, so whether the order was placed is not shown`,
+      r.exchange,
+    );
+  return expectRefused(r, what, 'any');
+}
+
 /** Send one planned invalid form and state what its answer must be. */
 async function probeInvalid(ctx: CheckContext, p: PlannedProbe): Promise<Step> {
   const r = await send(ctx, build(ctx, p.route, [p.form], p.size, p.at));
   const what = label({ route: p.route, forms: [p.form], ...(p.size === undefined ? {} : { size: p.size }) });
   const kind = inputOf(p.form).kind;
+  const method = p.form.query === undefined ? undefined : methodOf(p.form.query);
+  if (method !== undefined) return methodStep(r, what, method);
   if (kind === 'element') return p.size === 20 ? entryStep(r, p.at ?? 0, what) : expectRefused(r, what);
-  if (kind === 'signature' || kind === 'header' || p.ruleId === 'SIG-QUERY-COVERED')
+  if (kind === 'signature' || kind === 'header' || /^(SIG|AUTH)-/.test(p.ruleId))
     return expectRejected(r, what, 'auth');
   if (kind === 'order' || kind === 'syntax') return expectRefused(r, what);
   return expectRejected(r, what);
@@ -283,8 +446,13 @@ function openCheck(ruleId: RuleId): CheckDefinition {
     id: `${ruleId}.domain-open`,
     ruleId,
     title: `forms of ${inputsOf(ruleId, (f) => f.decision !== undefined || (f.input === 'amount' && f.class !== 'invalid'))} the readings of the seed disagree on (spec/domain.json, each naming its decision): what the server does`,
-    level: 'INFO',
-    levelReason: 'each form is an open point of spec/decisions.md (its decision is named): reported, never failed',
+    ...(rule(ruleId).level === 'INFO'
+      ? {}
+      : {
+          level: 'INFO' as const,
+          levelReason:
+            'each form is an open point of spec/decisions.md (its decision is named): reported, never failed',
+        }),
     async run(ctx) {
       const probes = openPlan(ctx.seed).filter((p) => p.ruleId === ruleId);
       const outs: CheckOutcome[] = await inOrder(probes, ctx.parallel ?? 1, async (p) => {
@@ -304,11 +472,14 @@ function openCheck(ruleId: RuleId): CheckDefinition {
             r.exchange,
           );
         }
-        return openPoint(
-          r,
-          `${label({ route: p.route, forms: [p.form] })} [${decision}]`,
-          p.form.class === 'invalid' ? 'rejected' : 'accepted',
-        );
+        const what = `${label({ route: p.route, forms: [p.form] })} [${decision}]`;
+        // a signature form's refusal at the signature is the reading observed, through a controlled route
+        if (/^(SIG|AUTH)-/.test(p.ruleId) && r.observation.verdict === 'rejected') {
+          const v = verdictOf(r, want.refuse('auth'));
+          if (v.verdict === 'inconclusive') return inconclusive(`${what}: ${v.reason}`, r.exchange);
+          return info(`${what}: rejected (${describe(r.observation)})`, p.form.class === 'invalid', r.exchange);
+        }
+        return openPoint(r, what, p.form.class === 'invalid' ? 'rejected' : 'accepted');
       });
       const bad = outs.find((o) => o.status !== 'info');
       if (bad !== undefined) return bad;

@@ -17,6 +17,11 @@ describe('renderDomainPage', () => {
     }
     for (const f of data.forms.filter((x) => x.decision !== undefined))
       expect(page).toContain(`[${f.decision}](./decisions.md)`);
+    // a form's second time input and the routes it keeps to are part of how it travels
+    const row = (id: string) => page.split('\n').find((l) => l.startsWith(`| ${id} |`)) ?? '';
+    expect(row('recvWindow.2^15')).toMatch(/, with timestamp `\{now-2\^15\+5000\}`/);
+    expect(row('syntax.method-PUT')).toContain('query: method-PUT, on every endpoint');
+    expect(row('syntax.unsigned-query-signed-body')).toContain(', on v1/body, v1.1/body');
     // a table row never breaks: every row has its six cells
     for (const line of page
       .split('\n')

@@ -37,6 +37,9 @@ interface Form {
   decision?: string;
   acceptedBy?: string[];
   note?: string;
+  with?: { timestamp?: string; recvWindow?: string };
+  routes?: string[];
+  everyEndpoint?: true;
 }
 /** The catalogue as the page reads it (spec/domain.schema.json). */
 export interface DomainData {
@@ -55,8 +58,15 @@ function shown(v: string): string {
   return short === '' ? '(empty)' : `\`${short.replace(/`/g, "'")}\``;
 }
 
-/** How a form travels, in words. */
+/** How a form travels, in words: its value, the time input sent with it, the routes it keeps to. */
 function valueOf(f: Form): string {
+  const withs = Object.entries(f.with ?? {}).map(([k, v]) => `, with ${k} ${shown(v)}`);
+  const only = f.routes === undefined ? '' : `, on ${f.routes.join(', ')}`;
+  const where = f.everyEndpoint ? (f.routes === undefined ? ', on every endpoint' : `${only}, each endpoint`) : only;
+  return `${ownValue(f)}${withs.join('')}${where}`;
+}
+
+function ownValue(f: Form): string {
   const name = f.key === undefined ? '' : `as \`${f.key}\`: `;
   const dup = f.duplicate === undefined ? '' : `, then again ${shown(f.duplicate)}`;
   if (f.absent) return 'left out';

@@ -12,46 +12,56 @@ export interface VenueRun {
   placed: number;
 }
 
+/** What a run against a stranger venue may set. */
+export interface VenueRunOptions {
+  only?: string[];
+  seed?: number;
+  runs?: number;
+  description?: TargetDescription;
+}
+
 /** Run the checks whose IDs start with `only` (all when empty) against a venue with these choices and faults. */
 export async function runVenue(
   choices: VenueChoices,
   faults: VenueFaults = {},
-  opts: {
-    only?: string[];
-    seed?: number;
-    runs?: number;
-    description?: TargetDescription;
-    readers?: Partial<VenueReaders>;
-  } = {},
+  opts: VenueRunOptions & { readers?: Partial<VenueReaders> } = {},
 ): Promise<VenueRun> {
   const venue = await startVenue(choices, faults, opts.readers);
-  const profile = resolveDescription({
-    ...(choices.noBatch ? { endpoints: { batch: { offered: false } } } : {}),
-    ...opts.description,
-  });
   try {
-    const report = await runAgreeing({
-      target: {
-        baseUrl: venue.url,
-        apiKey: venue.apiKey,
-        secret: venue.secret,
-        symbol: profile.symbol,
-        otherSymbol: profile.otherSymbol,
-        profile,
-      },
-      profile: 'core',
-      seed: opts.seed ?? 7,
-      runs: opts.runs ?? 30,
-      rate: 0,
-      timeoutMs: 3000,
-      only: opts.only ?? [],
-      maxOrders: Infinity,
-      concurrency: 8,
-    });
-    return { report, placed: venue.placed() };
+    const description = {
+      ...(choices.noBatch ? { endpoints: { batch: { offered: false } } } : {}),
+      ...opts.description,
+    };
+    return { report: await runAgainstVenue(venue, { ...opts, description }), placed: venue.placed() };
   } finally {
     await venue.close();
   }
+}
+
+/** One core-profile run of the kit against a venue already listening (any stranger venue). */
+export function runAgainstVenue(
+  venue: { url: string; apiKey: string; secret: string },
+  opts: VenueRunOptions = {},
+): Promise<RunReport> {
+  const profile = resolveDescription(opts.description ?? {});
+  return runAgreeing({
+    target: {
+      baseUrl: venue.url,
+      apiKey: venue.apiKey,
+      secret: venue.secret,
+      symbol: profile.symbol,
+      otherSymbol: profile.otherSymbol,
+      profile,
+    },
+    profile: 'core',
+    seed: opts.seed ?? 7,
+    runs: opts.runs ?? 30,
+    rate: 0,
+    timeoutMs: 3000,
+    only: opts.only ?? [],
+    maxOrders: Infinity,
+    concurrency: 8,
+  });
 }
 
 /** The MUST checks that failed. */

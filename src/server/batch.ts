@@ -11,7 +11,7 @@ import { collectParams, mediaType } from './params.js';
 import { placeOrder, stpModeOf } from './place.js';
 import { rejectionReply, type Reply } from './respond.js';
 import type { EndpointSpec } from '../core/wire.js';
-import { jsonNestingDepth } from '../core/json.js';
+import { jsonNestingDepth, parseJsonLossless } from '../core/json.js';
 
 /** Deepest nesting of arrays and objects a batch body may have (D-JSON-DEPTH; a valid batch has 2). */
 export const MAX_JSON_DEPTH = 16;
@@ -66,7 +66,7 @@ export function handleBatch(input: RequestInput, ep: EndpointSpec, deps: Handler
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(input.body);
+    parsed = exactDecimals(JSON.parse(input.body), input.body);
   } catch {
     return rejectionReply(
       reject(
@@ -93,4 +93,27 @@ export function handleBatch(input: RequestInput, ep: EndpointSpec, deps: Handler
     return { code: ApiCode.OK, msg: ENTRY_OK_MSG, order: placed.order, stpMode, concentration: '' };
   });
   return { status: 200, body: { code: ApiCode.OK, result } };
+}
+
+/** The order fields that are DECIMALs (§2.1). */
+const DECIMAL_FIELDS = ['quantity', 'price', 'amount'] as const;
+
+/**
+ * D-DECIMALS: a decimal sent as a JSON integer past 2^53 is read by its digits, exactly, not as
+ * the double nearest it (9007199254740993 is not 9007199254740992); every other value as
+ * `JSON.parse` reads it, so a JSON number where a string belongs stays a number (D-JSON-TYPES).
+ */
+function exactDecimals(parsed: unknown, body: string): unknown {
+  if (!Array.isArray(parsed)) return parsed;
+  const exact = parseJsonLossless(body);
+  if (!Array.isArray(exact)) return parsed;
+  return parsed.map((o: unknown, i) => {
+    const e: unknown = exact[i];
+    if (typeof o !== 'object' || o === null || Array.isArray(o) || typeof e !== 'object' || e === null) return o;
+    const out: Record<string, unknown> = { ...(o as Record<string, unknown>) };
+    for (const f of DECIMAL_FIELDS)
+      if (typeof out[f] === 'number' && typeof (e as Record<string, unknown>)[f] === 'string')
+        out[f] = (e as Record<string, unknown>)[f];
+    return out;
+  });
 }
