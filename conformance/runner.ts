@@ -182,6 +182,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     maxRttMs: Math.ceil(Math.max(0, ...run.latencies)),
     requestSpacingMs: opts.rate > 0 ? Math.ceil(1000 / opts.rate) : 0,
     timeouts: () => transport.timeouts(),
+    answered: () => transport.answered(),
   };
   const records: Array<CheckRecord | undefined> = new Array(selected.length);
   const marks: string[][] = [];

@@ -5,7 +5,7 @@
 import type { RuleLevel } from '../src/rules.js';
 import type { RuleFamily } from '../src/core/rule-id.js';
 import type { RuleId } from '../src/core/rule-id.js';
-import type { Exchange, RateLimitStats, SendResult } from './transport.js';
+import type { Answered, Exchange, RateLimitStats, SendResult } from './transport.js';
 import type { ControlState } from './verdict.js';
 import type { TargetProfile } from './target/description.js';
 import type { CoverageMatrix } from './coverage.js';
@@ -88,6 +88,8 @@ export interface CheckContext {
   ordersPlaced?: () => number;
   /** Requests of the run so far that timed out, and the first of them. */
   timeouts(): { count: number; first?: Exchange };
+  /** Every answered exchange of the run so far, with when it was sent and answered. */
+  answered(): readonly Answered[];
 }
 
 /** One conformance check. */

@@ -14,6 +14,7 @@ import { schemaChecks } from './schema.js';
 import { robustChecks } from './robust.js';
 import { domainChecks } from './domain.js';
 import { credentialChecks } from './credentials.js';
+import { referenceChecks } from './reference.js';
 
 /** All checks in run order (checks marked `runLast` are moved to the end by the runner). */
 export const checks: readonly CheckDefinition[] = [
@@ -28,4 +29,5 @@ export const checks: readonly CheckDefinition[] = [
   ...schemaChecks,
   ...robustChecks,
   ...domainChecks,
+  ...referenceChecks,
 ];

@@ -23,6 +23,18 @@ const equivalent = JSON.parse(readFileSync(join(root, 'harness', 'mutation', 'eq
 const listed = new Map(equivalent.mutants.map((m) => [m.key, m]));
 
 const DETECTED = new Set(['Killed', 'Timeout']);
+// the judge's log: mutants the unmutated run never reached were passed unjudged (not covered)
+const judgedPath = join(root, 'reports', 'mutation', 'judged.jsonl');
+const uncovered = new Set(
+  existsSync(judgedPath)
+    ? readFileSync(judgedPath, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l))
+        .filter((j) => j.covered === false)
+        .map((j) => j.mutant)
+    : [],
+);
 const rows = [];
 for (const [file, { source, mutants }] of Object.entries(report.files)) {
   const seen = new Map();
@@ -54,7 +66,7 @@ const pct = (a, b) => (b === 0 ? '100.0' : ((100 * a) / b).toFixed(1));
 process.stdout.write(
   [
     `mutants: ${rows.length} (compiling); killed or timed out: ${detected.length} (${pct(detected.length, rows.length)}%)`,
-    `survivors: ${survived.length}; listed equivalent: ${equivalentRows.length}; unexplained: ${unexplained.length}`,
+    `survivors: ${survived.length} (${survived.filter((r) => r.status === 'NoCoverage').length} never reached by the unmutated run); listed equivalent: ${equivalentRows.length}; unexplained: ${unexplained.length}`,
     `score over non-equivalent mutants: ${detected.length} of ${considered} (${score.toFixed(1)}%)`,
     ...(stale.length > 0
       ? [`equivalent.json lists ${stale.length} mutants that were killed or no longer exist (remove them)`]
