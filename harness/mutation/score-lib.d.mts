@@ -27,12 +27,13 @@ export interface EquivalentList {
   classes: Record<string, string>;
   mutants: Array<{ key: string; class: string; note?: string }>;
 }
-export function mutantRows(report: StrykerReport, uncovered: ReadonlySet<string>): MutantRow[];
-export function uncoveredIds(logText: string): Set<string>;
+export function mutantRows(report: StrykerReport, judged: ReadonlyMap<string, 'NotServer' | 'NoCoverage'>): MutantRow[];
+export function unjudged(logText: string): Map<string, 'NotServer' | 'NoCoverage'>;
 export function scoreOf(
   rows: readonly MutantRow[],
   equivalent: EquivalentList,
 ): {
+  notServer: number;
   mutants: number;
   killed: number;
   timedOut: number;

@@ -7,8 +7,12 @@ import { mutantKey } from './keys.mjs';
 
 const DETECTED = new Set(['Killed', 'Timeout']);
 
-/** Each compiling mutant with its stable key and outcome (`NoCoverage`: passed unjudged, never reached). */
-export function mutantRows(report, uncovered) {
+/**
+ * Each compiling mutant with its stable key and outcome: `NoCoverage` (passed unjudged: the unmutated
+ * run never reached it), `NotServer` (passed unjudged: outside the server's bundle, code only the
+ * kit or the client runs).
+ */
+export function mutantRows(report, judged) {
   const rows = [];
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
     const seen = new Map();
@@ -17,7 +21,7 @@ export function mutantRows(report, uncovered) {
       const base = mutantKey(file, source, m);
       const n = (seen.get(base) ?? 0) + 1;
       seen.set(base, n);
-      const status = m.status === 'Survived' && uncovered.has(m.id) ? 'NoCoverage' : m.status;
+      const status = m.status === 'Survived' ? (judged.get(m.id) ?? m.status) : m.status;
       rows.push({
         key: n === 1 ? base : `${base} #${n}`,
         id: m.id,
@@ -32,21 +36,25 @@ export function mutantRows(report, uncovered) {
   return rows;
 }
 
-/** The ids the judge passed unjudged (its log's `covered: false` lines). */
-export function uncoveredIds(logText) {
-  return new Set(
-    logText
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l))
-      .filter((j) => j.covered === false)
-      .map((j) => j.mutant),
-  );
+/** The mutants the judge passed unjudged, by id: `NotServer` (its log's `inServer: false`) or `NoCoverage` (`covered: false`). */
+export function unjudged(logText) {
+  const out = new Map();
+  for (const line of logText.split('\n')) {
+    if (line.trim() === '') continue;
+    const j = JSON.parse(line);
+    if (j.inServer === false) out.set(j.mutant, 'NotServer');
+    else if (j.covered === false) out.set(j.mutant, 'NoCoverage');
+  }
+  return out;
 }
 
-/** The score: detected over the mutants not listed equivalent; the survivors without a listed reason; listed keys no survivor has (stale). */
-export function scoreOf(rows, equivalent) {
+/**
+ * The score: detected over the server's mutants not listed equivalent; the survivors without a
+ * listed reason; listed keys no survivor has (stale). Mutants outside the server are counted apart.
+ */
+export function scoreOf(allRows, equivalent) {
   const listed = new Map(equivalent.mutants.map((m) => [m.key, m]));
+  const rows = allRows.filter((r) => r.status !== 'NotServer');
   const detected = rows.filter((r) => DETECTED.has(r.status));
   const survived = rows.filter((r) => !DETECTED.has(r.status));
   const equivalentRows = survived.filter((r) => listed.has(r.key));
@@ -55,6 +63,7 @@ export function scoreOf(rows, equivalent) {
   const stale = [...listed.keys()].filter((k) => !survivorKeys.has(k));
   const considered = rows.length - equivalentRows.length;
   return {
+    notServer: allRows.length - rows.length,
     mutants: rows.length,
     killed: rows.filter((r) => r.status === 'Killed').length,
     timedOut: rows.filter((r) => r.status === 'Timeout').length,

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mutantRows, scoreOf, uncoveredIds } from './score-lib.mjs';
+import { mutantRows, scoreOf, unjudged } from './score-lib.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const reports = join(root, 'reports', 'mutation');
@@ -22,12 +22,13 @@ if (!existsSync(reportPath)) {
 const report = JSON.parse(readFileSync(reportPath, 'utf8'));
 const equivalent = JSON.parse(readFileSync(join(root, 'harness', 'mutation', 'equivalent.json'), 'utf8'));
 const logPath = join(reports, 'judged.jsonl');
-const rows = mutantRows(report, uncoveredIds(existsSync(logPath) ? readFileSync(logPath, 'utf8') : ''));
+const rows = mutantRows(report, unjudged(existsSync(logPath) ? readFileSync(logPath, 'utf8') : ''));
 const s = scoreOf(rows, equivalent);
 writeFileSync(join(reports, 'survivors.json'), `${JSON.stringify(s.unexplained, null, 2)}\n`);
 process.stdout.write(
   [
-    `mutants: ${s.mutants} (compiling); killed: ${s.killed}; timed out: ${s.timedOut} (${s.scoreAll}% of all)`,
+    `mutants outside the server (code only the kit or the client runs; not in the server's bundle): ${s.notServer}`,
+    `server mutants: ${s.mutants} (compiling); killed: ${s.killed}; timed out: ${s.timedOut} (${s.scoreAll}% of all)`,
     `survivors: ${s.survived} (${s.notCovered} never reached by the unmutated run); listed equivalent: ${s.equivalent}; unexplained: ${s.unexplained.length}`,
     `score over non-equivalent mutants: ${s.score}%`,
     ...(s.stale.length > 0

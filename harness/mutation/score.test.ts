@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { kitPath } from '../../src/paths.js';
-import { mutantRows, scoreOf, uncoveredIds, type EquivalentList, type StrykerReport } from './score-lib.mjs';
+import { mutantRows, scoreOf, unjudged, type EquivalentList, type StrykerReport } from './score-lib.mjs';
 
 const source = ['const a = 1;', "const msg = 'bad side';", 'if (x < y) go();'].join('\n');
 const mutant = (id: string, line: number, mutatorName: string, replacement: string, status: string) => ({
@@ -26,13 +26,19 @@ const report: StrykerReport = {
         mutant('4', 3, 'EqualityOperator', 'x <= y', 'Survived'),
         mutant('5', 3, 'ConditionalExpression', 'true', 'Timeout'),
         mutant('6', 1, 'NumericLiteral', '2', 'CompileError'),
+        mutant('7', 1, 'NumericLiteral', '3', 'Survived'),
       ],
     },
   },
 };
 
 describe('mutation score', () => {
-  const rows = mutantRows(report, uncoveredIds('{"mutant":"4","code":0,"covered":false}\n{"mutant":"3","code":0}\n'));
+  const rows = mutantRows(
+    report,
+    unjudged(
+      '{"mutant":"4","code":0,"covered":false}\n{"mutant":"3","code":0}\n{"mutant":"7","code":0,"inServer":false}\n',
+    ),
+  );
 
   it('keys a mutant by file, mutator, source line and replacement; a repeat gets #2; compile errors are left out', () => {
     expect(rows.map((r) => [r.key, r.status])).toEqual([
@@ -41,10 +47,11 @@ describe('mutation score', () => {
       ['src/x.ts | EqualityOperator | if (x < y) go(); | x <= y', 'Survived'],
       ['src/x.ts | EqualityOperator | if (x < y) go(); | x <= y #2', 'NoCoverage'],
       ['src/x.ts | ConditionalExpression | if (x < y) go(); | true', 'Timeout'],
+      ['src/x.ts | NumericLiteral | const a = 1; | 3', 'NotServer'],
     ]);
   });
 
-  it('scores killed and timed out over the mutants not listed equivalent; the rest are unexplained', () => {
+  it('scores killed and timed out over the server mutants not listed equivalent (those outside the server apart); the rest are unexplained', () => {
     const none: EquivalentList = { classes: {}, mutants: [] };
     expect(scoreOf(rows, none)).toMatchObject({
       mutants: 5,
