@@ -10,6 +10,7 @@ import { SEED_WIRE } from '../../src/core/wire.js';
 import { referenceReply } from '../../src/server/answer.js';
 import { DEMO_CREDENTIALS } from '../../src/server/credentials.js';
 import type { Answered } from '../transport.js';
+import { runVenue } from '../../harness/strangers/run-venue.js';
 import { compareWithReference } from './reference.js';
 
 const NOW = 1_750_000_000_000;
@@ -133,5 +134,20 @@ describe('compareWithReference', () => {
       kind: 'not-compared',
       why: 'held',
     });
+  });
+});
+
+describe('RESULT-REFERENCE-ANSWER over a run', () => {
+  it('a venue with codes of its own: INFO under the core profile, a failure under the reference profile, naming the first difference', async () => {
+    const only = ['ORDER-SIDE-ENUM', 'RESULT-REFERENCE-ANSWER'];
+    const core = await runVenue({}, {}, { only, runs: 3 });
+    const pinned = await runVenue({}, {}, { only, runs: 3, profile: 'reference' });
+    const of = (r: typeof core, id: string) => r.report.checks.find((c) => c.id === id);
+    expect(of(core, 'RESULT-REFERENCE-ANSWER')).toMatchObject({ status: 'info' });
+    expect(of(core, 'RESULT-REFERENCE-ANSWER')?.observed).toMatch(
+      /^[1-9]\d* of \d+ refusals .* differ from the reference's/,
+    );
+    expect(of(pinned, 'RESULT-REFERENCE-ANSWER')).toMatchObject({ status: 'fail', level: 'MUST' });
+    expect(of(pinned, 'ORDER-SIDE-ENUM')?.status).toBe('pass');
   });
 });

@@ -1,9 +1,9 @@
 /**
- * One core-profile run of the kit against a stranger venue started for it (harness/strangers/venue.ts).
+ * One run of the kit (core profile unless told) against a stranger venue started for it (harness/strangers/venue.ts).
  */
 import { runAgreeing } from '../agreeing-run.js';
 import { resolveDescription, type TargetDescription } from '../../conformance/target/description.js';
-import type { RunReport } from '../../conformance/types.js';
+import type { RunReport, Strictness } from '../../conformance/types.js';
 import { startVenue, type VenueChoices, type VenueFaults, type VenueReaders } from './venue.js';
 
 export interface VenueRun {
@@ -22,6 +22,7 @@ export async function runVenue(
     runs?: number;
     description?: TargetDescription;
     readers?: Partial<VenueReaders>;
+    profile?: Strictness;
   } = {},
 ): Promise<VenueRun> {
   const venue = await startVenue(choices, faults, opts.readers);
@@ -39,7 +40,7 @@ export async function runVenue(
         otherSymbol: profile.otherSymbol,
         profile,
       },
-      profile: 'core',
+      profile: opts.profile ?? 'core',
       seed: opts.seed ?? 7,
       runs: opts.runs ?? 30,
       rate: 0,
