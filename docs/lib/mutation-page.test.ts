@@ -12,7 +12,10 @@ describe('renderMutationPage', () => {
     const page = renderMutationPage(score, equivalent);
     expect(page.startsWith(`---\ntitle: ${MUTATION_TITLE}\n---\n`)).toBe(true);
     expect(page).toContain(`**${score.score}%**`);
-    for (const [cls, reason] of Object.entries(equivalent.classes)) expect(page).toContain(`### ${cls} (`) && expect(page).toContain(reason);
+    for (const [cls, reason] of Object.entries(equivalent.classes)) {
+      expect(page).toContain(`### ${cls} (`);
+      expect(page).toContain(reason);
+    }
     for (const m of equivalent.mutants) expect(page).toContain(m.key.replace(/\|/g, '\\|').replace(/`/g, "'"));
     for (const f of Object.keys(score.byFile)) expect(page).toContain(`| \`${f}\` |`);
   });
