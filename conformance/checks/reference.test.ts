@@ -91,8 +91,8 @@ describe('compareWithReference', () => {
     expect(compareWithReference(answered(batch, ref.status, body), setting)).toMatchObject({
       kind: 'refusal',
       same: false,
-      expected: 'HTTP 200 code 0 entries [0, -1130]',
-      received: 'HTTP 200 code 0 entries [0, -1102]',
+      expected: 'HTTP 200 code 0 {code,result} entries [0, -1130]',
+      received: 'HTTP 200 code 0 {code,result} entries [0, -1102]',
     });
   });
 
@@ -111,6 +111,11 @@ describe('compareWithReference', () => {
       same: false,
     });
     expect(compareWithReference(answered(bad, 200, { code: -2015, msg: 'x' }), setting)).toMatchObject({
+      kind: 'refusal',
+      same: false,
+    });
+    // D-ERROR-SHAPE: {code, msg}, nothing more (a diagnosis only when the server explains)
+    expect(compareWithReference(answered(bad, 401, { code: -2015, msg: 'x', diagnosis: {} }), setting)).toMatchObject({
       kind: 'refusal',
       same: false,
     });

@@ -29,10 +29,12 @@ const GENERATED_CLIENT_ID = /^spotcheck-\d+$/;
 /** Slack on the measured clock, ms: the server may read a request a little before or after its bytes arrive. */
 const READ_SLACK_MS = 100;
 
-/** What one answer says, as compared: HTTP status, top-level code, and each entry's code. */
+/** What one answer says, as compared: HTTP status, top-level code and fields, and each entry's code. */
 interface Said {
   status: number;
   code: number | undefined;
+  /** The top-level field names (D-ERROR-SHAPE: a refusal is `{code, msg}`). */
+  fields: string;
   entries?: Array<number | undefined>;
   body: unknown;
 }
@@ -42,6 +44,7 @@ function said(status: number, body: unknown): Said {
   return {
     status,
     code: isRecord(body) ? codeValue(body.code) : undefined,
+    fields: isRecord(body) ? Object.keys(body).sort().join(',') : typeof body,
     ...(e === undefined ? {} : { entries: e.map((x) => (isRecord(x) ? codeValue(x.code) : undefined)) }),
     body,
   };
@@ -49,7 +52,7 @@ function said(status: number, body: unknown): Said {
 
 const refused = (s: Said): boolean => s.status >= 400 || (s.code !== undefined && s.code !== 0);
 const codes = (s: Said): string =>
-  `HTTP ${s.status} code ${s.code ?? 'none'}${s.entries === undefined ? '' : ` entries [${s.entries.map((c) => c ?? 'none').join(', ')}]`}`;
+  `HTTP ${s.status} code ${s.code ?? 'none'} {${s.fields}}${s.entries === undefined ? '' : ` entries [${s.entries.map((c) => c ?? 'none').join(', ')}]`}`;
 
 /** The credentials the reference would hold: the target's key with TRADE, and its key without. */
 function credentialsOf(t: Target): Credential[] {
