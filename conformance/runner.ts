@@ -173,6 +173,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     requestSpacingMs: opts.rate > 0 ? Math.ceil(1000 / opts.rate) : 0,
     timeouts: () => transport.timeouts(),
     answers: () => services.deps.answers,
+    answered: () => transport.answered(),
   };
   const book = createRecordBook(selected, {
     baseUrl: opts.target.baseUrl,

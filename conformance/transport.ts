@@ -28,6 +28,13 @@ export function routeProtocols(dispatcher: Dispatcher): RouteProtocols {
   return protocolsByDispatcher.get(dispatcher) ?? {};
 }
 
+/** An answered exchange and when it was sent and answered (epoch ms, this machine's clock). */
+export interface Answered {
+  exchange: Exchange;
+  sentAt: number;
+  receivedAt: number;
+}
+
 export interface SendResult {
   observation: Observation;
   exchange: Exchange;
@@ -134,6 +141,8 @@ export interface Transport {
   wait(): { timeoutMs: number; shortenedToMs?: number };
   /** Answered exchanges per route and protocol. */
   protocols(): RouteProtocols;
+  /** Every answered exchange so far, in the order answered (RESULT-REFERENCE-ANSWER reads them). */
+  answered(): readonly Answered[];
 }
 
 /** Make the rate-limited sender for one target. */
@@ -156,6 +165,7 @@ export function createTransport(opts: TransportOptions): Transport {
   });
 
   let cut = 0;
+  const answered: Answered[] = [];
   const timeLeft = (): number => (opts.deadline === undefined ? Infinity : opts.deadline - Date.now());
   const deadlineResult = (request: RawRequest, facts: SigningFacts): SendResult => {
     cut++;
@@ -221,6 +231,7 @@ export function createTransport(opts: TransportOptions): Transport {
     const timeoutMs = Math.min(wait, Math.max(1, Math.ceil(left)));
     count++;
     opts.onRequest?.(count);
+    const sentAt = Date.now();
     try {
       const response = await sendRaw(opts.baseUrl, request, {
         timeoutMs,
@@ -233,16 +244,14 @@ export function createTransport(opts: TransportOptions): Transport {
         const counts = (protocols[facts.route === undefined ? 'other' : routeKey(facts.route)] ??= {});
         counts[response.protocol] = (counts[response.protocol] ?? 0) + 1;
       }
-      return {
+      const exchange: Exchange = {
+        request,
         observation,
-        response,
-        exchange: {
-          request,
-          observation,
-          ...facts,
-          ...(response.protocol === undefined ? {} : { protocol: response.protocol }),
-        },
+        ...facts,
+        ...(response.protocol === undefined ? {} : { protocol: response.protocol }),
       };
+      answered.push({ exchange, sentAt, receivedAt: Date.now() });
+      return { observation, response, exchange };
     } catch (err) {
       if (!isSpotcheckError(err)) throw err;
       if (err.code === 'ERR_TIMEOUT' && timeoutMs < wait) return deadlineResult(request, facts);
@@ -273,5 +282,6 @@ export function createTransport(opts: TransportOptions): Transport {
     wait: () =>
       shortened === undefined ? { timeoutMs: opts.timeoutMs } : { timeoutMs: opts.timeoutMs, shortenedToMs: shortened },
     protocols: () => structuredClone(protocols),
+    answered: () => answered,
   };
 }

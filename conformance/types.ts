@@ -5,7 +5,7 @@
 import type { RuleLevel } from '../src/rules.js';
 import type { RuleFamily } from '../src/core/rule-id.js';
 import type { RuleId } from '../src/core/rule-id.js';
-import type { Exchange, RateLimitStats, SendResult } from './transport.js';
+import type { Answered, Exchange, RateLimitStats, SendResult } from './transport.js';
 import type { ControlState } from './verdict.js';
 import type { TargetProfile } from './target/description.js';
 import type { CoverageMatrix } from './coverage.js';
@@ -96,6 +96,8 @@ export interface CheckContext {
   timeouts(): { count: number; first?: Exchange };
   /** Every accepted answer the checks of the run got so far (the run-wide invariants read them after the other checks). */
   answers?: () => readonly AcceptedAnswer[];
+  /** Every answered exchange of the run so far, with when it was sent and answered. */
+  answered(): readonly Answered[];
 }
 
 /** One conformance check. */

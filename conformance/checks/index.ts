@@ -15,6 +15,7 @@ import { robustChecks } from './robust.js';
 import { domainChecks } from './domain.js';
 import { credentialChecks } from './credentials.js';
 import { invariantChecks } from './invariant.js';
+import { referenceChecks } from './reference.js';
 
 /** All checks in run order (checks marked `runLast` are moved to the end by the runner). */
 export const checks: readonly CheckDefinition[] = [
@@ -30,4 +31,5 @@ export const checks: readonly CheckDefinition[] = [
   ...robustChecks,
   ...domainChecks,
   ...invariantChecks,
+  ...referenceChecks,
 ];

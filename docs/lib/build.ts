@@ -33,6 +33,7 @@ import { MAX_RECV_WINDOW } from '../../src/core/validation/time-params.js';
 import { loadDoctorVectors, loadOrderVectors, loadSigningVectors, loadTimeWindowVectors } from '../../vectors/load.js';
 import { renderDecisionsPage } from './decisions-page.js';
 import { renderDomainPage, type DomainData } from './domain-page.js';
+import { renderMutationPage, type EquivalentList, type MutationScore } from './mutation-page.js';
 import { decisionRows, makeHelpers, moduleName, type DocsData } from './helpers.js';
 import { checkLinks, externalLinks, navigationEntries } from './link-check.js';
 import { renderOpenApi, type GeneratedPage, type OpenApiDocument } from './openapi-pages.js';
@@ -58,7 +59,7 @@ export const GUIDES = [
 ] as const;
 
 /** Generated pages after the guides, in navigation order (`http-api.md` holds its own children). */
-export const REFERENCE_PAGES = ['http-api.md', 'rules.md', 'decisions.md', 'domain.md'] as const;
+export const REFERENCE_PAGES = ['http-api.md', 'rules.md', 'decisions.md', 'domain.md', 'mutation.md'] as const;
 
 /** The `--help` text of every command the CLI's top-level help lists, by command (`''`: the top-level help). */
 export function cliHelpTexts(root: string): Map<string, string> {
@@ -136,6 +137,13 @@ export function renderPages(root: string, data: DocsData, checkList: readonly Ch
       markdown: renderDomainPage(
         JSON.parse(readFileSync(join(root, 'spec', 'domain.json'), 'utf8')) as DomainData,
         linkRule,
+      ),
+    },
+    {
+      file: 'mutation.md',
+      markdown: renderMutationPage(
+        JSON.parse(readFileSync(join(root, 'harness', 'mutation', 'score.json'), 'utf8')) as MutationScore,
+        JSON.parse(readFileSync(join(root, 'harness', 'mutation', 'equivalent.json'), 'utf8')) as EquivalentList,
       ),
     },
   ];

@@ -1,9 +1,9 @@
 /**
- * One core-profile run of the kit against a stranger venue started for it (harness/strangers/venue.ts).
+ * One run of the kit (core profile unless told) against a stranger venue started for it (harness/strangers/venue.ts).
  */
 import { runAgreeing } from '../agreeing-run.js';
 import { resolveDescription, type TargetDescription } from '../../conformance/target/description.js';
-import type { RunReport } from '../../conformance/types.js';
+import type { RunReport, Strictness } from '../../conformance/types.js';
 import { startVenue, type VenueChoices, type VenueFaults, type VenueReaders } from './venue.js';
 
 export interface VenueRun {
@@ -18,6 +18,8 @@ export interface VenueRunOptions {
   seed?: number;
   runs?: number;
   description?: TargetDescription;
+  /** core (default) or reference. */
+  profile?: Strictness;
 }
 
 /** Run the checks whose IDs start with `only` (all when empty) against a venue with these choices and faults. */
@@ -38,7 +40,7 @@ export async function runVenue(
   }
 }
 
-/** One core-profile run of the kit against a venue already listening (any stranger venue). */
+/** One run of the kit (core profile unless told) against a venue already listening (any stranger venue). */
 export function runAgainstVenue(
   venue: { url: string; apiKey: string; secret: string },
   opts: VenueRunOptions = {},
@@ -53,7 +55,7 @@ export function runAgainstVenue(
       otherSymbol: profile.otherSymbol,
       profile,
     },
-    profile: 'core',
+    profile: opts.profile ?? 'core',
     seed: opts.seed ?? 7,
     runs: opts.runs ?? 30,
     rate: 0,

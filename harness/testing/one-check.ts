@@ -109,6 +109,7 @@ export async function decideAgainst(
     offsetMs: () => 0,
     shared: new Map(),
     unanswered: { count: 0, probes: [] },
+    answers: [],
   });
   const seed = opts.seed ?? 7;
   const ctx: CheckContext = {
@@ -133,6 +134,7 @@ export async function decideAgainst(
     requestSpacingMs: 0,
     parallel: 1,
     timeouts: () => ({ count: 0 }),
+    answered: () => [],
   };
   const outcome = await def.run(ctx);
   return decide(session.record(outcome, 0), {

@@ -7,12 +7,11 @@ import type { AddressInfo, Socket } from 'node:net';
 import { SpotcheckError } from '../core/errors.js';
 import { systemClock, type Clock } from '../core/time.js';
 import { SEED_WIRE, type WireProfile } from '../core/wire.js';
-import { handleBatch } from './batch.js';
+import { endpointReply, tooLargeReply } from './answer.js';
 import { DEFAULT_BODY_LIMIT, readBody } from './body.js';
 import { ApiCode, reject } from '../core/codes.js';
 import { checkCredentials, DEMO_CREDENTIALS } from './credentials.js';
 import type { HandlerDeps, RequestInput } from './handler.js';
-import { handleOrder } from './order.js';
 import { splitTarget } from './params.js';
 import { resolvePolicy, type Credential, type Endpoint, type ServerPolicy } from './policy.js';
 import { rawReply, rejectionReply, writeReply, type ErrorStyle, type Reply, type RespondDeps } from './respond.js';
@@ -188,9 +187,8 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Con
   const body = await readBody(req, ctx.bodyLimit);
   if (body.kind === 'aborted') return;
   if (body.kind === 'too-large') {
-    const msg = `The body is larger than ${ctx.bodyLimit} bytes (D-BODY-LIMIT)`;
     // one answer, then the connection ends: the rest of an oversized body is never read as a request
-    return writeFinalReply(req, rejectionReply(reject('body-too-large', 413, ApiCode.REQUEST, msg)), r.endpoint, ctx);
+    return writeFinalReply(req, tooLargeReply(ctx.bodyLimit), r.endpoint, ctx);
   }
   // An order is placed only when its answer can still be delivered.
   if (res.destroyed || !req.socket.writable) return;
@@ -202,8 +200,7 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Con
     path,
     ...(req.method !== undefined ? { method: req.method } : {}),
   };
-  const ep = ctx.wire.endpoints[r.endpoint];
-  const reply = ep.bodyKind === 'json' ? handleBatch(input, ep, ctx) : handleOrder(input, ep, ctx);
+  const reply = endpointReply(input, r.endpoint, ctx);
   const diagnosis = reply.rejection?.diagnosis;
   if (diagnosis !== undefined)
     ctx.log?.(JSON.stringify({ event: 'signature-rejected', method: req.method, path, diagnosis }));

@@ -1,0 +1,158 @@
+/**
+ * RESULT-REFERENCE-ANSWER compares an answer with the reference's to the same request, read at
+ * the earliest and latest moment the server may have read it; what depends on the moment, on an
+ * id the server holds, or on values it generates is left out.
+ */
+import { describe, expect, it } from 'vitest';
+import { batchOrdersRequest, orderRequest } from '../../src/client/requests.js';
+import { classify } from '../../src/core/response.js';
+import { SEED_WIRE } from '../../src/core/wire.js';
+import { referenceReply } from '../../src/server/answer.js';
+import { DEMO_CREDENTIALS } from '../../src/server/credentials.js';
+import type { Answered } from '../transport.js';
+import { runVenue } from '../../harness/strangers/run-venue.js';
+import { compareWithReference } from './reference.js';
+
+const NOW = 1_750_000_000_000;
+const TRADE = DEMO_CREDENTIALS[0] as (typeof DEMO_CREDENTIALS)[number];
+const setting = { credentials: DEMO_CREDENTIALS, wire: SEED_WIRE, offsetMs: 0, uncertaintyMs: 5 };
+const auth = { apiKey: TRADE.apiKey, secret: TRADE.secret, timestamp: NOW };
+const limit = {
+  symbol: 'BTCUSDT',
+  side: 'BUY',
+  type: 'LIMIT',
+  quantity: '1.5',
+  price: '2',
+  newClientOrderId: 'c-1',
+} as const;
+
+/** An exchange whose answer is `status` and `body`, sent at NOW. */
+function answered(request: Answered['exchange']['request'], status: number, body: unknown): Answered {
+  const text = JSON.stringify(body);
+  const observation = classify({ status, headers: {}, text, json: body, elapsedMs: 1 });
+  return { exchange: { request, observation }, sentAt: NOW, receivedAt: NOW + 2 };
+}
+
+/** The reference's own answer to `request` at NOW, as a server would send it. */
+function asReference(request: Answered['exchange']['request']): { status: number; body: unknown } {
+  const r = referenceReply(
+    {
+      method: request.method,
+      target: request.query === '' ? request.path : `${request.path}?${request.query}`,
+      headers: request.headers,
+      body: request.body,
+    },
+    { credentials: DEMO_CREDENTIALS, now: NOW },
+  );
+  return { status: r.status, body: JSON.parse(JSON.stringify(r.body)) };
+}
+
+describe('compareWithReference', () => {
+  const batch = batchOrdersRequest(
+    [limit, { ...limit, newClientOrderId: 'c-2', side: 'SIDEWAYS' as 'BUY' }],
+    auth,
+  ).request;
+  const single = orderRequest(limit, { version: 'v1', placement: 'body' }, auth).request;
+
+  it('the reference answer itself is the same; a generated orderId, transactTime and accountId of its own are too', () => {
+    const ref = asReference(single);
+    expect(compareWithReference(answered(single, ref.status, ref.body), setting)).toMatchObject({
+      kind: 'accepted',
+      same: true,
+    });
+    const other = { ...(ref.body as Record<string, unknown>), orderId: '99', transactTime: '1', accountId: '7' };
+    expect(compareWithReference(answered(single, ref.status, other), setting)).toMatchObject({
+      kind: 'accepted',
+      same: true,
+    });
+  });
+
+  it('an accepted answer writing another field differs (status NEW where the reference writes FILLED, a number for a string)', () => {
+    const ref = asReference(single);
+    const body = ref.body as Record<string, unknown>;
+    expect(compareWithReference(answered(single, 200, { ...body, status: 'FILLED' }), setting)).toMatchObject({
+      kind: 'accepted',
+      same: false,
+    });
+    expect(compareWithReference(answered(single, 200, { ...body, origQty: 1.5 }), setting)).toMatchObject({
+      kind: 'accepted',
+      same: false,
+    });
+  });
+
+  it('a batch: each entry code is compared; the same entries pass, another code on the bad entry differs', () => {
+    const ref = asReference(batch);
+    expect(compareWithReference(answered(batch, ref.status, ref.body), setting)).toMatchObject({
+      kind: 'refusal',
+      same: true,
+    });
+    const body = structuredClone(ref.body) as { result: Array<{ code: number }> };
+    (body.result[1] as { code: number }).code = -1102;
+    expect(compareWithReference(answered(batch, ref.status, body), setting)).toMatchObject({
+      kind: 'refusal',
+      same: false,
+      expected: 'HTTP 200 code 0 {code,result} entries [0, -1130]',
+      received: 'HTTP 200 code 0 {code,result} entries [0, -1102]',
+    });
+  });
+
+  it('a refusal with another status or code differs; with the reference status and code it is the same', () => {
+    const bad = { ...single, headers: { ...single.headers, 'X-SVC-APIKEY': 'nobody' } };
+    expect(compareWithReference(answered(bad, 401, { code: -2015, msg: 'x' }), setting)).toMatchObject({
+      kind: 'refusal',
+      same: true,
+    });
+    expect(compareWithReference(answered(bad, 400, { code: -2015, msg: 'x' }), setting)).toMatchObject({
+      kind: 'refusal',
+      same: false,
+    });
+    expect(compareWithReference(answered(bad, 401, { code: -2014, msg: 'x' }), setting)).toMatchObject({
+      kind: 'refusal',
+      same: false,
+    });
+    expect(compareWithReference(answered(bad, 200, { code: -2015, msg: 'x' }), setting)).toMatchObject({
+      kind: 'refusal',
+      same: false,
+    });
+    // D-ERROR-SHAPE: {code, msg}, nothing more (a diagnosis only when the server explains)
+    expect(compareWithReference(answered(bad, 401, { code: -2015, msg: 'x', diagnosis: {} }), setting)).toMatchObject({
+      kind: 'refusal',
+      same: false,
+    });
+  });
+
+  it('a request the reference accepts or refuses depending on the moment (a timestamp at the window edge) is not compared', () => {
+    const edge = orderRequest(limit, { version: 'v1', placement: 'body' }, { ...auth, timestamp: NOW - 5000 }).request;
+    expect(compareWithReference(answered(edge, 400, { code: -1021, msg: 'x' }), setting)).toEqual({
+      kind: 'not-compared',
+      why: 'moment',
+    });
+    const fresh = orderRequest(limit, { version: 'v1', placement: 'body' }, { ...auth, timestamp: NOW - 2000 }).request;
+    expect(compareWithReference(answered(fresh, 400, { code: -1021, msg: 'x' }), setting)).toMatchObject({
+      kind: 'refusal',
+      same: false,
+    });
+  });
+
+  it('a duplicate newClientOrderId (-1141) depends on what the server holds: not compared', () => {
+    expect(compareWithReference(answered(single, 400, { code: -1141, msg: 'x' }), setting)).toEqual({
+      kind: 'not-compared',
+      why: 'held',
+    });
+  });
+});
+
+describe('RESULT-REFERENCE-ANSWER over a run', () => {
+  it('a venue with codes of its own: INFO under the core profile, a failure under the reference profile, naming the first difference', async () => {
+    const only = ['ORDER-SIDE-ENUM', 'RESULT-REFERENCE-ANSWER'];
+    const core = await runVenue({}, {}, { only, runs: 3 });
+    const pinned = await runVenue({}, {}, { only, runs: 3, profile: 'reference' });
+    const of = (r: typeof core, id: string) => r.report.checks.find((c) => c.id === id);
+    expect(of(core, 'RESULT-REFERENCE-ANSWER')).toMatchObject({ status: 'info' });
+    expect(of(core, 'RESULT-REFERENCE-ANSWER')?.observed).toMatch(
+      /^[1-9]\d* of \d+ refusals .* differ from the reference's/,
+    );
+    expect(of(pinned, 'RESULT-REFERENCE-ANSWER')).toMatchObject({ status: 'fail', level: 'MUST' });
+    expect(of(pinned, 'ORDER-SIDE-ENUM')?.status).toBe('pass');
+  });
+});

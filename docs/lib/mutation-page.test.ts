@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { kitPath } from '../../src/paths.js';
+import { MUTATION_TITLE, renderMutationPage, type EquivalentList, type MutationScore } from './mutation-page.js';
+
+const read = <T>(...p: string[]) => JSON.parse(readFileSync(kitPath(...p), 'utf8')) as T;
+
+describe('renderMutationPage', () => {
+  it('shows the recorded score and lists every equivalent mutant under its class with the reason', () => {
+    const score = read<MutationScore>('harness', 'mutation', 'score.json');
+    const equivalent = read<EquivalentList>('harness', 'mutation', 'equivalent.json');
+    const page = renderMutationPage(score, equivalent);
+    expect(page.startsWith(`---\ntitle: ${MUTATION_TITLE}\n---\n`)).toBe(true);
+    expect(page).toContain(`**${score.score}%**`);
+    for (const [cls, reason] of Object.entries(equivalent.classes)) {
+      expect(page).toContain(`### ${cls} (`);
+      expect(page).toContain(reason);
+    }
+    for (const m of equivalent.mutants) expect(page).toContain(m.key.replace(/\|/g, '\\|').replace(/`/g, "'"));
+    for (const f of Object.keys(score.byFile)) expect(page).toContain(`| \`${f}\` |`);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * The mutation testing page: the figures of the last whole `npm run mutation`
+ * (harness/mutation/score.json) and every surviving mutant set aside as equivalent, by class
+ * with its reason (harness/mutation/equivalent.json).
+ */
+
+/** The page title. */
+export const MUTATION_TITLE = 'How strong the kit is: mutation testing of the reference server';
+
+/** harness/mutation/score.json. */
+export interface MutationScore {
+  date: string;
+  minutes?: number;
+  notServer: number;
+  mutants: number;
+  killed: number;
+  timedOut: number;
+  survived: number;
+  notCovered: number;
+  equivalent: number;
+  unexplained: number;
+  score: number;
+  scoreAll: number;
+  byFile: Record<string, { mutants: number; detected: number }>;
+}
+
+/** harness/mutation/equivalent.json. */
+export interface EquivalentList {
+  classes: Record<string, string>;
+  mutants: Array<{ key: string; class: string; note?: string }>;
+}
+
+const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/`/g, "'");
+
+/** The page's Markdown. */
+export function renderMutationPage(score: MutationScore, equivalent: EquivalentList): string {
+  const out: string[] = [
+    '---',
+    `title: ${MUTATION_TITLE}`,
+    '---',
+    `# ${MUTATION_TITLE}`,
+    '',
+    "A conformance kit is as good as the faults it catches. `npm run mutation` measures that with [Stryker](https://stryker-mutator.io/) (9.x, its command runner): it injects one small fault at a time (a mutant) into the reference server's request path (the signing, validation and time checks it runs, and its parsing, authentication, routing, answers and placement), starts that server, and judges it with `spotcheck run --profile reference --strict`, built from the unmutated sources before Stryker starts, so the kit that judges never moves with the server it judges. A mutant is killed when the run exits non-zero.",
+    '',
+    `## Last whole run (${score.date}${score.minutes === undefined ? '' : `, ${score.minutes} minutes on 2 cores`})`,
+    '',
+    '| Measure | Count |',
+    '|---|---|',
+    `| Mutants of the server (compiling) | ${score.mutants} |`,
+    `| Killed | ${score.killed} |`,
+    `| Timed out (the run never ended: detected) | ${score.timedOut} |`,
+    `| Survived | ${score.survived} (${score.notCovered} of them in server code no request of the run reached) |`,
+    `| Set aside as equivalent (below) | ${score.equivalent} |`,
+    `| Survivors with no listed reason | ${score.unexplained} |`,
+    `| **Score over the non-equivalent mutants** | **${score.score}%** (${score.scoreAll}% of all) |`,
+    `| Mutants outside the server (shared core code only the kit or the client runs; the server's bundle leaves it out) | ${score.notServer} (not counted) |`,
+    '',
+    '| File | Mutants | Detected |',
+    '|---|---|---|',
+    ...Object.entries(score.byFile).map(([f, c]) => `| \`${f}\` | ${c.mutants} | ${c.detected} |`),
+    '',
+    '## Equivalent mutants',
+    '',
+    'A survivor is set aside only with the reason no run can see it under the reference profile. Each class below says why; the mutants follow, as `file | mutator | source line | replacement`.',
+    '',
+  ];
+  for (const [cls, reason] of Object.entries(equivalent.classes)) {
+    const of = equivalent.mutants.filter((m) => m.class === cls);
+    out.push(`### ${cls} (${of.length})`, '', reason, '', '| Mutant | Note |', '|---|---|');
+    for (const m of of) out.push(`| \`${cell(m.key)}\` | ${cell(m.note ?? '')} |`);
+    out.push('');
+  }
+  return out.join('\n');
+}
