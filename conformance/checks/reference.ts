@@ -117,6 +117,11 @@ export function compareWithReference(
     ref = l;
   }
   const got = said(o.status, o.json);
+  // a HEAD answer has no body (RFC 9110 §9.3.2): its status alone is compared
+  if (r.method.toUpperCase() === 'HEAD') {
+    const same = got.status === ref.status;
+    return { kind: 'refusal', same, expected: `HTTP ${ref.status}`, received: `HTTP ${got.status}` };
+  }
   if (got.code === DUPLICATE_CODE || (got.entries ?? []).includes(DUPLICATE_CODE))
     return { kind: 'not-compared', why: 'held' };
   if (
@@ -190,13 +195,13 @@ function comparison(ctx: CheckContext): ReturnType<typeof compareRun> {
   return c;
 }
 
-function judged(ctx: CheckContext, kind: 'refusal' | 'accepted', noun: string) {
+function judged(ctx: CheckContext, kind: 'refusal' | 'accepted', noun: string, as: string) {
   const { compared, skipped } = comparison(ctx);
   const t = compared[kind];
   const total = t.same + t.differ;
   const left = `of ${ctx.answered().length} answers; not compared: ${skipped.moment} depending on the moment, ${skipped.held} on a newClientOrderId already held`;
   if (t.first === undefined)
-    return info(`${t.same} of ${total} ${noun} as the reference's to the same request (${left})`, true);
+    return info(`${t.same} of ${total} ${noun} ${as} the reference's to the same request (${left})`, true);
   const r = t.first.a.exchange.request;
   return info(
     `${t.differ} of ${total} ${noun} differ from the reference's to the same request; first: ${r.method} ${r.path}: reference ${t.first.expected}, received ${t.first.received} (${left})`,
@@ -213,7 +218,7 @@ export const referenceChecks: CheckDefinition[] = [
       'every refusal of the run carries the HTTP status and codes (top level and per entry) the reference gives the same request (D-ERROR-SHAPE, D-CHECK-ORDER, the reference error codes; pinned by the reference profile)',
     runLast: true,
     async run(ctx) {
-      return judged(ctx, 'refusal', 'refusals carry the status and codes');
+      return judged(ctx, 'refusal', 'refusals', 'carry the status, codes and fields of');
     },
   },
   {
@@ -223,7 +228,7 @@ export const referenceChecks: CheckDefinition[] = [
       'every accepted answer of the run writes the fields the reference writes for the same request, generated ids and times aside (D-WIRE-NUMBERS, D-ENTRY-MSG, D-STATUS, D-STP-PLACEMENT, D-SINGLE-RESPONSE; pinned by the reference profile)',
     runLast: true,
     async run(ctx) {
-      return judged(ctx, 'accepted', 'accepted answers are written');
+      return judged(ctx, 'accepted', 'accepted answers', 'are written as');
     },
   },
 ];
