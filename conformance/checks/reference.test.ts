@@ -146,6 +146,15 @@ describe('compareWithReference', () => {
     });
   });
 
+  it('a refusal whose words name the moment is still compared: a microsecond timestamp is -1021 at every moment', () => {
+    const micro = orderRequest(limit, { version: 'v1', placement: 'body' }, { ...auth, timestamp: NOW * 1000 }).request;
+    expect(compareWithReference(answered(micro, 400, { code: -1130, msg: 'x' }), setting)).toMatchObject({
+      kind: 'refusal',
+      same: false,
+      expected: 'HTTP 400 code -1021 {code,msg}',
+    });
+  });
+
   it('a duplicate newClientOrderId (-1141) depends on what the server holds: not compared', () => {
     expect(compareWithReference(answered(single, 400, { code: -1141, msg: 'x' }), setting)).toEqual({
       kind: 'not-compared',
