@@ -11,6 +11,8 @@ export const MUTATION_TITLE = 'How strong the kit is: mutation testing of the re
 export interface MutationScore {
   date: string;
   minutes?: number;
+  /** The commit whose kit judged the run. */
+  commit?: string;
   notServer: number;
   mutants: number;
   killed: number;
@@ -44,6 +46,7 @@ export function renderMutationPage(score: MutationScore, equivalent: EquivalentL
     '',
     `## Last whole run (${score.date}${score.minutes === undefined ? '' : `, ${score.minutes} minutes on 2 cores`})`,
     '',
+    ...(score.commit === undefined ? [] : [`Judged by the kit at commit \`${score.commit}\`.`, '']),
     '| Measure | Count |',
     '|---|---|',
     `| Mutants of the server (compiling) | ${score.mutants} |`,

@@ -26,6 +26,8 @@ const reports = join(root, 'reports', 'mutation');
 mkdirSync(reports, { recursive: true });
 const log = join(reports, 'judged.jsonl');
 rmSync(log, { force: true });
+// the kit that judges is this tree's: its commit goes in the record
+const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout?.trim() ?? '';
 const t0 = performance.now();
 const stryker = spawnSync(
   process.execPath,

@@ -48,11 +48,12 @@ if (process.argv.includes('--record')) {
       'Written by `npm run mutation` (harness/mutation/score.mjs --record); quoted by the README and the docs site.',
     date: new Date().toISOString().slice(0, 10),
     ...(Number.isFinite(minutes) ? { minutes } : {}),
+    ...(process.env.SPOTCHECK_MUTATION_COMMIT ? { commit: process.env.SPOTCHECK_MUTATION_COMMIT } : {}),
     ...figures,
     unexplained: unexplained.length,
     byFile: Object.fromEntries(
-      [...new Set(rows.map((r) => r.file))].sort().map((f) => {
-        const of = rows.filter((r) => r.file === f);
+      [...new Set(rows.filter((r) => r.status !== 'NotServer').map((r) => r.file))].sort().map((f) => {
+        const of = rows.filter((r) => r.file === f && r.status !== 'NotServer');
         return [
           f,
           { mutants: of.length, detected: of.filter((r) => r.status === 'Killed' || r.status === 'Timeout').length },
