@@ -5,7 +5,7 @@
  */
 
 /** The page title. */
-export const MUTATION_TITLE = 'How strong the kit is: mutation testing of the reference server';
+export const MUTATION_TITLE = 'How strong the kit is (mutation testing of the reference server)';
 
 /** harness/mutation/score.json. */
 export interface MutationScore {
@@ -42,7 +42,7 @@ export function renderMutationPage(score: MutationScore, equivalent: EquivalentL
     '---',
     `# ${MUTATION_TITLE}`,
     '',
-    "A conformance kit is as good as the faults it catches. `npm run mutation` measures that with [Stryker](https://stryker-mutator.io/) (9.x, its command runner): it injects one small fault at a time (a mutant) into the reference server's request path (the signing, validation and time checks it runs, and its parsing, authentication, routing, answers and placement), starts that server, and judges it with `spotcheck run --profile reference --strict`, built from the unmutated sources before Stryker starts, so the kit that judges never moves with the server it judges. A mutant is killed when the run exits non-zero.",
+    "A conformance kit is as good as the faults it catches. `npm run mutation` measures that with Stryker (`@stryker-mutator/core` 9.x, its command runner): it injects one small fault at a time (a mutant) into the reference server's request path (the signing, validation and time checks it runs, and its parsing, authentication, routing, answers and placement), starts that server, and judges it with `spotcheck run --profile reference --strict`, built from the unmutated sources before Stryker starts, so the kit that judges never moves with the server it judges. A mutant is killed when the run exits non-zero.",
     '',
     `## Last whole run (${score.date}${score.minutes === undefined ? '' : `, ${score.minutes} minutes on 2 cores`})`,
     '',
