@@ -123,12 +123,23 @@ type Node =
   | { kind: 'number'; text: string }
   | { kind: 'literal' };
 
+const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const LITERAL = /true|false|null/y;
+const BLANK = /[ \t\n\r]*/y;
+
 /** RFC 8259 JSON text as a tree keeping each number's text and every member of an object (repeats included); undefined when it is no JSON. */
 export function readJson(text: string): Node | undefined {
   let i = 0;
-  const ws = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i] as string)) i++;
+  /** The match of a sticky pattern at `i`, moving past it. */
+  const take = (re: RegExp): string | undefined => {
+    re.lastIndex = i;
+    const m = re.exec(text);
+    if (m === null) return undefined;
+    i = re.lastIndex;
+    return m[0];
   };
+  const ws = () => take(BLANK);
   const value = (depth: number): Node => {
     if (depth > 64) throw new Error('too deep');
     ws();
@@ -171,19 +182,13 @@ export function readJson(text: string): Node | undefined {
       }
     }
     if (c === '"') {
-      const m = /^"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/.exec(text.slice(i));
-      if (m === null) throw new Error('string');
-      i += m[0].length;
-      return { kind: 'string', value: JSON.parse(m[0]) as string };
+      const str = take(STRING);
+      if (str === undefined) throw new Error('string');
+      return { kind: 'string', value: str.includes('\\') ? (JSON.parse(str) as string) : str.slice(1, -1) };
     }
-    const num = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/.exec(text.slice(i));
-    if (num !== null) {
-      i += num[0].length;
-      return { kind: 'number', text: num[0] };
-    }
-    const lit = /^(?:true|false|null)/.exec(text.slice(i));
-    if (lit === null) throw new Error('value');
-    i += lit[0].length;
+    const num = take(NUMBER);
+    if (num !== undefined) return { kind: 'number', text: num };
+    if (take(LITERAL) === undefined) throw new Error('value');
     return { kind: 'literal' };
   };
   try {

@@ -208,7 +208,7 @@ function semicolonJoined(s: string): string {
 }
 
 /** The HTTP method of a method form (`method-PUT`), if it is one. */
-export const methodOf = (name: string): string | undefined => /^method-([A-Z]+)$/.exec(name)?.[1];
+const methodOf = (name: string): string | undefined => /^method-([A-Z]+)$/.exec(name)?.[1];
 
 /** The query-syntax variants (spec/domain.json input `syntax`): parameters and rewrites of a valid LIMIT order. */
 function syntaxVariant(name: string, params: Params, ctx: CheckContext): { params: Params; opts: SignOptions } {
