@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET } from '../src/server/credentials.js';
-import { startServer, type RunningServer } from '../src/server/server.js';
+import { startServer } from '../src/server/server.js';
 import { classify, type Verdict } from '../src/core/response.js';
 import { curlFor, NO_TRADE_SECRET_VAR, shq } from './curl.js';
 import { mutants } from '../harness/mutants.js';
@@ -66,7 +66,7 @@ describe('signature rewrites carry a bash form that does the same thing', () => 
  * bash, reproduces the failure: the faulty server answers it the way the check
  * complained about, a correct server answers it the other way.
  */
-describe('printed curl reproductions, run with bash + curl + openssl', () => {
+describe.concurrent('printed curl reproductions, run with bash + curl + openssl', () => {
   const cases: Array<{ mutant: string; only: string[] }> = [
     { mutant: 'case-sensitive signature', only: ['SIG-CASE-INSENSITIVE'] },
     { mutant: "'&' inserted at the query/body join", only: ['SIG-TOTALPARAMS-NO-SEPARATOR'] },
@@ -77,19 +77,13 @@ describe('printed curl reproductions, run with bash + curl + openssl', () => {
       only: ['SIG-HMAC-SHA256-HEX.flipped-bit', 'SIG-HMAC-SHA256-HEX.malformed', 'SIG-REQUIRED', 'AUTH-SECRET-BOUND'],
     },
   ];
-  let clean: RunningServer;
-  beforeAll(async () => {
-    clean = await startServer({ port: 0 });
-  });
-  afterAll(async () => {
-    await clean.close();
-  });
-
   for (const c of cases) {
+    // each case its own correct server: replays of cases run side by side never meet each other's client ids
     it(`against "${c.mutant}" and a correct server`, async () => {
       const m = mutants.find((x) => x.name.startsWith(c.mutant));
       expect(m, c.mutant).toBeDefined();
       const faulty = await startServer({ port: 0, ...(m?.options ?? {}) });
+      const clean = await startServer({ port: 0 });
       try {
         const report = await runConformance({
           target: {
@@ -128,6 +122,7 @@ describe('printed curl reproductions, run with bash + curl + openssl', () => {
         }
       } finally {
         await faulty.close();
+        await clean.close();
       }
     });
   }
