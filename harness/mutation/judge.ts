@@ -63,14 +63,20 @@ function startMutant(): Promise<{ url: string; stop: () => Promise<void> } | nul
 
 const mutant = process.env.__STRYKER_ACTIVE_MUTANT__ ?? 'none';
 const log = process.env.SPOTCHECK_MUTATION_LOG;
-// a mutant the unmutated run never reached cannot change its answers: not covered (it survives unjudged)
-if (
-  mutant !== 'none' &&
-  existsSync(COVERAGE) &&
-  !(JSON.parse(readFileSync(COVERAGE, 'utf8')) as string[]).includes(mutant)
-) {
-  if (log !== undefined) appendFileSync(log, `${JSON.stringify({ mutant, code: 0, covered: false })}\n`);
-  process.exit(0);
+const listed = (file: string): string[] | undefined =>
+  existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as string[]) : undefined;
+// a mutant outside the server's bundle is not server code (a shared core function only the kit or the
+// client calls); one the unmutated run never reached cannot change its answers (not covered): both
+// pass unjudged, and the score counts them apart
+if (mutant !== 'none') {
+  const inServer = listed(join(process.cwd(), '.mutation', 'in-server.json'));
+  const covered = listed(COVERAGE);
+  const outside = inServer !== undefined && !inServer.includes(mutant);
+  if (outside || (covered !== undefined && !covered.includes(mutant))) {
+    const flag = outside ? { inServer: false } : { covered: false };
+    if (log !== undefined) appendFileSync(log, `${JSON.stringify({ mutant, code: 0, ...flag })}\n`);
+    process.exit(0);
+  }
 }
 const server = await startMutant();
 let code = 1;
