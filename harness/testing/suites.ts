@@ -8,17 +8,20 @@ import { BaseSequencer, type InlineConfig, type TestSpecification } from 'vitest
 /**
  * `npm run test:interop`: whole-kit runs against servers shaped as outside teams shape them
  * (stranger venues, deployments unlike the reference, answers nobody on the team wrote, lenient
- * parsers, a stranger's gateway). Slow (a whole run each), so apart from `npm test`, which keeps
+ * parsers, a stranger's gateway, an accept-all server under the order budget, a TLS front
+ * offering HTTP/2). Slow (a whole run each), so apart from `npm test`, which keeps
  * the runner against the reference server and one clean stranger venue
  * (harness/strangers/clean-venue.test.ts); CI runs both.
  */
 export const INTEROP_FILES = [
+  'harness/budget-matrix.test.ts',
   'harness/strangers/venue.test.ts',
   'harness/strangers/languages.test.ts',
   'harness/variants.test.ts',
   'harness/variants-answers.test.ts',
   'harness/lenient-parsers.test.ts',
   'harness/gateway.test.ts',
+  'harness/testing/tls-front-run.test.ts',
 ] as const;
 
 /** `npm run test:burn`: the verdict suites that must give the same verdicts beside CPU-burning processes. */
