@@ -2,16 +2,18 @@ import { defineConfig } from 'vitest/config';
 import { INTEROP_FILES, longFirst, NODE_SUITE } from './harness/testing/suites.js';
 
 /**
- * `npm test`'s suites whose time is mostly waiting (deadlines, timeouts, held requests, clock
- * spreads), the longer ones first (the order measured fastest on a fresh clone): one of them
- * starting last was the tail of the whole run.
+ * `npm test`'s long suites, the longer ones first: those waiting on deadlines, timeouts, held
+ * requests or clock spreads, and build.test's child processes (a build, two npx runs). One of
+ * them starting last was the tail of the whole run.
  */
 const LONG_FIRST = [
   'conformance/runner.test.ts',
+  'harness/tools/build.test.ts',
   'harness/budget.test.ts',
-  'harness/testing/tls-front.test.ts',
+  'harness/edge-mutants.test.ts',
   'conformance/hostile.test.ts',
   'src/server/fuzz.test.ts',
+  'harness/testing/action.test.ts',
 ];
 
 /** `npm test`: every Node suite but the whole-kit interop runs (vitest.interop.config.ts). */

@@ -2,7 +2,13 @@ import { defineConfig } from 'vitest/config';
 import { INTEROP_FILES, longFirst, NODE_SUITE } from './harness/testing/suites.js';
 
 /** The interop suites whose time is mostly waiting, the longer ones first (see vitest.config.ts). */
-const LONG_FIRST = ['harness/gateway.test.ts', 'harness/variants.test.ts', 'harness/lenient-parsers.test.ts'];
+const LONG_FIRST = [
+  'harness/gateway.test.ts',
+  'harness/variants.test.ts',
+  'harness/budget-matrix.test.ts',
+  'harness/testing/tls-front-run.test.ts',
+  'harness/lenient-parsers.test.ts',
+];
 
 /** `npm run test:interop`: the whole-kit runs against outside-style servers (harness/testing/suites.ts). */
 export default defineConfig({

@@ -27,12 +27,12 @@ export function ordersIn(req: Pick<RawRequest, 'path' | 'body'>, paths: OrderPat
   const path = req.path.split('?')[0] ?? '';
   if (path === paths.batch) {
     if (req.body.trim() === '') return 0;
-    const symbols = req.body.split(/symbol/i).length - 1;
+    const symbols = (): number => req.body.split(/symbol/i).length - 1;
     try {
       const v = JSON.parse(req.body) as unknown;
-      return Array.isArray(v) ? v.length : symbols;
+      return Array.isArray(v) ? v.length : symbols();
     } catch {
-      return Math.max(1, symbols);
+      return Math.max(1, symbols());
     }
   }
   return paths.single.includes(path) ? 1 : 0;

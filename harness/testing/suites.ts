@@ -8,17 +8,20 @@ import { BaseSequencer, type InlineConfig, type TestSpecification } from 'vitest
 /**
  * `npm run test:interop`: whole-kit runs against servers shaped as outside teams shape them
  * (stranger venues, deployments unlike the reference, answers nobody on the team wrote, lenient
- * parsers, a stranger's gateway). Slow (a whole run each), so apart from `npm test`, which keeps
+ * parsers, a stranger's gateway, an accept-all server under the order budget, a TLS front
+ * offering HTTP/2). Slow (a whole run each), so apart from `npm test`, which keeps
  * the runner against the reference server and one clean stranger venue
  * (harness/strangers/clean-venue.test.ts); CI runs both.
  */
 export const INTEROP_FILES = [
+  'harness/budget-matrix.test.ts',
   'harness/strangers/venue.test.ts',
   'harness/strangers/languages.test.ts',
   'harness/variants.test.ts',
   'harness/variants-answers.test.ts',
   'harness/lenient-parsers.test.ts',
   'harness/gateway.test.ts',
+  'harness/testing/tls-front-run.test.ts',
 ] as const;
 
 /** `npm run test:burn`: the verdict suites that must give the same verdicts beside CPU-burning processes. */
@@ -57,8 +60,9 @@ export const NODE_SUITE: InlineConfig = {
   // SPOTCHECK_CPU_BURN=N: N CPU-burning processes beside the suite (npm run test:burn); none otherwise
   globalSetup: ['harness/testing/cpu-burn-setup.ts'],
   // Many suites wait on sockets and timers (hostile servers, deadlines): more workers than
-  // cores keep both cores busy (vitest's default here would be 1 worker).
-  maxWorkers: 4,
+  // cores keep both cores busy (vitest's default here would be 1 worker). Each worker also
+  // imports and warms up the kit on its own: 3 cost about 4 CPU-s less than 4 over npm test.
+  maxWorkers: 3,
   isolate: false,
   // concurrent tests of one file (the variant servers, the mutants) a few at a time: the time checks want a quiet machine
   maxConcurrency: 3,

@@ -1,8 +1,8 @@
 /**
  * `--http2` against the reference server behind a TLS front that speaks HTTP/2 and HTTP/1.1
- * (ALPN): a whole run passes with no failure, every route over h2, and the report
- * says so; without --http2 the same front is used over HTTP/1.1; a front offering only
- * HTTP/1.1 gets HTTP/1.1 (the fallback).
+ * (ALPN): checks run over h2 and the report says so; without --http2 the same front is used
+ * over HTTP/1.1; a front offering only HTTP/1.1 gets HTTP/1.1 (the fallback). The whole kit
+ * over h2 is tls-front-run.test.ts, in `npm run test:interop`.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,46 +47,6 @@ describe('HTTP/2 through a TLS front (ALPN)', () => {
     await h1only?.close();
     await server?.close();
   });
-
-  // every check, 10 cases per property: what the run shows here (every route over h2, no failure) rests on
-  // each check's requests going over HTTP/2, not on the case count (the default 50 cost about 4 CPU-s more)
-  it('a whole run over HTTP/2 passes with 0 failures, and the report names h2 on every route', async () => {
-    const io = capture(env);
-    const json = join(dir, 'h2.json');
-    const html = join(dir, 'h2.html');
-    const code = await cli(
-      [
-        'run',
-        '--base-url',
-        both.url,
-        '--ca',
-        cert,
-        '--http2',
-        '--seed',
-        '7',
-        '--runs',
-        '10',
-        '--report-json',
-        json,
-        '--report-html',
-        html,
-      ],
-      io,
-    );
-    const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
-    expect({ code, failed: report.summary.failed }, io.stdout().slice(-3000)).toEqual({ code: 0, failed: 0 });
-    expect(report.summary.passed).toBeGreaterThan(100);
-    expect(report.protocols.offered).toEqual(['h2', 'http/1.1']);
-    expect(report.protocols.used).toEqual(['h2']);
-    const routes = Object.keys(report.protocols.routes);
-    expect(routes).toEqual(expect.arrayContaining(['batch/json', 'v1/query', 'v1/body', 'v1/split', 'v1.1/split']));
-    for (const r of routes) expect(Object.keys(report.protocols.routes[r] ?? {}), r).toEqual(['h2']);
-    expect(io.stdout()).toMatch(/^protocol: HTTP\/2 \(h2\) on every route \(\d+; HTTP\/2 offered by ALPN\)$/m);
-    expect(readFileSync(html, 'utf8')).toContain('protocol: HTTP/2 (h2) on every route');
-    expect(report.replayArgs).toEqual(expect.arrayContaining(['--http2', '--ca', cert]));
-    // the front saw HTTP/2 connections only
-    expect(Object.keys(both.connections)).toEqual(['h2']);
-  }, 240_000); // a whole run through TLS, HTTP/2 and a proxy
 
   it('a body on a method that expects none goes over HTTP/2 (streamed), and the session stays usable', async () => {
     const agent = targetAgent({ ca: readCa(cert), http2: true });

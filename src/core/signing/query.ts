@@ -40,6 +40,8 @@ export function signatureValues(raw: string): string[] {
 
 /** Percent-decode one component, `+` read as a space (form encoding); a malformed escape leaves the text as it is. */
 export function decodeComponent(s: string): string {
+  // nothing to decode (most components): as it is, without a regex and a decoder pass
+  if (!s.includes('%') && !s.includes('+')) return s;
   try {
     return decodeURIComponent(s.replace(/\+/g, ' '));
   } catch {
@@ -65,12 +67,17 @@ export function parsePairs(raw: string): Array<[string, string]> {
   });
 }
 
+/** Text of RFC 3986 unreserved characters only, which percent-encoding leaves as they are. */
+const UNRESERVED = /^[A-Za-z0-9\-._~]*$/;
+
 /**
  * Percent-encode one component the way the kit's signer sends it (RFC 3986 unreserved
  * kept, space as `%20`, UTF-8 escapes in upper case).
  * @throws SpotcheckError `ERR_INVALID_INPUT` for a string with a lone surrogate (no UTF-8 form).
  */
 export function encodeComponent(s: string): string {
+  // only unreserved characters (most components): as it is
+  if (UNRESERVED.test(s)) return s;
   let encoded: string;
   try {
     encoded = encodeURIComponent(s);
