@@ -13,7 +13,7 @@
 import { decodeComponent } from '../src/core/signing/query.js';
 import { echoesDecimal, plainDecimal } from '../src/core/validation/decimal.js';
 import { sameSymbol } from '../src/core/validation/meaning.js';
-import { isOneOf, ORDER_TYPES, SIDES, TIME_IN_FORCE_VALUES } from '../src/core/validation/fields.js';
+import { isOneOf, ORDER_FIELDS, ORDER_TYPES, SIDES, TIME_IN_FORCE_VALUES } from '../src/core/validation/fields.js';
 import { entriesOf, entryPlaced, isRecord, type Observation } from '../src/core/response.js';
 import type { RawRequest } from '../src/client/http.js';
 import type { Route } from './requests.js';
@@ -57,22 +57,10 @@ interface SentValue {
 /** One order as sent: its fields with one agreed meaning. */
 type SentOrder = Map<string, SentValue>;
 
-const FIELDS = [
-  'symbol',
-  'side',
-  'type',
-  'quantity',
-  'amount',
-  'price',
-  'newClientOrderId',
-  'timeInForce',
-  'stpMode',
-] as const;
-
 /** The order field a name is, spelt otherwise (another letter case, a character folding onto one: `ſide`). */
 function foldsTo(name: string): string | undefined {
   const folded = name.normalize('NFKC').toLowerCase();
-  return FIELDS.find((f) => f.toLowerCase() === folded);
+  return ORDER_FIELDS.find((f) => f.toLowerCase() === folded);
 }
 
 /** Optional fields whose absence has a meaning of its own (an id generated, a default): one sent under a name spelt otherwise may be read as absent. */

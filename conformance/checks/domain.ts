@@ -5,6 +5,7 @@
  * disagree on as INFO under their decision (design notes, "The input domain is data",
  * "Probes valid or invalid under every reading").
  */
+import { ORDER_FIELDS } from '../../src/core/validation/fields.js';
 import type { RuleId } from '../../src/core/rule-id.js';
 import type { RawRequest } from '../../src/client/http.js';
 import { rule } from '../../src/rules.js';
@@ -182,17 +183,7 @@ function signatureTwice(which: 'same' | 'query' | 'body'): SignOptions {
 }
 
 /** Order fields (§2.1): the pairs the `;` separators join. */
-const ORDER_FIELDS = new Set([
-  'symbol',
-  'side',
-  'type',
-  'quantity',
-  'amount',
-  'price',
-  'newClientOrderId',
-  'timeInForce',
-  'stpMode',
-]);
+const ORDER_FIELD_SET: ReadonlySet<string> = new Set(ORDER_FIELDS);
 
 /** The order-field pairs of a query or body joined by `;` instead of `&`, the time parameters left apart. */
 function semicolonJoined(s: string): string {
@@ -200,7 +191,7 @@ function semicolonJoined(s: string): string {
   for (const pair of s.split('&')) {
     const name = pair.slice(0, pair.indexOf('='));
     const prev = out.at(-1);
-    if (ORDER_FIELDS.has(name) && prev !== undefined && ORDER_FIELDS.has(prev.slice(0, prev.indexOf('='))))
+    if (ORDER_FIELD_SET.has(name) && prev !== undefined && ORDER_FIELD_SET.has(prev.slice(0, prev.indexOf('='))))
       out[out.length - 1] = `${prev};${pair}`;
     else out.push(pair);
   }

@@ -10,7 +10,7 @@
  * transactTime, accountId, a generated clientOrderId).
  */
 import { codeValue, entriesOf, isRecord } from '../../src/core/response.js';
-import { wireWith, type EndpointName } from '../../src/core/wire.js';
+import { wireWith, type EndpointName, type WireProfile } from '../../src/core/wire.js';
 import { referenceReply, type SentRequest } from '../../src/server/answer.js';
 import type { Credential } from '../../src/server/policy.js';
 import type { Reply } from '../../src/server/respond.js';
@@ -90,7 +90,7 @@ export function compareWithReference(
   a: Answered,
   setting: {
     credentials: ReadonlyArray<Credential>;
-    wire: ReturnType<typeof wireWith>;
+    wire: WireProfile;
     offsetMs: number;
     uncertaintyMs: number;
   },
@@ -139,6 +139,8 @@ export function compareWithReference(
       expected: codes(ref),
       received: codes(got),
     };
+  // by text on purpose: the reference profile pins how values are written (D-WIRE-NUMBERS: DECIMALs and
+  // LONGs as the reference writes them); values by seed meaning are the RESULT rules' and the invariants'
   const expected = JSON.stringify(masked(ref.body));
   const received = JSON.stringify(masked(got.body));
   return { kind: 'accepted', same: expected === received && ref.status === got.status, expected, received };
@@ -187,15 +189,16 @@ function compareRun(ctx: CheckContext): {
 }
 
 /** One run's comparison, shared by the two checks (both run last, over the same answers). */
-const runs = new WeakMap<object, ReturnType<typeof compareRun>>();
+const runs = new WeakMap<object, { answers: number; result: ReturnType<typeof compareRun> }>();
 function comparison(ctx: CheckContext): ReturnType<typeof compareRun> {
   const key = ctx.answered();
   let c = runs.get(key);
-  if (c === undefined) {
-    c = compareRun(ctx);
+  // compared again when an answer came in since (another last-run check sent a request)
+  if (c === undefined || c.answers !== key.length) {
+    c = { answers: key.length, result: compareRun(ctx) };
     runs.set(key, c);
   }
-  return c;
+  return c.result;
 }
 
 function judged(ctx: CheckContext, kind: 'refusal' | 'accepted', noun: string, as: string) {

@@ -3,6 +3,7 @@
  * adapter over the core's one builder (src/core/request.ts) with the node:crypto HMAC,
  * so the client, the runner and the docs show the very bytes that are sent.
  */
+import { ORDER_FIELDS } from '../core/validation/fields.js';
 import { buildRequest, type BuiltRequest } from '../core/request.js';
 import type { Params, Placement } from '../core/signing/build.js';
 import { sign } from '../signing/hmac.js';
@@ -49,18 +50,6 @@ function timeParams(auth: SigningAuth): Array<[string, string]> {
   return out;
 }
 
-/** Order fields in the order they are sent (§2.1). */
-const ORDER_FIELDS = [
-  'symbol',
-  'side',
-  'type',
-  'quantity',
-  'amount',
-  'price',
-  'newClientOrderId',
-  'timeInForce',
-  'stpMode',
-] as const;
 const DECIMAL_FIELDS: ReadonlySet<string> = new Set(['quantity', 'amount', 'price']);
 
 /** Order fields as ordered parameters (§2.1), absent fields left out, then recvWindow and timestamp. */

@@ -37,6 +37,19 @@ export function charLength(s: string): number {
   return n;
 }
 
+/** The order fields of §2.1, in the order the kit sends them. */
+export const ORDER_FIELDS = [
+  'symbol',
+  'side',
+  'type',
+  'quantity',
+  'amount',
+  'price',
+  'newClientOrderId',
+  'timeInForce',
+  'stpMode',
+] as const;
+
 /** Order sides (§2.1). */
 export const SIDES = ['BUY', 'SELL'] as const;
 /** Order types (§2.1). */
