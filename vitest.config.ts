@@ -9,9 +9,11 @@ import { INTEROP_FILES, longFirst, NODE_SUITE } from './harness/testing/suites.j
 const LONG_FIRST = [
   'conformance/runner.test.ts',
   'harness/tools/build.test.ts',
-  'harness/budget.test.ts',
   'harness/edge-mutants.test.ts',
   'conformance/hostile.test.ts',
+  'conformance/cli/matrix.test.ts',
+  'harness/budget.test.ts',
+  'harness/grade-client.test.ts',
   'src/server/fuzz.test.ts',
   'harness/testing/action.test.ts',
 ];

@@ -5,9 +5,10 @@ import { INTEROP_FILES, longFirst, NODE_SUITE } from './harness/testing/suites.j
 const LONG_FIRST = [
   'harness/gateway.test.ts',
   'harness/variants.test.ts',
-  'harness/budget-matrix.test.ts',
-  'harness/testing/tls-front-run.test.ts',
+  'harness/strangers/venue.test.ts',
   'harness/lenient-parsers.test.ts',
+  'harness/testing/tls-front-run.test.ts',
+  'harness/budget-matrix.test.ts',
 ];
 
 /** `npm run test:interop`: the whole-kit runs against outside-style servers (harness/testing/suites.ts). */

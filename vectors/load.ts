@@ -56,12 +56,15 @@ export function schemaRef(kind: VectorKind): string {
 }
 
 const validators = new Map<VectorKind, ValidateFunction>();
+/** One instance for every kind's schema (each has its own `$id`): the meta-schema is compiled once. */
+let ajv: Ajv | undefined;
 
 function validatorFor(kind: VectorKind): ValidateFunction {
   let v = validators.get(kind);
   if (v === undefined) {
     const schema = JSON.parse(readFileSync(schemaPath(kind), 'utf8')) as object;
-    v = new Ajv({ allErrors: true, strict: true }).compile(schema);
+    ajv ??= new Ajv({ allErrors: true, strict: true });
+    v = ajv.compile(schema);
     validators.set(kind, v);
   }
   return v;

@@ -5,7 +5,7 @@
  * it), and HTTP/2 (`--http2`: offered by TLS ALPN, HTTP/1.1 where the server offers only that).
  */
 import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import { Readable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
 import { SpotcheckError } from '../../src/core/errors.js';
@@ -56,12 +56,15 @@ export function readCa(file: string, flag = '--ca'): string[] {
 /**
  * The run's dispatcher: Node's default CAs plus `ca` (PEM certificates), and with `http2`
  * HTTP/2 offered to an HTTPS target by ALPN (undici `allowH2`; the server picks, HTTP/1.1
- * where it offers only that; a plain http:// target stays on HTTP/1.1).
+ * where it offers only that; a plain http:// target stays on HTTP/1.1). The trust is one TLS
+ * context made here, not a CA list every new connection would parse again (some 140 roots).
  */
 export function targetAgent(opts: { ca?: readonly string[]; http2?: boolean } = {}): Agent {
   const options = {
     ...(opts.http2 === true ? { allowH2: true } : {}),
-    ...(opts.ca === undefined ? {} : { connect: { ca: [...rootCertificates, ...opts.ca] } }),
+    ...(opts.ca === undefined
+      ? {}
+      : { connect: { secureContext: createSecureContext({ ca: [...rootCertificates, ...opts.ca] }) } }),
   };
   return opts.http2 === true ? new StreamingAgent(options) : new Agent(options);
 }

@@ -46,9 +46,11 @@ describe('Artillery processor hooks', () => {
         { code: 0, order: { clientOrderId: ids[0] } },
       ],
     });
+    // one clock reading: two would differ by a millisecond now and then, and so the latency
+    const upload = Date.now();
     hook('check')(
       req,
-      { statusCode: 200, body: answer, timings: { upload: Date.now(), end: Date.now() + 3 } },
+      { statusCode: 200, body: answer, timings: { upload, end: upload + 3 } },
       context,
       ee,
       () => undefined,
