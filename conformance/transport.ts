@@ -28,11 +28,30 @@ export function routeProtocols(dispatcher: Dispatcher): RouteProtocols {
   return protocolsByDispatcher.get(dispatcher) ?? {};
 }
 
-/** An answered exchange and when it was sent and answered (epoch ms, this machine's clock). */
+/** The answer headers the reference comparison reads (RESULT-REFERENCE-ANSWER.headers); absent ones left out. */
+export interface AnswerHeaders {
+  contentType?: string;
+  allow?: string;
+  date?: string;
+}
+
+/** An answered exchange, when it was sent and answered (epoch ms, this machine's clock), and its headers read by the reference comparison. */
 export interface Answered {
   exchange: Exchange;
   sentAt: number;
   receivedAt: number;
+  headers: AnswerHeaders;
+}
+
+/** The headers of `AnswerHeaders` from a response's (lower-case names; a repeated header joined by ", "). */
+export function answerHeaders(h: Record<string, string | string[] | undefined>): AnswerHeaders {
+  const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v.join(', ') : v);
+  const [contentType, allow, date] = [one(h['content-type']), one(h.allow), one(h.date)];
+  return {
+    ...(contentType === undefined ? {} : { contentType }),
+    ...(allow === undefined ? {} : { allow }),
+    ...(date === undefined ? {} : { date }),
+  };
 }
 
 export interface SendResult {
@@ -250,7 +269,7 @@ export function createTransport(opts: TransportOptions): Transport {
         ...facts,
         ...(response.protocol === undefined ? {} : { protocol: response.protocol }),
       };
-      answered.push({ exchange, sentAt, receivedAt: Date.now() });
+      answered.push({ exchange, sentAt, receivedAt: Date.now(), headers: answerHeaders(response.headers) });
       return { observation, response, exchange };
     } catch (err) {
       if (!isSpotcheckError(err)) throw err;

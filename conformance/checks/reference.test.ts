@@ -11,7 +11,7 @@ import { referenceReply } from '../../src/server/answer.js';
 import { DEMO_CREDENTIALS } from '../../src/server/credentials.js';
 import type { Answered } from '../transport.js';
 import { runVenue } from '../../harness/strangers/run-venue.js';
-import { compareWithReference } from './reference.js';
+import { compareHeaders, compareWithReference } from './reference.js';
 
 const NOW = 1_750_000_000_000;
 const TRADE = DEMO_CREDENTIALS[0] as (typeof DEMO_CREDENTIALS)[number];
@@ -27,10 +27,15 @@ const limit = {
 } as const;
 
 /** An exchange whose answer is `status` and `body`, sent at NOW. */
-function answered(request: Answered['exchange']['request'], status: number, body: unknown): Answered {
+function answered(
+  request: Answered['exchange']['request'],
+  status: number,
+  body: unknown,
+  headers: Answered['headers'] = { contentType: 'application/json', date: new Date(NOW).toUTCString() },
+): Answered {
   const text = JSON.stringify(body);
   const observation = classify({ status, headers: {}, text, json: body, elapsedMs: 1 });
-  return { exchange: { request, observation }, sentAt: NOW, receivedAt: NOW + 2 };
+  return { exchange: { request, observation }, sentAt: NOW, receivedAt: NOW + 2, headers };
 }
 
 /** The reference's own answer to `request` at NOW, as a server would send it. */
@@ -46,6 +51,49 @@ function asReference(request: Answered['exchange']['request']): { status: number
   );
   return { status: r.status, body: JSON.parse(JSON.stringify(r.body)) };
 }
+
+describe('compareHeaders', () => {
+  const single = orderRequest(limit, { version: 'v1', placement: 'body' }, auth).request;
+  const put = { ...single, method: 'PUT' };
+  const date = new Date(NOW).toUTCString();
+
+  it("the reference's headers are the same: application/json in any case and with parameters, Allow in any order and case", () => {
+    const ref = asReference(single);
+    expect(compareHeaders(answered(single, ref.status, ref.body), setting)?.same).toBe(true);
+    const h = { contentType: 'Application/JSON; charset=utf-8', date };
+    expect(compareHeaders(answered(single, ref.status, ref.body, h), setting)?.same).toBe(true);
+    const refused = asReference(put);
+    expect(refused.status).toBe(405);
+    const allow = { contentType: 'application/json', date, allow: ' post' };
+    expect(compareHeaders(answered(put, 405, refused.body, allow), setting)?.same).toBe(true);
+  });
+
+  it('another media type, a 405 without Allow (or Allow on another answer), and a missing, unreadable or stale Date differ', () => {
+    const ref = asReference(single);
+    const refused = asReference(put);
+    const differs = (req: typeof single, status: number, body: unknown, h: Answered['headers']) =>
+      compareHeaders(answered(req, status, body, h), setting);
+    expect(differs(single, ref.status, ref.body, { contentType: 'text/plain', date })?.same).toBe(false);
+    expect(differs(single, ref.status, ref.body, { date })?.same).toBe(false);
+    expect(differs(put, 405, refused.body, { contentType: 'application/json', date })).toMatchObject({
+      same: false,
+      expected: expect.stringContaining('Allow POST'),
+    });
+    const extra = { contentType: 'application/json', date, allow: 'POST' };
+    expect(differs(single, ref.status, ref.body, extra)?.same).toBe(false);
+    expect(differs(single, ref.status, ref.body, { contentType: 'application/json' })?.same).toBe(false);
+    expect(differs(single, ref.status, ref.body, { contentType: 'application/json', date: 'soon' })?.same).toBe(false);
+    // a second stale, a year in milliseconds read as seconds, a second early beyond the floor
+    for (const ms of [NOW - 2_000, NOW * 1000, NOW + 2_000])
+      expect(
+        differs(single, ref.status, ref.body, { contentType: 'application/json', date: new Date(ms).toUTCString() })
+          ?.same,
+      ).toBe(false);
+    // the second the request went out in, floored, is within
+    const floored = new Date(Math.floor((NOW - 1) / 1000) * 1000).toUTCString();
+    expect(differs(single, ref.status, ref.body, { contentType: 'application/json', date: floored })?.same).toBe(true);
+  });
+});
 
 describe('compareWithReference', () => {
   const batch = batchOrdersRequest(

@@ -14,7 +14,7 @@ import { wireWith, type EndpointName, type WireProfile } from '../../src/core/wi
 import { referenceReply, type SentRequest } from '../../src/server/answer.js';
 import type { Credential } from '../../src/server/policy.js';
 import type { Reply } from '../../src/server/respond.js';
-import type { Answered } from '../transport.js';
+import type { Answered, AnswerHeaders } from '../transport.js';
 import type { CheckContext, CheckDefinition, Target } from '../types.js';
 import { info } from './helpers.js';
 
@@ -74,6 +74,48 @@ function masked(v: unknown, key?: string): unknown {
         .map((k) => [k, masked(v[k], k)]),
     );
   return v;
+}
+
+/** The media type of a Content-Type value: lower-cased, parameters dropped (RFC 9110 §8.3.1). */
+const mediaType = (v: string | undefined): string | undefined => v?.split(';')[0]?.trim().toLowerCase();
+/** An Allow value as a set of methods (RFC 9110 §10.2.1): upper-cased, sorted, blanks dropped. */
+const methods = (v: string | undefined): string | undefined =>
+  v
+    ?.split(',')
+    .map((m) => m.trim().toUpperCase())
+    .filter((m) => m !== '')
+    .sort()
+    .join(', ');
+
+/**
+ * The headers of one answer against the reference's (RESULT-REFERENCE-ANSWER.headers): the media
+ * type (application/json on every answer, D-ERROR-SHAPE), `Allow` as a set of methods (RFC 9110
+ * §15.5.6: the reference sends it on every 405), and a `Date` (RFC 9110 §6.6.1) naming a second
+ * the server's clock, as measured, may have read while the request was out. Pure.
+ */
+export function compareHeaders(
+  a: Answered,
+  setting: { credentials: ReadonlyArray<Credential>; wire: WireProfile; offsetMs: number; uncertaintyMs: number },
+): { same: boolean; expected: string; received: string } | undefined {
+  const o = a.exchange.observation;
+  if (o.status === undefined || o.verdict === 'no-answer' || o.verdict === 'rate-limited' || o.verdict === 'not-sent')
+    return undefined;
+  const r = a.exchange.request;
+  const ref = referenceReply(
+    { method: r.method, target: r.query === '' ? r.path : `${r.path}?${r.query}`, headers: r.headers, body: r.body },
+    { credentials: setting.credentials, wire: setting.wire, now: a.sentAt + setting.offsetMs },
+  );
+  const h: AnswerHeaders = a.headers;
+  const refAllow = methods(Object.entries(ref.headers ?? {}).find(([k]) => k.toLowerCase() === 'allow')?.[1]);
+  const dateMs = h.date === undefined ? NaN : Date.parse(h.date);
+  // the Date names the second the server wrote the answer in: floored, so up to a second before its time
+  const earliest = a.sentAt + setting.offsetMs - setting.uncertaintyMs - READ_SLACK_MS - 1000;
+  const latest = a.receivedAt + setting.offsetMs + setting.uncertaintyMs + READ_SLACK_MS;
+  const dateOk = Number.isFinite(dateMs) && dateMs >= earliest && dateMs <= latest;
+  const expected = `Content-Type application/json; Allow ${refAllow ?? 'none'}; a Date within the request's time`;
+  const received = `Content-Type ${mediaType(h.contentType) ?? 'none'}; Allow ${methods(h.allow) ?? 'none'}; Date ${h.date ?? 'none'}${h.date !== undefined && !dateOk ? " (outside the request's time)" : ''}`;
+  const same = mediaType(h.contentType) === 'application/json' && methods(h.allow) === refAllow && dateOk;
+  return { same, expected, received };
 }
 
 /** One answer against the reference's, or why it is not compared. */
@@ -149,7 +191,7 @@ export function compareWithReference(
 /** Compare every answered exchange of the run; the counts and the first difference of each kind. */
 function compareRun(ctx: CheckContext): {
   compared: Record<
-    'refusal' | 'accepted',
+    'refusal' | 'accepted' | 'headers',
     { same: number; differ: number; first?: { a: Answered; expected: string; received: string } }
   >;
   skipped: Record<'moment' | 'held' | 'no-answer', number>;
@@ -168,11 +210,22 @@ function compareRun(ctx: CheckContext): {
     // an unmeasured clock: only answers that do not depend on the moment within a minute are compared
     uncertaintyMs: ctx.clock.offsetMs === undefined ? 60_000 : (ctx.clock.uncertaintyMs ?? 0),
   };
-  const compared = { refusal: { same: 0, differ: 0 }, accepted: { same: 0, differ: 0 } } as ReturnType<
-    typeof compareRun
-  >['compared'];
+  const compared = {
+    refusal: { same: 0, differ: 0 },
+    accepted: { same: 0, differ: 0 },
+    headers: { same: 0, differ: 0 },
+  } as ReturnType<typeof compareRun>['compared'];
   const skipped = { moment: 0, held: 0, 'no-answer': 0 };
   for (const a of ctx.answered()) {
+    const h = compareHeaders(a, setting);
+    if (h !== undefined) {
+      const tally = compared.headers;
+      if (h.same) tally.same++;
+      else {
+        tally.differ++;
+        tally.first ??= { a, expected: h.expected, received: h.received };
+      }
+    }
     const c = compareWithReference(a, setting);
     if (c.kind === 'not-compared') {
       skipped[c.why]++;
@@ -201,7 +254,7 @@ function comparison(ctx: CheckContext): ReturnType<typeof compareRun> {
   return c.result;
 }
 
-function judged(ctx: CheckContext, kind: 'refusal' | 'accepted', noun: string, as: string) {
+function judged(ctx: CheckContext, kind: 'refusal' | 'accepted' | 'headers', noun: string, as: string) {
   const { compared, skipped } = comparison(ctx);
   const t = compared[kind];
   const total = t.same + t.differ;
@@ -235,6 +288,16 @@ export const referenceChecks: CheckDefinition[] = [
     runLast: true,
     async run(ctx) {
       return judged(ctx, 'accepted', 'accepted answers', 'are written as');
+    },
+  },
+  {
+    id: 'RESULT-REFERENCE-ANSWER.headers',
+    ruleId: 'RESULT-REFERENCE-ANSWER',
+    title:
+      "every answer of the run carries the headers the reference sends: Content-Type application/json (D-ERROR-SHAPE), Allow on a 405 (RFC 9110 §15.5.6), a Date within the request's time (RFC 9110 §6.6.1; pinned by the reference profile)",
+    runLast: true,
+    async run(ctx) {
+      return judged(ctx, 'headers', 'answers', 'carry the headers of');
     },
   },
 ];
