@@ -59,6 +59,37 @@ function placesNothing(r: SendResult, what: string): Step {
   return placed ? fail(`${what}: rejected, nothing placed`, describe(o), r.exchange) : undefined;
 }
 
+/**
+ * The reference's request-size edges, probed exactly at and one past each: the body limit
+ * (D-BODY-LIMIT, 64 KiB) and the batch body's nesting limit (D-JSON-DEPTH, 16 levels). The seed
+ * sets neither, so a target answers them by its own limits; its answers are compared with the
+ * reference's by RESULT-REFERENCE-ANSWER (pinned by the reference profile).
+ */
+export const REFERENCE_EDGES = Object.freeze({ bodyBytes: 64 * 1024, jsonDepth: 16 });
+
+/** A one-order batch body of exactly `bytes` bytes: the order, then blanks before the closing `]` (RFC 8259 §2). */
+export function batchOfBytes(order: Record<string, unknown>, bytes: number): string {
+  const head = `[${JSON.stringify(order)}`;
+  return `${head}${' '.repeat(Math.max(0, bytes - Buffer.byteLength(head) - 1))}]`;
+}
+
+/** A one-order batch body nesting exactly `depth` levels: the order carries an unknown member of nested arrays. */
+export function batchOfDepth(order: Record<string, unknown>, depth: number): string {
+  const arrays = Math.max(0, depth - 2);
+  const value = arrays === 0 ? '0' : `${'['.repeat(arrays)}${']'.repeat(arrays)}`;
+  return `[${JSON.stringify(order).slice(0, -1)},"spotcheckNesting":${value}}]`;
+}
+
+/** The same request sent with `Transfer-Encoding: chunked` (RFC 9112 §7.1), rebuilt alike. */
+function chunkedOf(b: Built): Built {
+  const rebuild = b.rebuild;
+  return {
+    ...b,
+    request: { ...b.request, chunked: true },
+    ...(rebuild === undefined ? {} : { rebuild: () => chunkedOf(rebuild()) }),
+  };
+}
+
 const printable = fc.string({
   unit: fc.constantFrom(...'abcXYZ019=&%+-_.~ []{}",:\\/?#@!$\'()*;'.split('')),
   maxLength: 60,
@@ -115,6 +146,32 @@ export const robustChecks: CheckDefinition[] = [
           placesNothing(r, 'an oversized batch'),
         ),
       );
+    },
+  },
+  {
+    id: 'ROBUST-NO-5XX.edges',
+    ruleId: 'ROBUST-NO-5XX',
+    covers: ['batch/json'],
+    title:
+      "one-order batches exactly at and one past the reference's body limit (64 KiB, D-BODY-LIMIT; with a Content-Length and chunked) and nesting limit (16 levels, D-JSON-DEPTH) get an answer, never a 5xx or a hang",
+    async run(ctx) {
+      const { bodyBytes, jsonDepth } = REFERENCE_EDGES;
+      const steps: Step[] = [];
+      const probes: Array<[string, string, boolean]> = [
+        [`a ${bodyBytes}-byte body`, batchOfBytes(oneOrder(ctx), bodyBytes), false],
+        [`a ${bodyBytes + 1}-byte body`, batchOfBytes(oneOrder(ctx), bodyBytes + 1), false],
+        [`a ${bodyBytes}-byte chunked body`, batchOfBytes(oneOrder(ctx), bodyBytes), true],
+        [`a ${bodyBytes + 1}-byte chunked body`, batchOfBytes(oneOrder(ctx), bodyBytes + 1), true],
+        [`a body nesting ${jsonDepth} levels`, batchOfDepth(oneOrder(ctx), jsonDepth), false],
+        [`a body nesting ${jsonDepth + 1} levels`, batchOfDepth(oneOrder(ctx), jsonDepth + 1), false],
+      ];
+      for (const [what, rawBody, chunked] of probes) {
+        const b = ctx.requests.batch(undefined, { rawBody });
+        const r = await send(ctx, chunked ? chunkedOf(b) : b);
+        // each is a valid order: a target with larger limits may place it (one order each, budgeted)
+        steps.push(noBreakage(r, what, true));
+      }
+      return outcome(firstFailure(...steps));
     },
   },
   {
