@@ -17,6 +17,7 @@ export const INTEROP_FILES = [
   'harness/budget-matrix.test.ts',
   'harness/strangers/venue.test.ts',
   'harness/strangers/languages.test.ts',
+  'harness/strangers/servlet-venue.test.ts',
   'harness/variants.test.ts',
   'harness/variants-answers.test.ts',
   'harness/lenient-parsers.test.ts',
