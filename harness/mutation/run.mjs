@@ -41,8 +41,16 @@ const stryker = spawnSync(
 );
 process.stderr.write(`\nStryker took ${((performance.now() - t0) / 60000).toFixed(1)} min\n`);
 if (stryker.status !== 0) process.exit(stryker.status ?? 1);
-const score = spawnSync(process.execPath, [join(root, 'harness', 'mutation', 'score.mjs')], {
-  cwd: root,
-  stdio: 'inherit',
-});
+// a whole run (no Stryker arguments narrowing it) records its figures, its minutes and the judging kit's commit
+const whole = process.argv.length <= 2;
+const minutes = ((performance.now() - t0) / 60000).toFixed(1);
+const score = spawnSync(
+  process.execPath,
+  [join(root, 'harness', 'mutation', 'score.mjs'), ...(whole ? ['--record'] : [])],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, SPOTCHECK_MUTATION_MINUTES: minutes, SPOTCHECK_MUTATION_COMMIT: commit },
+  },
+);
 process.exit(score.status ?? 1);
