@@ -10,7 +10,8 @@ import { SEED_WIRE } from '../../src/core/wire.js';
 import { referenceReply } from '../../src/server/answer.js';
 import { DEMO_CREDENTIALS } from '../../src/server/credentials.js';
 import type { Answered } from '../transport.js';
-import { runVenue } from '../../harness/strangers/run-venue.js';
+import { runAgainstVenue, runVenue } from '../../harness/strangers/run-venue.js';
+import { startServletVenue } from '../../harness/strangers/servlet-venue.js';
 import { compareHeaders, compareWithReference } from './reference.js';
 
 const NOW = 1_750_000_000_000;
@@ -223,5 +224,27 @@ describe('RESULT-REFERENCE-ANSWER over a run', () => {
     );
     expect(of(pinned, 'RESULT-REFERENCE-ANSWER')).toMatchObject({ status: 'fail', level: 'MUST' });
     expect(of(pinned, 'ORDER-SIDE-ENUM')?.status).toBe('pass');
+  });
+
+  it('two stranger venues answering 405 without Allow (RFC 9110 §15.5.6): INFO under the core profile, a failure under the reference profile', async () => {
+    const only = ['ROBUST-REJECT-PLACES-NOTHING.domain', 'RESULT-REFERENCE-ANSWER'];
+    const venue = await startServletVenue({});
+    try {
+      for (const run of [
+        (profile: 'core' | 'reference') => runVenue({}, {}, { only, runs: 3, profile }).then((r) => r.report),
+        (profile: 'core' | 'reference') => runAgainstVenue(venue, { only, runs: 3, profile }),
+      ]) {
+        const headers = async (profile: 'core' | 'reference') =>
+          (await run(profile)).checks.find((c) => c.id === 'RESULT-REFERENCE-ANSWER.headers');
+        const core = await headers('core');
+        expect(core).toMatchObject({ status: 'info' });
+        expect(core?.observed).toMatch(
+          /differ from the reference's.*reference Content-Type application\/json; Allow POST.*Allow none/,
+        );
+        expect(await headers('reference')).toMatchObject({ status: 'fail', level: 'MUST' });
+      }
+    } finally {
+      await venue.close();
+    }
   });
 });
