@@ -49,10 +49,8 @@ function paddedKey(secret: string): PaddedKey {
 
 let scratch = Buffer.alloc(BLOCK + 4096);
 
-/** The raw HMAC-SHA256 digest of a UTF-8 message. */
-function hmacDigest(secret: string, message: string, out: 'hex'): string;
-function hmacDigest(secret: string, message: string, out: 'buffer'): Buffer;
-function hmacDigest(secret: string, message: string, out: 'hex' | 'buffer'): string | Buffer {
+/** The HMAC-SHA256 digest of a UTF-8 message, in lower-case hex. */
+function hmacHex(secret: string, message: string): string {
   const key = paddedKey(secret);
   const need = BLOCK + message.length * 3;
   let buf = scratch;
@@ -63,7 +61,7 @@ function hmacDigest(secret: string, message: string, out: 'hex' | 'buffer'): str
   key.inner.copy(buf, 0);
   const n = buf.write(message, BLOCK, 'utf8');
   hash('sha256', buf.subarray(0, BLOCK + n), 'buffer').copy(key.outer, BLOCK);
-  return out === 'hex' ? hash('sha256', key.outer, 'hex') : hash('sha256', key.outer, 'buffer');
+  return hash('sha256', key.outer, 'hex');
 }
 
 /**
@@ -71,7 +69,7 @@ function hmacDigest(secret: string, message: string, out: 'hex' | 'buffer'): str
  * (§5.3 item 2). Both strings are taken as UTF-8.
  */
 export function sign(secret: string, totalParams: string): string {
-  return hmacDigest(secret, totalParams, 'hex');
+  return hmacHex(secret, totalParams);
 }
 
 /**
@@ -80,5 +78,5 @@ export function sign(secret: string, totalParams: string): string {
  * a throw) for a value that is not 64 hex digits.
  */
 export function verify(secret: string, totalParams: string, signature: string): boolean {
-  return isSignatureShaped(signature) && signatureMatches(hmacDigest(secret, totalParams, 'hex'), signature);
+  return isSignatureShaped(signature) && signatureMatches(hmacHex(secret, totalParams), signature);
 }
