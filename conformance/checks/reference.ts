@@ -87,6 +87,40 @@ const methods = (v: string | undefined): string | undefined =>
     .sort()
     .join(', ');
 
+/** What the comparisons need to know of the run. */
+type Setting = { credentials: ReadonlyArray<Credential>; wire: WireProfile; offsetMs: number; uncertaintyMs: number };
+
+/** The request of an exchange as the reference reads it. */
+function sentRequest(a: Answered): SentRequest {
+  const r = a.exchange.request;
+  return {
+    method: r.method,
+    target: r.query === '' ? r.path : `${r.path}?${r.query}`,
+    headers: r.headers,
+    body: r.body,
+  };
+}
+
+/** Whether an exchange got an answer to compare. */
+function answeredAtAll(a: Answered): boolean {
+  const o = a.exchange.observation;
+  return !(
+    o.status === undefined ||
+    o.verdict === 'no-answer' ||
+    o.verdict === 'rate-limited' ||
+    o.verdict === 'not-sent'
+  );
+}
+
+/** The reference's answer at the earliest moment the server may have read the request (the two comparisons share it). */
+export function earliestReply(a: Answered, setting: Setting): Reply {
+  return referenceReply(sentRequest(a), {
+    credentials: setting.credentials,
+    wire: setting.wire,
+    now: a.sentAt + setting.offsetMs - setting.uncertaintyMs - READ_SLACK_MS,
+  });
+}
+
 /**
  * The headers of one answer against the reference's (RESULT-REFERENCE-ANSWER.headers): the media
  * type (application/json on every answer, D-ERROR-SHAPE), `Allow` as a set of methods (RFC 9110
@@ -95,16 +129,11 @@ const methods = (v: string | undefined): string | undefined =>
  */
 export function compareHeaders(
   a: Answered,
-  setting: { credentials: ReadonlyArray<Credential>; wire: WireProfile; offsetMs: number; uncertaintyMs: number },
+  setting: Setting,
+  ref: Reply = earliestReply(a, setting),
 ): { same: boolean; expected: string; received: string } | undefined {
-  const o = a.exchange.observation;
-  if (o.status === undefined || o.verdict === 'no-answer' || o.verdict === 'rate-limited' || o.verdict === 'not-sent')
-    return undefined;
-  const r = a.exchange.request;
-  const ref = referenceReply(
-    { method: r.method, target: r.query === '' ? r.path : `${r.path}?${r.query}`, headers: r.headers, body: r.body },
-    { credentials: setting.credentials, wire: setting.wire, now: a.sentAt + setting.offsetMs },
-  );
+  if (!answeredAtAll(a)) return undefined;
+  // Allow comes from routing alone (§4, D-PREFIX): the same at every moment
   const h: AnswerHeaders = a.headers;
   const refAllow = methods(Object.entries(ref.headers ?? {}).find(([k]) => k.toLowerCase() === 'allow')?.[1]);
   const dateMs = h.date === undefined ? NaN : Date.parse(h.date);
@@ -130,25 +159,14 @@ type Comparison =
  */
 export function compareWithReference(
   a: Answered,
-  setting: {
-    credentials: ReadonlyArray<Credential>;
-    wire: WireProfile;
-    offsetMs: number;
-    uncertaintyMs: number;
-  },
+  setting: Setting,
+  early: Reply = earliestReply(a, setting),
 ): Comparison {
   const o = a.exchange.observation;
-  if (o.status === undefined || o.verdict === 'no-answer' || o.verdict === 'rate-limited' || o.verdict === 'not-sent')
-    return { kind: 'not-compared', why: 'no-answer' };
+  if (!answeredAtAll(a) || o.status === undefined) return { kind: 'not-compared', why: 'no-answer' };
   const r = a.exchange.request;
-  const req: SentRequest = {
-    method: r.method,
-    target: r.query === '' ? r.path : `${r.path}?${r.query}`,
-    headers: r.headers,
-    body: r.body,
-  };
-  const at = (now: number): Reply => referenceReply(req, { credentials: setting.credentials, wire: setting.wire, now });
-  const early = at(a.sentAt + setting.offsetMs - setting.uncertaintyMs - READ_SLACK_MS);
+  const at = (now: number): Reply =>
+    referenceReply(sentRequest(a), { credentials: setting.credentials, wire: setting.wire, now });
   let ref = said(early.status, early.body);
   // a refusal before the time check (D-CHECK-ORDER) is the same at any moment
   if (!refused(ref) || ref.code === TIME_CODE || (ref.entries ?? []).includes(TIME_CODE)) {
@@ -217,7 +235,12 @@ function compareRun(ctx: CheckContext): {
   } as ReturnType<typeof compareRun>['compared'];
   const skipped = { moment: 0, held: 0, 'no-answer': 0 };
   for (const a of ctx.answered()) {
-    const h = compareHeaders(a, setting);
+    if (!answeredAtAll(a)) {
+      skipped['no-answer']++;
+      continue;
+    }
+    const early = earliestReply(a, setting);
+    const h = compareHeaders(a, setting, early);
     if (h !== undefined) {
       const tally = compared.headers;
       if (h.same) tally.same++;
@@ -226,7 +249,7 @@ function compareRun(ctx: CheckContext): {
         tally.first ??= { a, expected: h.expected, received: h.received };
       }
     }
-    const c = compareWithReference(a, setting);
+    const c = compareWithReference(a, setting, early);
     if (c.kind === 'not-compared') {
       skipped[c.why]++;
       continue;
