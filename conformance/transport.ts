@@ -129,6 +129,9 @@ export interface TransportOptions {
   minShortenedWaitMs?: number;
 }
 
+/** How long a request waits for its answer unless told otherwise (`--timeout`), ms. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
 /** The shortest wait the runner shortens to after repeated silence, ms: a slow but answering target keeps its answers. */
 export const MIN_SHORTENED_WAIT_MS = 2000;
 

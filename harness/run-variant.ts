@@ -3,6 +3,7 @@
  * the test declares: the set-up the harness's verdict tests share (the server's seed, the run's
  * seed and cases, and the check families the test reads are theirs).
  */
+import { DEFAULT_TIMEOUT_MS } from '../conformance/transport.js';
 import { runAgreeing } from './agreeing-run.js';
 import { resolveDescription, type TargetDescription } from '../conformance/target/description.js';
 import type { RunReport } from '../conformance/types.js';
@@ -43,7 +44,7 @@ export async function runVariantServed(
       seed: run.seed,
       runs: run.runs,
       rate: 0,
-      timeoutMs: 5000,
+      timeoutMs: DEFAULT_TIMEOUT_MS,
       only: run.only,
       maxOrders: Infinity,
     });

@@ -2,6 +2,7 @@
  * Running the whole suite against an in-process server, for the runner's self-tests
  * and the benchmark.
  */
+import { DEFAULT_TIMEOUT_MS } from '../conformance/transport.js';
 import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET } from '../src/server/credentials.js';
 import { startServer, type ServerOptions } from '../src/server/server.js';
 import type { RunOptions } from '../conformance/runner.js';
@@ -36,7 +37,7 @@ export function runAgainstUrl(baseUrl: string, run: Partial<Omit<RunOptions, 'ta
     seed: 1,
     runs: 100,
     rate: 0,
-    timeoutMs: 5000,
+    timeoutMs: DEFAULT_TIMEOUT_MS,
     only: [],
     maxOrders: 1_000_000,
     ...run,

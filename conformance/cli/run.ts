@@ -29,7 +29,7 @@ import { earlyReport, type EarlyStop } from '../report/stopped.js';
 import { readCa, targetAgent, tlsAdvice } from './tls.js';
 import { loadDescription, resolveDescription, type TargetDescription } from '../target/description.js';
 import { coverageMatrix, renderMatrix } from '../coverage.js';
-import { routeProtocols } from '../transport.js';
+import { DEFAULT_TIMEOUT_MS, routeProtocols } from '../transport.js';
 import { protocolSummary, type ReportWithProtocols } from '../report/protocols.js';
 import { runConformance, selectChecks, unmatched } from '../runner.js';
 import { incompleteMust } from '../run-report.js';
@@ -114,7 +114,7 @@ Safety:
                          0: nothing that could place an order is sent, exit 2 (with
                          a test-order path in --config, only that path gets orders).
                          Default 10000 for a target; unlimited for the embedded server
-  --timeout MS           per-request deadline: headers and the whole body (default 10000)
+  --timeout MS           per-request deadline: headers and the whole body (default ${DEFAULT_TIMEOUT_MS})
   --max-time S           whole-run deadline in seconds: past it nothing is sent, the
                          checks not run are reported as skip with the reason
   --yes                  do not pause before sending orders to a non-loopback host
@@ -182,7 +182,7 @@ const options = {
   rate: { type: 'string' },
   concurrency: { type: 'string' },
   'max-orders': { type: 'string' },
-  timeout: { type: 'string', default: '10000' },
+  timeout: { type: 'string', default: String(DEFAULT_TIMEOUT_MS) },
   'max-time': { type: 'string' },
   yes: { type: 'boolean', default: false },
   'report-json': { type: 'string' },

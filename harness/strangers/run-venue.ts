@@ -3,6 +3,7 @@
  */
 import { runAgreeing } from '../agreeing-run.js';
 import { resolveDescription, type TargetDescription } from '../../conformance/target/description.js';
+import { DEFAULT_TIMEOUT_MS } from '../../conformance/transport.js';
 import type { RunReport, Strictness } from '../../conformance/types.js';
 import { startVenue, type VenueChoices, type VenueFaults, type VenueReaders } from './venue.js';
 
@@ -59,7 +60,8 @@ export function runAgainstVenue(
     seed: opts.seed ?? 7,
     runs: opts.runs ?? 30,
     rate: 0,
-    timeoutMs: 3000,
+    // the kit's own wait: a loaded machine's slow answer is not a hang (the transport shortens it after repeated silence)
+    timeoutMs: DEFAULT_TIMEOUT_MS,
     only: opts.only ?? [],
     maxOrders: Infinity,
     concurrency: 8,
