@@ -234,6 +234,12 @@ function syntaxVariant(name: string, params: Params, ctx: CheckContext): { param
       return tailed("!$'()*,:@/?", (_e, part) => (part === 'body' ? "!$'()*,:@/?" : '!$%27()*,:@/?'));
     case 'semicolon-in-value':
       return tailed(';a=b', (enc) => enc.replace('%3B', ';'));
+    case 'space-+-bare':
+      // the only escape of the value: a + read as a blank by a form reader, however it skips escape-free text
+      return tailed(' x', (enc) => enc.replace('%20', '+'));
+    case 'malformed-escape':
+      // "%ZZ" starts no escape (RFC 3986 §2.1): sent raw, signed as sent
+      return tailed('%ZZ', (enc) => enc.replace('%25ZZ', '%ZZ'));
     case 'escaped-letter':
       return {
         params,

@@ -414,6 +414,22 @@ export const orderChecks: CheckDefinition[] = [
     },
   },
   {
+    id: 'ORDER-AMOUNT-MARKET-ONLY.v1.1',
+    ruleId: 'ORDER-AMOUNT-MARKET-ONLY',
+    covers: ['v1.1/query'],
+    title:
+      'what the server does with amount on a v1.1 LIMIT order (§2.1 "Market orders only"; open point D-AMOUNT-ELSEWHERE)',
+    async run(ctx) {
+      return infoSingle(
+        ctx,
+        { ...limitParams(ctx), amount: firstValue(ctx.target.profile?.amount, '10') },
+        'v1.1',
+        'v1.1 LIMIT order with amount',
+        false,
+      );
+    },
+  },
+  {
     id: 'ORDER-CLIENT-ID-DUPLICATE',
     ruleId: 'ORDER-CLIENT-ID-DUPLICATE',
     covers: ['v1/query'],
@@ -424,7 +440,11 @@ export const orderChecks: CheckDefinition[] = [
       const first = await send(ctx, ctx.requests.order(p, 'v1', 'query'));
       const step: Step = expectAccepted(first, 'the first order with a new client id');
       if (step) return step;
-      return infoSingle(ctx, p, 'v1', 'the same newClientOrderId again', false);
+      // another order placed in between: the id is held by an order that is not the latest
+      const between = await send(ctx, ctx.requests.order(limitParams(ctx), 'v1', 'query'));
+      const next: Step = expectAccepted(between, 'an order with another new client id');
+      if (next) return next;
+      return infoSingle(ctx, p, 'v1', 'the first newClientOrderId again, after another order', false);
     },
   },
   {

@@ -153,7 +153,7 @@ export const robustChecks: CheckDefinition[] = [
     ruleId: 'ROBUST-NO-5XX',
     covers: ['batch/json'],
     title:
-      "one-order batches exactly at and one past the reference's body limit (64 KiB, D-BODY-LIMIT; with a Content-Length and chunked) and nesting limit (16 levels, D-JSON-DEPTH) get an answer, never a 5xx or a hang",
+      "one-order batches exactly at and one past the reference's body limit (64 KiB, D-BODY-LIMIT; with a Content-Length and chunked) and nesting limit (16 levels, D-JSON-DEPTH), and a request with no parameters at all on each endpoint, get an answer, never a 5xx or a hang; the empty ones place nothing",
     async run(ctx) {
       const { bodyBytes, jsonDepth } = REFERENCE_EDGES;
       const steps: Step[] = [];
@@ -170,6 +170,23 @@ export const robustChecks: CheckDefinition[] = [
         const r = await send(ctx, chunked ? chunkedOf(b) : b);
         // each is a valid order: a target with larger limits may place it (one order each, budgeted)
         steps.push(noBreakage(r, what, true));
+      }
+      // the smallest request: the API key and nothing else, no query and no body, on each endpoint
+      const e = ctx.target.profile?.endpoints;
+      for (const [path, contentType] of [
+        [e?.batch.path ?? BATCH_PATH, 'application/json'],
+        [e?.v1.path ?? ORDER_PATHS.v1, undefined],
+        [e?.['v1.1'].path ?? ORDER_PATHS['v1.1'], undefined],
+      ] as const) {
+        const headers: Record<string, string> = {
+          [ctx.target.profile?.apiKeyHeader ?? API_KEY_HEADER]: ctx.target.apiKey,
+        };
+        if (contentType !== undefined) headers['content-type'] = contentType;
+        const r = await ctx.send({ method: 'POST', path, query: '', body: '', headers });
+        steps.push(
+          noBreakage(r, `POST ${path} with no parameters`),
+          placesNothing(r, `POST ${path} with no parameters`),
+        );
       }
       return outcome(firstFailure(...steps));
     },

@@ -192,7 +192,7 @@ export const sigChecks: CheckDefinition[] = [
     id: 'SIG-HMAC-SHA256-HEX.http',
     ruleId: 'SIG-HMAC-SHA256-HEX',
     title:
-      'freedoms HTTP grants a client do not break a correct signature: header names in any case, a content type with parameters or in other case, a chunked body',
+      'freedoms HTTP grants a client do not break a correct signature: header names in any case, a content type with parameters, in other case or with blanks before ";", a chunked body',
     placesOrders: true,
     routes: ALL_ROUTES,
     async probe(ctx, r) {
@@ -208,16 +208,18 @@ export const sigChecks: CheckDefinition[] = [
         ),
       ];
       if (r.endpoint === 'batch' || r.placement !== 'query') {
-        const type =
+        // a parameter, another letter case, blanks around ";" (RFC 9110 §5.6.6: OWS ";" OWS)
+        const types =
           r.endpoint === 'batch'
-            ? 'Application/JSON; charset=utf-8'
-            : 'application/x-www-form-urlencoded; charset=UTF-8';
-        steps.push(
-          expectAccepted(
-            await send(ctx, onRoute(ctx, r, { headers: { 'content-type': type } })),
-            `${routeKey(r)} with content type ${type}`,
-          ),
-        );
+            ? ['Application/JSON; charset=utf-8', 'application/json ; charset=utf-8']
+            : ['application/x-www-form-urlencoded; charset=UTF-8', 'application/x-www-form-urlencoded ;charset=UTF-8'];
+        for (const type of types)
+          steps.push(
+            expectAccepted(
+              await send(ctx, onRoute(ctx, r, { headers: { 'content-type': type } })),
+              `${routeKey(r)} with content type ${type}`,
+            ),
+          );
         steps.push(
           expectAccepted(
             await send(ctx, onRoute(ctx, r, { tamper: (req) => ({ ...req, chunked: true }) })),
