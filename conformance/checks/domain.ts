@@ -250,6 +250,9 @@ function syntaxVariant(name: string, params: Params, ctx: CheckContext): { param
           ),
         ),
       };
+    case 'bare-name':
+      // "stpMode" with no "=" after the other pairs, signed as sent: an empty stpMode
+      return { params, opts: rewritePairs((s) => `${s}&stpMode`) };
     case 'after-signature':
       // an unsigned pair after the signature pair, wherever the signature travels
       return {
