@@ -151,6 +151,24 @@ const ZERO_EDGES: ReadonlyArray<[string, string]> = [
   ['price', '-0.5'],
 ];
 
+/** D-AMOUNT-ELSEWHERE: a LIMIT order carrying amount on one version's query route, as INFO. */
+function amountOnLimit(version: 'v1' | 'v1.1', id: string, title: string): CheckDefinition {
+  return {
+    id,
+    ruleId: 'ORDER-AMOUNT-MARKET-ONLY',
+    covers: [`${version}/query`],
+    title,
+    run: (ctx) =>
+      infoSingle(
+        ctx,
+        { ...limitParams(ctx), amount: firstValue(ctx.target.profile?.amount, '10') },
+        version,
+        `${version} LIMIT order with amount`,
+        false,
+      ),
+  };
+}
+
 export const orderChecks: CheckDefinition[] = [
   perRoute({
     id: 'ORDER-DECIMAL-FORMAT.zero',
@@ -398,37 +416,16 @@ export const orderChecks: CheckDefinition[] = [
       return infoSingle(ctx, without(limitParams(ctx), 'quantity'), 'v1.1', 'v1.1 LIMIT without quantity', false);
     },
   },
-  {
-    id: 'ORDER-AMOUNT-MARKET-ONLY',
-    ruleId: 'ORDER-AMOUNT-MARKET-ONLY',
-    covers: ['v1/query'],
-    title: 'what the server does with amount on a v1 order (open point D-AMOUNT-ELSEWHERE)',
-    async run(ctx) {
-      return infoSingle(
-        ctx,
-        { ...limitParams(ctx), amount: firstValue(ctx.target.profile?.amount, '10') },
-        'v1',
-        'v1 LIMIT order with amount',
-        false,
-      );
-    },
-  },
-  {
-    id: 'ORDER-AMOUNT-MARKET-ONLY.v1.1',
-    ruleId: 'ORDER-AMOUNT-MARKET-ONLY',
-    covers: ['v1.1/query'],
-    title:
-      'what the server does with amount on a v1.1 LIMIT order (§2.1 "Market orders only"; open point D-AMOUNT-ELSEWHERE)',
-    async run(ctx) {
-      return infoSingle(
-        ctx,
-        { ...limitParams(ctx), amount: firstValue(ctx.target.profile?.amount, '10') },
-        'v1.1',
-        'v1.1 LIMIT order with amount',
-        false,
-      );
-    },
-  },
+  amountOnLimit(
+    'v1',
+    'ORDER-AMOUNT-MARKET-ONLY',
+    'what the server does with amount on a v1 order (open point D-AMOUNT-ELSEWHERE)',
+  ),
+  amountOnLimit(
+    'v1.1',
+    'ORDER-AMOUNT-MARKET-ONLY.v1.1',
+    'what the server does with amount on a v1.1 LIMIT order (§2.1 "Market orders only"; open point D-AMOUNT-ELSEWHERE)',
+  ),
   {
     id: 'ORDER-CLIENT-ID-DUPLICATE',
     ruleId: 'ORDER-CLIENT-ID-DUPLICATE',
