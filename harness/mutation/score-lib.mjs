@@ -16,7 +16,11 @@ export function mutantRows(report, judged) {
   const rows = [];
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
     const seen = new Map();
-    for (const m of mutants) {
+    // numbered in source order, so mutants sharing a line's text and replacement keep their numbers whatever order a run lists them in
+    const inOrder = [...mutants].sort(
+      (a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column,
+    );
+    for (const m of inOrder) {
       if (m.status === 'CompileError' || m.status === 'RuntimeError' || m.status === 'Ignored') continue;
       const base = mutantKey(file, source, m);
       const n = (seen.get(base) ?? 0) + 1;

@@ -8,12 +8,12 @@ import { kitPath } from '../../src/paths.js';
 import { mutantRows, scoreOf, unjudged, type EquivalentList, type StrykerReport } from './score-lib.mjs';
 
 const source = ['const a = 1;', "const msg = 'bad side';", 'if (x < y) go();'].join('\n');
-const mutant = (id: string, line: number, mutatorName: string, replacement: string, status: string) => ({
+const mutant = (id: string, line: number, mutatorName: string, replacement: string, status: string, column = 1) => ({
   id,
   mutatorName,
   replacement,
   status,
-  location: { start: { line, column: 1 }, end: { line, column: 5 } },
+  location: { start: { line, column }, end: { line, column: column + 4 } },
 });
 const report: StrykerReport = {
   files: {
@@ -22,7 +22,8 @@ const report: StrykerReport = {
       mutants: [
         mutant('1', 1, 'NumericLiteral', '0', 'Killed'),
         mutant('2', 2, 'StringLiteral', '""', 'Survived'),
-        mutant('3', 3, 'EqualityOperator', 'x <= y', 'Survived'),
+        // listed before the same change at an earlier column: numbered in source order all the same
+        mutant('3', 3, 'EqualityOperator', 'x <= y', 'Survived', 9),
         mutant('4', 3, 'EqualityOperator', 'x <= y', 'Survived'),
         mutant('5', 3, 'ConditionalExpression', 'true', 'Timeout'),
         mutant('6', 1, 'NumericLiteral', '2', 'CompileError'),
@@ -40,14 +41,14 @@ describe('mutation score', () => {
     ),
   );
 
-  it('keys a mutant by file, mutator, source line and replacement; a repeat gets #2; compile errors are left out', () => {
+  it('keys a mutant by file, mutator, source line and replacement; a repeat later in the line gets #2, whatever order the report lists them in; compile errors are left out', () => {
     expect(rows.map((r) => [r.key, r.status])).toEqual([
       ['src/x.ts | NumericLiteral | const a = 1; | 0', 'Killed'],
-      ['src/x.ts | StringLiteral | const msg = \'bad side\'; | ""', 'Survived'],
-      ['src/x.ts | EqualityOperator | if (x < y) go(); | x <= y', 'Survived'],
-      ['src/x.ts | EqualityOperator | if (x < y) go(); | x <= y #2', 'NoCoverage'],
-      ['src/x.ts | ConditionalExpression | if (x < y) go(); | true', 'Timeout'],
       ['src/x.ts | NumericLiteral | const a = 1; | 3', 'NotServer'],
+      ['src/x.ts | StringLiteral | const msg = \'bad side\'; | ""', 'Survived'],
+      ['src/x.ts | EqualityOperator | if (x < y) go(); | x <= y', 'NoCoverage'],
+      ['src/x.ts | ConditionalExpression | if (x < y) go(); | true', 'Timeout'],
+      ['src/x.ts | EqualityOperator | if (x < y) go(); | x <= y #2', 'Survived'],
     ]);
   });
 
@@ -70,7 +71,7 @@ describe('mutation score', () => {
     };
     const s = scoreOf(rows, listed);
     expect(s).toMatchObject({ equivalent: 1, score: 50, scoreAll: 40, stale: ['src/x.ts | Gone | nothing | x'] });
-    expect(s.unexplained.map((r) => r.id)).toEqual(['3', '4']);
+    expect(s.unexplained.map((r) => r.id)).toEqual(['4', '3']);
   });
 
   it('the committed equivalent list names a known class for every mutant, with its reason', () => {
