@@ -337,10 +337,15 @@ function mix(seed: number, salt: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** The routes one run sends the i-th form on: one chosen by the seed, or one per endpoint for a form every order path must meet. */
+/**
+ * The routes one run sends the i-th form on: one chosen by the seed, or one per endpoint for a
+ * form every order path must meet and for a name in another letter case (`key`), which is a JSON
+ * member in a batch and a parameter name elsewhere: two readers (a JSON decoder folding keys, a
+ * form binder folding names) each met every run.
+ */
 function placedOn(form: DomainForm, i: number, seed: number, cat: DomainCatalogue): Route[] {
   const routes = routesFor(form, cat);
-  if (form.everyEndpoint !== true) return [routes[mix(seed, i) % routes.length] as Route];
+  if (form.everyEndpoint !== true && form.key === undefined) return [routes[mix(seed, i) % routes.length] as Route];
   return [...new Set(routes.map((r) => r.endpoint))].map((endpoint, k) => {
     const mine = routes.filter((r) => r.endpoint === endpoint);
     return mine[mix(seed, i + 31 * k) % mine.length] as Route;
