@@ -147,27 +147,19 @@ describe('compareWithReference', () => {
 
   it('a refusal with another status or code differs; with the reference status and code it is the same', () => {
     const bad = { ...single, headers: { ...single.headers, 'X-SVC-APIKEY': 'nobody' } };
-    expect(compareWithReference(answered(bad, 401, { code: -2015, msg: 'x' }), setting)).toMatchObject({
-      kind: 'refusal',
-      same: true,
-    });
-    expect(compareWithReference(answered(bad, 400, { code: -2015, msg: 'x' }), setting)).toMatchObject({
-      kind: 'refusal',
-      same: false,
-    });
-    expect(compareWithReference(answered(bad, 401, { code: -2014, msg: 'x' }), setting)).toMatchObject({
-      kind: 'refusal',
-      same: false,
-    });
-    expect(compareWithReference(answered(bad, 200, { code: -2015, msg: 'x' }), setting)).toMatchObject({
-      kind: 'refusal',
-      same: false,
-    });
-    // D-ERROR-SHAPE: {code, msg}, nothing more (a diagnosis only when the server explains)
-    expect(compareWithReference(answered(bad, 401, { code: -2015, msg: 'x', diagnosis: {} }), setting)).toMatchObject({
-      kind: 'refusal',
-      same: false,
-    });
+    const cases: Array<[status: number, body: unknown, same: boolean]> = [
+      [401, { code: -2015, msg: 'x' }, true],
+      [400, { code: -2015, msg: 'x' }, false],
+      [401, { code: -2014, msg: 'x' }, false],
+      [200, { code: -2015, msg: 'x' }, false],
+      // D-ERROR-SHAPE: {code, msg}, nothing more (a diagnosis only when the server explains)
+      [401, { code: -2015, msg: 'x', diagnosis: {} }, false],
+    ];
+    for (const [status, body, same] of cases)
+      expect(compareWithReference(answered(bad, status, body), setting), JSON.stringify([status, body])).toMatchObject({
+        kind: 'refusal',
+        same,
+      });
   });
 
   it('a request the reference accepts or refuses depending on the moment (a timestamp at the window edge) is not compared', () => {
