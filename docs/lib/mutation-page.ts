@@ -4,33 +4,24 @@
  * with its reason (harness/mutation/equivalent.json).
  */
 
+import type { EquivalentList, ScoreFigures } from '../../harness/mutation/score-lib.mjs';
+
 /** The page title. */
 export const MUTATION_TITLE = 'How strong the kit is (mutation testing of the reference server)';
 
-/** harness/mutation/score.json. */
-export interface MutationScore {
+/** harness/mutation/score.json: the run's figures (harness/mutation/score.mjs --record). */
+export interface MutationScore extends ScoreFigures {
   date: string;
   minutes?: number;
   /** The commit whose kit judged the run. */
   commit?: string;
-  notServer: number;
-  mutants: number;
-  killed: number;
-  timedOut: number;
-  survived: number;
-  notCovered: number;
-  equivalent: number;
+  /** Unexplained survivors, counted. */
   unexplained: number;
-  score: number;
-  scoreAll: number;
   byFile: Record<string, { mutants: number; detected: number }>;
 }
 
 /** harness/mutation/equivalent.json. */
-export interface EquivalentList {
-  classes: Record<string, string>;
-  mutants: Array<{ key: string; class: string; note?: string }>;
-}
+export type { EquivalentList };
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/`/g, "'");
 

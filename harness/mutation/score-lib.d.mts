@@ -29,10 +29,8 @@ export interface EquivalentList {
 }
 export function mutantRows(report: StrykerReport, judged: ReadonlyMap<string, 'NotServer' | 'NoCoverage'>): MutantRow[];
 export function unjudged(logText: string): Map<string, 'NotServer' | 'NoCoverage'>;
-export function scoreOf(
-  rows: readonly MutantRow[],
-  equivalent: EquivalentList,
-): {
+/** The counts of a scored run, as harness/mutation/score.json records them (the survivors' rows aside). */
+export interface ScoreFigures {
   notServer: number;
   mutants: number;
   killed: number;
@@ -40,8 +38,10 @@ export function scoreOf(
   survived: number;
   notCovered: number;
   equivalent: number;
-  unexplained: MutantRow[];
-  stale: string[];
   score: number;
   scoreAll: number;
-};
+}
+export function scoreOf(
+  rows: readonly MutantRow[],
+  equivalent: EquivalentList,
+): ScoreFigures & { unexplained: MutantRow[]; stale: string[] };

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { Pool, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_HEADER } from '../core/wire.js';
+import { ORDER_FIELDS } from '../core/validation/fields.js';
 import { sendRaw, type RawRequest, type RawResponse } from '../client/http.js';
 import { batchOrdersRequest } from '../client/requests.js';
 import { sign } from '../signing/hmac.js';
@@ -223,22 +224,7 @@ describe('oversized and malformed requests', () => {
 // ---------------------------------------------------------------------------------
 // ROBUST-NO-5XX, ROBUST-REJECT-PLACES-NOTHING (§7, §4.1): random garbage requests.
 
-const PARAM_NAMES = [
-  'symbol',
-  'side',
-  'type',
-  'quantity',
-  'amount',
-  'price',
-  'newClientOrderId',
-  'timeInForce',
-  'stpMode',
-  'timestamp',
-  'recvWindow',
-  'signature',
-  'x',
-  '',
-];
+const PARAM_NAMES = [...ORDER_FIELDS, 'timestamp', 'recvWindow', 'signature', 'x', ''];
 /** Mostly the valid value, sometimes anything. */
 const mostly = <T>(valid: fc.Arbitrary<T>, other: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> =>
   fc.oneof(
