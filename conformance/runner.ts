@@ -141,14 +141,17 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const base = { target: opts.target, seed: opts.seed, clientId: clientIdSource(opts.seed) };
   const controlInput = { requests: factory, batchOrder: () => oneOrder(base), limitParams: () => limitParams(base) };
   const discovery = await discover({ ...controlInput, send: (b) => run.send(b.request, b.facts, b.rebuild), profile });
-  await clock.measured;
+  // the round trips so far (clock samples, discovery): the time checks' margin, with the samples still to come
+  const discoveryLatencies = [...run.latencies];
   const cutInDiscovery = transport.cutByDeadline() > 0;
   if (!anyUsable(discovery) && !cutInDiscovery && budget.withheld() === 0)
     throw new SpotcheckError('ERR_TARGET', explainNothingAccepted(discovery), {
       discovery: discoveryReport(discovery),
     });
 
-  // Phase 3, the checks: each records its evidence through the session.
+  // Phase 3, the checks: each records its evidence through the session. They start while the clock
+  // samples go on (timestamps need only the first estimate); a check that reads the measured clock
+  // (needsClock: the time window; runLast: the reference comparison of Date headers) waits for it.
   const services = createRunServices({
     run,
     discovery,
@@ -167,9 +170,10 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     runs: opts.runs,
     send: plainSender(run),
     requests: factory,
-    clock: clock.now(),
+    // the estimate for timestamps only: a check that reads the offset or its uncertainty declares needsClock
+    clock: unknownClock('the check does not declare needsClock', () => clock.now().serverNow()),
     clientId: base.clientId,
-    maxRttMs: Math.ceil(Math.max(0, ...run.latencies)),
+    maxRttMs: 0,
     requestSpacingMs: opts.rate > 0 ? Math.ceil(1000 / opts.rate) : 0,
     timeouts: () => transport.timeouts(),
     answers: () => services.deps.answers,
@@ -196,10 +200,16 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       progress.skip();
       return;
     }
+    const reads = def.needsClock === true || def.runLast === true;
+    const measured = reads ? await clock.settled() : true;
+    if (!measured) {
+      stopped = { reason: 'interrupted', notRun: 0 };
+      return;
+    }
     progress.start(def.id);
     const share = def.placesOrders ? budget.share(placingLeft--) : { limit: Infinity, used: 0 };
     const ran = await runCheck(def, share, place, {
-      ctx,
+      ctx: { ...ctx, ...(reads ? { clock: clock.now(), maxRttMs: clock.maxRttMs(discoveryLatencies) } : {}) },
       width,
       realFactory,
       services,
@@ -223,6 +233,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   book.excuse(spent);
 
   // Phase 5, decide: once, with the run's final knowledge; every output reads these.
+  await clock.settled();
   const reports = book.decideAll(factsNow(), opts.onCheck);
   if (stopped !== undefined) stopped.notRun = selected.length - reports.length;
   progress.final();
@@ -301,8 +312,13 @@ function startClock(send: Sender, profile: TargetProfile, timePath: string | und
   const estimated = new Promise<void>((r) => {
     firstEstimate = r;
   });
+  const sampleLatencies: number[] = [];
   const measured = measureClock({
-    send,
+    send: async (...args) => {
+      const r = await send(...args);
+      if (r.observation.elapsedMs !== undefined) sampleLatencies.push(r.observation.elapsedMs);
+      return r;
+    },
     probe: { method: 'POST', path: ep.batch.offered ? ep.batch.path : ep.v1.path, query: '', body: '', headers: {} },
     ...(timePath === undefined ? {} : { timePath }),
     // without time checks, timestamps need the offset only to within the window: no waiting
@@ -315,9 +331,20 @@ function startClock(send: Sender, profile: TargetProfile, timePath: string | und
   }).then((e) => {
     clock = e;
   });
-  // (a measurement that fails ends the run, before discovery or once it has ended)
-  measured.catch(() => undefined);
-  return { now: () => clock, first: Promise.race([estimated, measured]), measured };
+  // a measurement that fails ends the run: before discovery (a --time-path that does not answer), or
+  // as an interruption (settled() false)
+  const settled = measured.then(
+    () => true,
+    () => false,
+  );
+  return {
+    now: () => clock,
+    first: Promise.race([estimated, measured]),
+    /** Whether the whole measurement ended (false: interrupted). */
+    settled: () => settled,
+    /** The slowest round trip of the clock samples and `before` (time.ts probeMargin). */
+    maxRttMs: (before: readonly number[]) => Math.ceil(Math.max(0, ...before, ...sampleLatencies)),
+  };
 }
 
 /** The request factories: v1 requests go to a test-order path when the target names one (it places nothing); `realFactory` to the real endpoint. */

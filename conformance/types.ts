@@ -133,7 +133,11 @@ export interface CheckDefinition {
   covers?: readonly RouteKey[];
   /** Why `level` differs from the catalog rule's level (required with such a `level`: levels live in data with their reason). */
   levelReason?: string;
-  /** Its probes need the server's clock measured closely (the time window): the runner spends a second on clock samples first. */
+  /**
+   * Its probes read the server's clock offset or its uncertainty (the time window): the runner spends a
+   * second on clock samples and starts it once they end. Without it, `ctx.clock` gives `serverNow`
+   * only (the estimate of the moment, for timestamps), never an offset.
+   */
   needsClock?: boolean;
   /** Shows place-nothing by effect itself (reusing client ids on purpose): the runner does not follow up its refusals. */
   ownEffects?: boolean;

@@ -582,6 +582,7 @@ export const timeChecks: CheckDefinition[] = [
     title:
       'recvWindow 0 is a window of 0 ms, not the default: a timestamp 2.5 s old is refused with it, on every route',
     routes: ALL_ROUTES,
+    needsClock: true,
     async probe(ctx, r) {
       const m = probeMargin(ctx);
       if ('reason' in m) return skip(m.reason);
