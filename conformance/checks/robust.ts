@@ -319,37 +319,32 @@ export const robustChecks: CheckDefinition[] = [
         ['a timestamp an hour old', (id) => onRoute(ctx, r, { timestamp: Date.now() - 3_600_000 }, order(id))],
         ['side HOLD', (id) => onRoute(ctx, r, {}, { ...order(id), side: 'HOLD' })],
       ];
-      const steps: Step[] = [];
-      for (const [what, build] of refusals) {
+      // the three refusals are independent: sent together, each followed by its own reuse pair
+      const steps: Step[] = await inOrder(refusals, refusals.length, async ([what, build]): Promise<Step> => {
         const id = ctx.clientId();
         const probe = await send(ctx, build(id));
         // An acceptance of what must be refused is a failure whenever it happens (never left to other checks).
         const wrong = expectRefused(probe, `${routeKey(r)}: a request with ${what}`, 'any');
-        if (wrong !== undefined) {
-          steps.push(wrong);
-          continue;
-        }
+        if (wrong !== undefined) return wrong;
         const [again, fresh] = await reuse(id);
-        steps.push(
-          again.observation.verdict === 'accepted' && !refused(again)
-            ? undefined
-            : refused(again) && fresh.observation.verdict === 'accepted' && !refused(fresh)
-              ? fail(
-                  `${routeKey(r)}: the client id of a request refused for ${what} still free (nothing was placed)`,
-                  `a valid order reusing it was refused (${describe(again.observation)}) while the same order with a fresh id, sent with it, was placed`,
-                  again.exchange,
+        return again.observation.verdict === 'accepted' && !refused(again)
+          ? undefined
+          : refused(again) && fresh.observation.verdict === 'accepted' && !refused(fresh)
+            ? fail(
+                `${routeKey(r)}: the client id of a request refused for ${what} still free (nothing was placed)`,
+                `a valid order reusing it was refused (${describe(again.observation)}) while the same order with a fresh id, sent with it, was placed`,
+                again.exchange,
+              )
+            : refused(again)
+              ? inconclusive(
+                  `${routeKey(r)}: the order reusing the id of a request refused for ${what} was refused, and so was its fresh-id twin (${describe(fresh.observation)}): not shown to be about the id`,
+                  fresh.exchange,
                 )
-              : refused(again)
-                ? inconclusive(
-                    `${routeKey(r)}: the order reusing the id of a request refused for ${what} was refused, and so was its fresh-id twin (${describe(fresh.observation)}): not shown to be about the id`,
-                    fresh.exchange,
-                  )
-                : expectAccepted(
-                    again,
-                    `${routeKey(r)}: a valid order reusing the client id of a request refused for ${what}`,
-                  ),
-        );
-      }
+              : expectAccepted(
+                  again,
+                  `${routeKey(r)}: a valid order reusing the client id of a request refused for ${what}`,
+                );
+      });
       return firstFailure(...steps);
     },
   }),
