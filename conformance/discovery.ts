@@ -101,18 +101,29 @@ function buildFor(
   return input.requests.onRoute(route, order, opts);
 }
 
-/** Send the controls, then the fingerprint probes (each group at once). */
+/** Whether the target description offers a route. */
+function offered(profile: TargetProfile, route: Route): boolean {
+  const e = profile.endpoints[route.endpoint];
+  return e.offered && (route.placement === 'json' || e.placements.includes(route.placement));
+}
+
+/**
+ * Send the controls and, beside them, the fingerprint probes on the first offered route; when
+ * that route's control is not the first accepted one, the probes go again on the route that is.
+ */
 export async function discover(input: DiscoveryInput): Promise<Discovery> {
   let requests = 0;
   const send = (b: Built) => {
     requests++;
     return input.send(b);
   };
+  const first = allRoutes().find((r) => offered(input.profile, r));
+  // the common case (the first offered route accepts its control) costs no round trip of its own
+  const early = first === undefined ? undefined : fingerprintsOn(first);
   // The routes are independent: their controls go out together (the run's gate paces them).
   const controls: Control[] = await Promise.all(
     allRoutes().map(async (route): Promise<Control> => {
-      const e = input.profile.endpoints[route.endpoint];
-      if (!e.offered || (route.placement !== 'json' && !e.placements.includes(route.placement)))
+      if (!offered(input.profile, route))
         return { route, state: 'not-offered', observed: 'not offered (target description); nothing sent' };
       const order = route.placement === 'json' ? input.batchOrder() : input.limitParams();
       const r = await send(buildFor(input, route, {}, order));
@@ -152,14 +163,22 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
     controls.find((c) => c.state === 'signature-ok') ??
     controls.find((c) => c.state === 'refused')
   )?.route;
-  const fingerprints: Discovery['fingerprints'] = {};
-  if (probeRoute !== undefined) {
+  const sentEarly = await early;
+  const fingerprints: Discovery['fingerprints'] =
+    probeRoute === undefined
+      ? {}
+      : first !== undefined && routeKey(probeRoute) === routeKey(first) && sentEarly !== undefined
+        ? sentEarly
+        : await fingerprintsOn(probeRoute);
+  return { controls, fingerprints, requests };
+
+  /** The rejection fingerprints on `route`: independent of each other, sent together. */
+  async function fingerprintsOn(route: Route): Promise<Discovery['fingerprints']> {
     const probe = async (opts: Parameters<RequestFactory['batch']>[1]): Promise<FingerprintProbe> => {
-      const o = (await send(buildFor(input, probeRoute, opts))).observation;
+      const o = (await send(buildFor(input, route, opts))).observation;
       const f = fingerprintOf(o);
       return f === undefined ? { observed: describe(o) } : { fingerprint: f, observed: describe(o) };
     };
-    // independent of each other: sent together
     const [signature, unknownKey, stale, ...missing] = await Promise.all([
       probe({ signature: flipFirstDigit }),
       probe({ apiKey: `spotcheck-unknown-key-${Date.now().toString(36)}` }),
@@ -168,9 +187,8 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
       probe({ apiKey: null }),
       probe({ omitTimestamp: true }),
     ]);
-    Object.assign(fingerprints, { signature, unknownKey, stale, missing });
+    return { signature, unknownKey, stale, missing };
   }
-  return { controls, fingerprints, requests };
 }
 
 /** Whether any route can carry checks at all. */
