@@ -310,6 +310,25 @@ describe('decide(): one decision per check from its evidence and the final knowl
   it('is pure: the same record and facts give the same decision', () => {
     for (const [, record] of rows) expect(decide(record, facts)).toEqual(decide(record, facts));
   });
+
+  it('the reference profile only adds failures to the core one: an INFO choice the decisions record pins otherwise', () => {
+    const atomicity = def({ id: 'BATCH-ATOMICITY', ruleId: 'BATCH-ATOMICITY', covers: [] });
+    const open: Array<[string, CheckRecord]> = [true, false, undefined].map((m) => [
+      `an open point, matchesReference ${m}`,
+      rec({
+        def: atomicity,
+        outcome: { status: 'info', observed: 'partial', ...(m === undefined ? {} : { matchesReference: m }) },
+      }),
+    ]);
+    const added: string[] = [];
+    for (const [name, record] of [...rows.map(([n, r]) => [n, r] as [string, CheckRecord]), ...open]) {
+      const core = decide(record, facts).status;
+      const ref = decide(record, { ...facts, profile: 'reference' }).status;
+      expect([name, ref === core || (core === 'info' && ref === 'fail')]).toEqual([name, true]);
+      if (ref !== core) added.push(name);
+    }
+    expect(added).toEqual(['an open point, matchesReference false']);
+  });
 });
 
 /*

@@ -15,8 +15,15 @@ const reportSchema = JSON.parse(
 const validateReport = new Ajv2020({ allErrors: true, strict: false }).compile(reportSchema);
 
 describe('the runner against clean servers', () => {
-  it('passes the reference server with zero MUST failures in the core profile, at the default case count, concurrently, each check reaching the routes it declares', async () => {
-    const r = await runAgainstServer({}, { runs: DEFAULT_RUNS, concurrency: LOOPBACK_CONCURRENCY });
+  it('passes the reference server with zero failures in the reference profile (so in the core one), at the default case count, concurrently, each check reaching the routes it declares', async () => {
+    // The strictness reaches decide() only, and the reference profile adds failures to the core's (an
+    // open point answered otherwise than spec/decisions.md), never removes one (decide.test.ts): one run
+    // stands for both.
+    const r = await runAgainstServer(
+      {},
+      { runs: DEFAULT_RUNS, concurrency: LOOPBACK_CONCURRENCY, profile: 'reference' },
+    );
+    expect(r.profile).toBe('reference');
     expect(r.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.actual ?? ''}`)).toEqual([]);
     expect(r.summary.passed).toBeGreaterThan(50);
     // the one check needing a declared order grid (target description) is skipped, saying so
@@ -64,11 +71,6 @@ describe('the runner against clean servers', () => {
       ['RESULT-TOP-CODE', 'pass', ['batch/json']],
       ['SCHEMA-BATCH-RESPONSE', 'pass', ['batch/json']],
     ]);
-  });
-
-  it('passes the reference server in the reference profile (every open point matches spec/decisions.md)', async () => {
-    const r = await runAgainstServer({}, { profile: 'reference', runs: 8 });
-    expect(r.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.actual ?? ''}`)).toEqual([]);
   });
 
   it('passes the core profile against a server answering rejections with HTTP 200 and a non-zero code', async () => {
