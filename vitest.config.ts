@@ -1,24 +1,22 @@
 import { defineConfig } from 'vitest/config';
-import { INTEROP_FILES, longFirst, NODE_SUITE } from './harness/testing/suites.js';
+import { INTEROP_FILES, longFirst, NODE_SUITE, PACKAGE_FILES } from './harness/testing/suites.js';
 
 /**
  * `npm test`'s long suites, the longer ones first: those waiting on deadlines, timeouts, held
- * requests or clock spreads, and build.test's child processes (a build, two npx runs). One of
- * them starting last was the tail of the whole run.
+ * requests or clock spreads, and the command-line runs in child processes. One of them starting
+ * last was the tail of the whole run.
  */
 const LONG_FIRST = [
   'conformance/runner.test.ts',
-  'harness/tools/build.test.ts',
   'harness/edge-mutants.test.ts',
   'conformance/hostile.test.ts',
   'conformance/cli/matrix.test.ts',
   'harness/budget.test.ts',
   'harness/grade-client.test.ts',
   'src/server/fuzz.test.ts',
-  'harness/testing/action.test.ts',
 ];
 
-/** `npm test`: every Node suite but the whole-kit interop runs (vitest.interop.config.ts). */
+/** `npm test`: every Node suite but the whole-kit interop runs and the package's (vitest.interop.config.ts, vitest.package.config.ts). */
 export default defineConfig({
   test: {
     ...NODE_SUITE,
@@ -30,7 +28,7 @@ export default defineConfig({
       'spec/**/*.test.ts',
       'docs/**/*.test.ts',
     ],
-    exclude: [...(NODE_SUITE.exclude ?? []), ...INTEROP_FILES],
+    exclude: [...(NODE_SUITE.exclude ?? []), ...INTEROP_FILES, ...PACKAGE_FILES],
     sequence: { sequencer: longFirst(LONG_FIRST) },
   },
 });

@@ -1,7 +1,8 @@
 /**
  * Nothing silently stops running: every `*.test.ts` file of the repository is one vitest finds
  * under exactly one of `npm test` (vitest.config.ts), `npm run test:interop`
- * (vitest.interop.config.ts) and `npm run test:browser` (vitest.browser.config.ts), as vitest
+ * (vitest.interop.config.ts), `npm run test:package` (vitest.package.config.ts) and
+ * `npm run test:browser` (vitest.browser.config.ts), as vitest
  * itself resolves each configuration; and `npm run test:burn` finds every file it names.
  */
 import { readdirSync } from 'node:fs';
@@ -9,7 +10,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createVitest } from 'vitest/node';
 import { ROOT } from '../tools/graph.mjs';
-import { BURN_FILES, INTEROP_FILES } from './suites.js';
+import { BURN_FILES, INTEROP_FILES, PACKAGE_FILES } from './suites.js';
 
 const SKIP = new Set(['node_modules', 'dist', 'site', '.git', 'artifacts', 'reports']);
 
@@ -34,10 +35,11 @@ async function filesOf(config: string): Promise<string[]> {
 }
 
 describe('the test suites', () => {
-  it('every test file belongs to exactly one of npm test, test:interop and test:browser', async () => {
+  it('every test file belongs to exactly one of npm test, test:interop, test:package and test:browser', async () => {
     const suites = {
       'npm test': await filesOf('vitest.config.ts'),
       'test:interop': await filesOf('vitest.interop.config.ts'),
+      'test:package': await filesOf('vitest.package.config.ts'),
       'test:browser': await filesOf('vitest.browser.config.ts'),
     };
     const all = testFiles();
@@ -48,6 +50,7 @@ describe('the test suites', () => {
       .map(([f, in_]) => `${f}: ${in_.length === 0 ? 'in no suite' : in_.join(' and ')}`);
     expect(wrong).toEqual([]);
     expect(suites['test:interop']).toEqual([...INTEROP_FILES].sort());
+    expect(suites['test:package']).toEqual([...PACKAGE_FILES].sort());
     // the developer loop keeps the runner and one whole-kit run against a stranger venue
     expect(suites['npm test']).toEqual(
       expect.arrayContaining(['conformance/runner.test.ts', 'harness/strangers/clean-venue.test.ts']),

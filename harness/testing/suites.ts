@@ -1,7 +1,8 @@
 /**
  * The test suites and the files each runs (vitest.config.ts, vitest.interop.config.ts,
- * vitest.browser.config.ts, vitest.burn.config.ts): every `*.test.ts` file belongs to exactly one
- * of `npm test`, `npm run test:interop` and `npm run test:browser` (harness/testing/suites.test.ts).
+ * vitest.browser.config.ts, vitest.package.config.ts, vitest.burn.config.ts): every `*.test.ts`
+ * file belongs to exactly one of `npm test`, `npm run test:interop`, `npm run test:package` and
+ * `npm run test:browser` (harness/testing/suites.test.ts).
  */
 import { BaseSequencer, type InlineConfig, type TestSpecification } from 'vitest/node';
 
@@ -23,6 +24,18 @@ export const INTEROP_FILES = [
   'harness/lenient-parsers.test.ts',
   'harness/gateway.test.ts',
   'harness/testing/tls-front-run.test.ts',
+] as const;
+
+/**
+ * `npm run test:package`: the package as it is built and shipped, each on a copy of the checkout
+ * with child processes: `npm run build` leaves the bin executable, `npm pack` ships what the
+ * README documents, and the GitHub Action runs locally. The developer loop changes none of
+ * them; CI runs them (.ci/run).
+ */
+export const PACKAGE_FILES = [
+  'harness/tools/build.test.ts',
+  'conformance/package.test.ts',
+  'harness/testing/action.test.ts',
 ] as const;
 
 /** `npm run test:burn`: the verdict suites that must give the same verdicts beside CPU-burning processes. */
