@@ -191,4 +191,36 @@ describe('the request gate under a backlog', () => {
     await flush();
     expect(log.at(-1)?.[0]).toBe('chain2');
   });
+
+  it('quiet: holds every request above priority 0, resolves once those in flight ended, and lets them go when released', async () => {
+    const gate = createGate({ width: 4, rate: 0 });
+    const log: Array<[string, number]> = [];
+    const e = entrant(gate, log, () => 0);
+    e.enter('check1', 2, 'c1');
+    e.enter('check2', 2, 'c2');
+    await flush();
+    let release: (() => void) | undefined;
+    void gate.quiet().then((r) => {
+      release = r;
+    });
+    e.enter('check3', 2, 'c3');
+    e.enter('sample1', 0);
+    await flush();
+    // the sample goes at once; the new check request waits; the hold waits for the two in flight
+    expect(log.map(([n]) => n)).toEqual(['check1', 'check2', 'sample1']);
+    expect(release).toBeUndefined();
+    e.leave('check1');
+    await flush();
+    expect(release).toBeUndefined();
+    e.leave('check2');
+    await flush();
+    expect(release).toBeTypeOf('function');
+    e.enter('sample2', 0);
+    await flush();
+    expect(log.map(([n]) => n)).toEqual(['check1', 'check2', 'sample1', 'sample2']);
+    release?.();
+    release?.(); // a second call lets go of nothing more
+    await flush();
+    expect(log.map(([n]) => n)).toEqual(['check1', 'check2', 'sample1', 'sample2', 'check3']);
+  });
 });

@@ -16,6 +16,12 @@ export interface Gate {
   enter(priority?: number, flow?: unknown): Promise<() => void>;
   /** Requests in flight now, and waiting. */
   state(): { inFlight: number; waiting: number };
+  /**
+   * Hold every request of a priority above 0 (their turn waits; none is lost) and resolve once none
+   * is in flight: the target then serves only priority-0 requests (the clock's samples). Call the
+   * function resolved to let the others go again.
+   */
+  quiet(): Promise<() => void>;
 }
 
 export interface GateOptions {
@@ -35,6 +41,7 @@ export interface GateOptions {
 }
 
 interface Waiter {
+  /** As asked (an overdue one's raise is applied in `pick`). */
   priority: number;
   flow: unknown;
   since: number;
@@ -60,12 +67,17 @@ export function createGate(o: GateOptions): Gate {
   const overdue = o.overdue ?? { afterMs: Infinity, priority: 0 };
   /** Requests in flight per flow. */
   const flows = new Map<unknown, number>();
-  /** The next to go: the best priority (an overdue request's raised), then the flow with the fewest in flight, then the earliest arrival. */
+  /** Holds asked for (quiet) and not yet let go; requests above priority 0 in flight; who waits for them to end. */
+  let holds = 0;
+  let othersInFlight = 0;
+  let drained: Array<() => void> = [];
+  /** The next to go: the best priority (an overdue request's raised), then the flow with the fewest in flight, then the earliest arrival; -1 when none may go (a hold). */
   function pick(t: number): number {
-    let best = 0;
+    let best = -1;
     let bestKey = Infinity;
     let bestLoad = Infinity;
     for (const [i, w] of waiting.entries()) {
+      if (holds > 0 && w.priority > 0) continue;
       const key = t - w.since > overdue.afterMs ? Math.min(w.priority, overdue.priority) : w.priority;
       const load = flows.get(w.flow) ?? 0;
       if (key < bestKey || (key === bestKey && load < bestLoad)) {
@@ -79,6 +91,8 @@ export function createGate(o: GateOptions): Gate {
 
   function pump(): void {
     while (waiting.length > 0 && inFlight < width) {
+      const i = pick(now());
+      if (i === -1) return;
       if (interval > 0) {
         const t = now();
         if (t < next) {
@@ -97,11 +111,19 @@ export function createGate(o: GateOptions): Gate {
         // a timer that fired late keeps the spacing's grid (the rate is kept over the second); after a pause the grid restarts
         next = t - next < interval ? next + interval : t + interval;
       }
-      const [w] = waiting.splice(pick(now()), 1) as [Waiter];
+      const [w] = waiting.splice(i, 1) as [Waiter];
       inFlight++;
+      if (w.priority > 0) othersInFlight++;
       flows.set(w.flow, (flows.get(w.flow) ?? 0) + 1);
       w.go();
     }
+  }
+
+  function settleDrained(): void {
+    if (holds === 0 || othersInFlight > 0) return;
+    const ready = drained;
+    drained = [];
+    for (const r of ready) r();
   }
 
   return {
@@ -117,9 +139,11 @@ export function createGate(o: GateOptions): Gate {
               if (left) return;
               left = true;
               inFlight--;
+              if (priority > 0) othersInFlight--;
               const n = (flows.get(flow) ?? 1) - 1;
               if (n > 0) flows.set(flow, n);
               else flows.delete(flow);
+              settleDrained();
               pump();
             });
           },
@@ -128,5 +152,19 @@ export function createGate(o: GateOptions): Gate {
       });
     },
     state: () => ({ inFlight, waiting: waiting.length }),
+    quiet() {
+      holds++;
+      let released = false;
+      const release = (): void => {
+        if (released) return;
+        released = true;
+        holds--;
+        pump();
+      };
+      return new Promise((resolve) => {
+        drained.push(() => resolve(release));
+        settleDrained();
+      });
+    },
   };
 }

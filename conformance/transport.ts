@@ -165,6 +165,8 @@ export interface Transport {
   protocols(): RouteProtocols;
   /** Every answered exchange so far, in the order answered (RESULT-REFERENCE-ANSWER reads them). */
   answered(): readonly Answered[];
+  /** Hold every request but priority 0 until the function resolved is called; resolves once the others in flight ended (conformance/gate.ts). */
+  quiet(): Promise<() => void>;
 }
 
 /** Make the rate-limited sender for one target. */
@@ -305,5 +307,6 @@ export function createTransport(opts: TransportOptions): Transport {
       shortened === undefined ? { timeoutMs: opts.timeoutMs } : { timeoutMs: opts.timeoutMs, shortenedToMs: shortened },
     protocols: () => structuredClone(protocols),
     answered: () => answered,
+    quiet: () => gate.quiet(),
   };
 }
