@@ -8,12 +8,13 @@ import { SpotcheckError } from '../src/core/errors.js';
 import { anyUsable, discover, explainNothingAccepted } from './discovery.js';
 import { resolveDescription, type TargetProfile } from './target/description.js';
 import { limitParams, oneOrder } from './checks/orders.js';
-import { measureClock, unknownClock, type ClockEstimate } from './clock.js';
+import { unknownClock } from './clock.js';
+import { startRunClock } from './run-clock.js';
 import { NO_TRADE_SECRET_VAR } from './curl.js';
 import { checks as allChecks } from './checks/index.js';
 import { clientIdSource } from './generators.js';
 import { createRequestFactory, type RequestFactory, type Route } from './requests.js';
-import { createTransport, type Place, type Sender } from './transport.js';
+import { createTransport, type Place } from './transport.js';
 import { createOrderBudget, type ShareState } from './budget.js';
 import {
   createCheckSession,
@@ -128,12 +129,13 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   });
 
   // Phase 1, the clock: discovery starts on the first sample's estimate while the samples go on.
-  const clock = startClock(
-    plainSender(run),
+  const clock = startRunClock({
+    send: plainSender(run),
     profile,
-    opts.target.timePath,
-    selected.some((c) => c.needsClock === true),
-  );
+    ...(opts.target.timePath === undefined ? {} : { timePath: opts.target.timePath }),
+    needsClock: selected.some((c) => c.needsClock === true),
+    quiet: () => transport.quiet(),
+  });
   await clock.first;
 
   // Phase 2, discovery: positive controls per route and the rejection fingerprints.
@@ -201,7 +203,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       return;
     }
     const reads = def.needsClock === true || def.runLast === true;
-    const measured = reads ? await clock.settled() : true;
+    const measured = reads ? await clock.steady(discoveryLatencies) : true;
     if (!measured) {
       stopped = { reason: 'interrupted', notRun: 0 };
       return;
@@ -302,49 +304,6 @@ async function runCheck(
   if (spent !== undefined) rec.business = { mark: spent.mark, reason: spent.reason };
   const marks = outcome?.status === 'fail' && failing === undefined ? session.marks() : [];
   return { rec, marks, timeProbes: session.timeProbes() };
-}
-
-/** The clock measured in the background: `first` settles on the first estimate, `measured` on the whole measurement. */
-function startClock(send: Sender, profile: TargetProfile, timePath: string | undefined, needsClock: boolean) {
-  const ep = profile.endpoints;
-  let clock: ClockEstimate = unknownClock('not measured yet');
-  let firstEstimate = (): void => {};
-  const estimated = new Promise<void>((r) => {
-    firstEstimate = r;
-  });
-  const sampleLatencies: number[] = [];
-  const measured = measureClock({
-    send: async (...args) => {
-      const r = await send(...args);
-      if (r.observation.elapsedMs !== undefined) sampleLatencies.push(r.observation.elapsedMs);
-      return r;
-    },
-    probe: { method: 'POST', path: ep.batch.offered ? ep.batch.path : ep.v1.path, query: '', body: '', headers: {} },
-    ...(timePath === undefined ? {} : { timePath }),
-    // without time checks, timestamps need the offset only to within the window: no waiting
-    samples: needsClock ? 12 : 2,
-    spreadMs: needsClock ? 1100 : 0,
-    onFirstEstimate: (e) => {
-      clock = e;
-      firstEstimate();
-    },
-  }).then((e) => {
-    clock = e;
-  });
-  // a measurement that fails ends the run: before discovery (a --time-path that does not answer), or
-  // as an interruption (settled() false)
-  const settled = measured.then(
-    () => true,
-    () => false,
-  );
-  return {
-    now: () => clock,
-    first: Promise.race([estimated, measured]),
-    /** Whether the whole measurement ended (false: interrupted). */
-    settled: () => settled,
-    /** The slowest round trip of the clock samples and `before` (time.ts probeMargin). */
-    maxRttMs: (before: readonly number[]) => Math.ceil(Math.max(0, ...before, ...sampleLatencies)),
-  };
 }
 
 /** The request factories: v1 requests go to a test-order path when the target names one (it places nothing); `realFactory` to the real endpoint. */
