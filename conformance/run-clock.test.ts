@@ -8,6 +8,10 @@ describe('slowedByTraffic', () => {
     [[5, 6, 7], 2, false],
     [[12, 15, 40], 2, false],
     [[90, 100, 120], 10, true],
+    // a loaded machine's loopback: a median of 36 ms against 4 ms idle is no target queueing up
+    [[4, 8, 8, 9, 29, 31, 40, 52, 55, 59, 66, 78], 4, false],
+    // a target serving one request at a time under the run's 16 in flight
+    [[45, 234, 161, 85, 268, 267, 268, 268, 267, 269, 270, 270], 24, true],
     [[50, 150, 100, 80], 50, false],
     [[], 1, false],
     [[30], Number.POSITIVE_INFINITY, false],

@@ -3,8 +3,9 @@
  * time). Discovery and the checks that only stamp timestamps start on the first sample's
  * estimate; the checks that read the offset or its uncertainty (`needsClock`) wait for the
  * whole measurement, taken while the other checks run. When that traffic visibly slowed the
- * samples (their median round trip over three times the fastest of the run, plus 10 ms: a
- * target serving requests one after another), the measurement is taken once more with every
+ * samples (their median round trip over three times the fastest of the run, plus 50 ms: a
+ * target serving requests one after another; less than that moves the time checks' margins,
+ * with their 150 ms of safety, hardly at all), the measurement is taken once more with every
  * other request held, as on an idle target.
  */
 import { measureClock, unknownClock, type ClockEstimate, type MeasureOptions } from './clock.js';
@@ -25,13 +26,13 @@ export interface RunClockInput {
   sleep?: MeasureOptions['sleep'];
 }
 
-/** Samples slowed by the run's own traffic: their median round trip over 3 x the fastest + 10 ms. */
+/** Samples slowed by the run's own traffic: their median round trip over 3 x the fastest + 50 ms. */
 export function slowedByTraffic(samples: readonly number[], fastest: number): boolean {
   if (samples.length === 0 || !Number.isFinite(fastest)) return false;
   const s = [...samples].sort((a, b) => a - b);
   const mid = s.length / 2;
   const median = s.length % 2 === 1 ? (s[Math.floor(mid)] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
-  return median > 3 * fastest + 10;
+  return median > 3 * fastest + 50;
 }
 
 /** Start measuring; `first` settles on the first estimate. */
