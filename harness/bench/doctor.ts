@@ -170,7 +170,11 @@ export function measureDoctor(opts: CompareOptions): DoctorFigures {
 }
 
 export function runDoctor(out: (s: string) => void, opts: CompareOptions): void {
-  const rows = measureDoctor(opts);
+  printDoctor(out, measureDoctor(opts), opts);
+}
+
+/** The doctor section's table and lines from measured figures. */
+export function printDoctor(out: (s: string) => void, rows: DoctorFigures, opts: Pick<CompareOptions, 'rounds'>): void {
   out(
     `\n## doctor: candidate search per rejected request, worst case (median of ${opts.rounds} rounds; budget ${DOCTOR_BUDGET_US} µs)\n\n` +
       table([
