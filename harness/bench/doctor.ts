@@ -169,6 +169,7 @@ export function measureDoctor(opts: CompareOptions): DoctorFigures {
   });
 }
 
+/** The doctor section of `npm run bench`: measured, then printed. */
 export function runDoctor(out: (s: string) => void, opts: CompareOptions): void {
   printDoctor(out, measureDoctor(opts), opts);
 }
