@@ -48,20 +48,16 @@ function target(rttMs: () => number) {
 
 describe('startRunClock', () => {
   const profile = resolveDescription({});
-  const quick = { spreadMs: 0, sleep: async () => undefined };
+  /** The clock of a run whose selected checks read it, samples at once. */
+  const start = (t: ReturnType<typeof target>, quiet: () => Promise<() => void>) =>
+    startRunClock({ spreadMs: 0, sleep: async () => undefined, send: t.send, profile, needsClock: true, quiet });
 
   it('keeps the measurement taken beside the checks when its samples were as fast as the run', async () => {
     const t = target(() => 4);
     let holds = 0;
-    const clock = startRunClock({
-      ...quick,
-      send: t.send,
-      profile,
-      needsClock: true,
-      quiet: async () => {
-        holds++;
-        return () => undefined;
-      },
+    const clock = start(t, async () => {
+      holds++;
+      return () => undefined;
     });
     await clock.first;
     expect(await clock.steady([3, 5])).toBe(true);
@@ -72,16 +68,10 @@ describe('startRunClock', () => {
     let rtt = 200;
     const t = target(() => rtt);
     const events: string[] = [];
-    const clock = startRunClock({
-      ...quick,
-      send: t.send,
-      profile,
-      needsClock: true,
-      quiet: async () => {
-        events.push('hold');
-        rtt = 4;
-        return () => events.push('release');
-      },
+    const clock = start(t, async () => {
+      events.push('hold');
+      rtt = 4;
+      return () => events.push('release');
     });
     await clock.first;
     const [a, b] = await Promise.all([clock.steady([3, 5]), clock.steady([3, 5])]);
