@@ -9,7 +9,7 @@ import { describe, showsPlaced } from '../src/core/response.js';
 import { refusalMark } from './exhaustion.js';
 import { flipFirstDigit } from './sig-edits.js';
 import { routeKey, type Built, type RequestFactory, type Route } from './requests.js';
-import { SINGLE_PLACEMENTS, type TargetProfile } from './target/description.js';
+import { offersRoute, SINGLE_PLACEMENTS, type TargetProfile } from './target/description.js';
 import type { Exchange, SendResult } from './transport.js';
 
 import { fingerprintOf } from './verdict.js';
@@ -101,12 +101,6 @@ function buildFor(
   return input.requests.onRoute(route, order, opts);
 }
 
-/** Whether the target description offers a route. */
-function offered(profile: TargetProfile, route: Route): boolean {
-  const e = profile.endpoints[route.endpoint];
-  return e.offered && (route.placement === 'json' || e.placements.includes(route.placement));
-}
-
 /**
  * Send the controls and, beside them, the fingerprint probes on the first offered route; when
  * that route's control is not the first accepted one, the probes go again on the route that is.
@@ -117,13 +111,13 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
     requests++;
     return input.send(b);
   };
-  const first = allRoutes().find((r) => offered(input.profile, r));
+  const first = allRoutes().find((r) => offersRoute(input.profile, r));
   // the common case (the first offered route accepts its control) costs no round trip of its own
   const early = first === undefined ? undefined : fingerprintsOn(first);
   // The routes are independent: their controls go out together (the run's gate paces them).
   const controls: Control[] = await Promise.all(
     allRoutes().map(async (route): Promise<Control> => {
-      if (!offered(input.profile, route))
+      if (!offersRoute(input.profile, route))
         return { route, state: 'not-offered', observed: 'not offered (target description); nothing sent' };
       const order = route.placement === 'json' ? input.batchOrder() : input.limitParams();
       const r = await send(buildFor(input, route, {}, order));

@@ -10,6 +10,7 @@
  */
 import { measureClock, unknownClock, type ClockEstimate, type MeasureOptions } from './clock.js';
 import type { TargetProfile } from './target/description.js';
+import { quantile } from './traffic.js';
 import type { Sender } from './transport.js';
 
 /** What the run's clock needs of the run. */
@@ -28,11 +29,11 @@ export interface RunClockInput {
 
 /** Samples slowed by the run's own traffic: their median round trip over 3 x the fastest + 50 ms. */
 export function slowedByTraffic(samples: readonly number[], fastest: number): boolean {
-  if (samples.length === 0 || !Number.isFinite(fastest)) return false;
-  const s = [...samples].sort((a, b) => a - b);
-  const mid = s.length / 2;
-  const median = s.length % 2 === 1 ? (s[Math.floor(mid)] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
-  return median > 3 * fastest + 50;
+  const median = quantile(
+    [...samples].sort((a, b) => a - b),
+    0.5,
+  );
+  return median !== undefined && Number.isFinite(fastest) && median > 3 * fastest + 50;
 }
 
 /** Start measuring; `first` settles on the first estimate. */
@@ -72,38 +73,37 @@ export function startRunClock(i: RunClockInput) {
     () => false,
   );
   let steady: Promise<boolean> | undefined;
+  /** The whole measurement, taken again with the target quiet when the run's traffic slowed its samples (once per run); false: interrupted. */
+  const steadied = (before: readonly number[]): Promise<boolean> =>
+    (steady ??= settled.then(async (ok) => {
+      if (!ok || clock.method === 'none') return ok;
+      if (!slowedByTraffic(sampleLatencies, Math.min(...before, ...sampleLatencies))) return true;
+      const release = await i.quiet();
+      try {
+        sampleLatencies = [];
+        const again = await measure();
+        clock = {
+          ...again,
+          note: `measured again with every other request held: the run's own traffic slowed the first samples${again.note === undefined ? '' : `; ${again.note}`}`,
+        };
+        return true;
+      } catch {
+        return false;
+      } finally {
+        release();
+      }
+    }));
   return {
     now: (): ClockEstimate => clock,
     first: Promise.race([estimated, measured]),
     /**
-     * The whole measurement, taken again with the target quiet when the run's traffic slowed its
-     * samples (once per run); `before`: the round trips of the run before the checks. False:
-     * interrupted.
+     * What a check reading the offset sees (`needsClock`): the steady clock and the slowest round
+     * trip of its samples and of `before` (the run's before the checks; time.ts probeMargin);
+     * undefined when the run was interrupted.
      */
-    steady: (before: readonly number[]): Promise<boolean> =>
-      (steady ??= settled.then(async (ok) => {
-        if (!ok || clock.method === 'none') return ok;
-        if (!slowedByTraffic(sampleLatencies, Math.min(...before, ...sampleLatencies))) return true;
-        const release = await i.quiet();
-        try {
-          sampleLatencies = [];
-          const again = await measure();
-          clock = {
-            ...again,
-            note: `measured again with every other request held: the run's own traffic slowed the first samples${again.note === undefined ? '' : `; ${again.note}`}`,
-          };
-          return true;
-        } catch {
-          return false;
-        } finally {
-          release();
-        }
-      })),
+    forReaders: async (before: readonly number[]): Promise<{ clock: ClockEstimate; maxRttMs: number } | undefined> =>
+      (await steadied(before)) ? { clock, maxRttMs: Math.ceil(Math.max(0, ...before, ...sampleLatencies)) } : undefined,
     /** Whether the first measurement ended (false: interrupted). */
     settled: (): Promise<boolean> => settled,
-    /** The slowest round trip of the clock samples and `before` (time.ts probeMargin). */
-    maxRttMs: (before: readonly number[]): number => Math.ceil(Math.max(0, ...before, ...sampleLatencies)),
   };
 }
-
-export type RunClock = ReturnType<typeof startRunClock>;

@@ -175,6 +175,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     // the estimate for timestamps only: a check that reads the offset or its uncertainty declares needsClock
     clock: unknownClock('the check does not declare needsClock', () => clock.now().serverNow()),
     clientId: base.clientId,
+    // with no offset there is no margin to size (time.ts probeMargin); a reader gets the measured one
     maxRttMs: 0,
     requestSpacingMs: opts.rate > 0 ? Math.ceil(1000 / opts.rate) : 0,
     timeouts: () => transport.timeouts(),
@@ -202,16 +203,15 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
       progress.skip();
       return;
     }
-    const reads = def.needsClock === true || def.runLast === true;
-    const measured = reads ? await clock.steady(discoveryLatencies) : true;
-    if (!measured) {
+    const reader = def.needsClock === true || def.runLast === true ? await clock.forReaders(discoveryLatencies) : {};
+    if (reader === undefined) {
       stopped = { reason: 'interrupted', notRun: 0 };
       return;
     }
     progress.start(def.id);
     const share = def.placesOrders ? budget.share(placingLeft--) : { limit: Infinity, used: 0 };
     const ran = await runCheck(def, share, place, {
-      ctx: { ...ctx, ...(reads ? { clock: clock.now(), maxRttMs: clock.maxRttMs(discoveryLatencies) } : {}) },
+      ctx: { ...ctx, ...reader },
       width,
       realFactory,
       services,

@@ -319,8 +319,8 @@ export const robustChecks: CheckDefinition[] = [
         ['a timestamp an hour old', (id) => onRoute(ctx, r, { timestamp: Date.now() - 3_600_000 }, order(id))],
         ['side HOLD', (id) => onRoute(ctx, r, {}, { ...order(id), side: 'HOLD' })],
       ];
-      // the three refusals are independent: sent together, each followed by its own reuse pair
-      const steps: Step[] = await inOrder(refusals, refusals.length, async ([what, build]): Promise<Step> => {
+      // the three refusals are independent: up to ctx.parallel at once, each followed by its own reuse pair
+      const steps: Step[] = await inOrder(refusals, ctx.parallel ?? 1, async ([what, build]): Promise<Step> => {
         const id = ctx.clientId();
         const probe = await send(ctx, build(id));
         // An acceptance of what must be refused is a failure whenever it happens (never left to other checks).

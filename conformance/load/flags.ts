@@ -1,7 +1,7 @@
 /** Flags and target settings shared by `load` and `load init`. */
 import { SpotcheckError } from '../../src/core/errors.js';
 import { wireWith, type WireProfile } from '../../src/core/wire.js';
-import type { TargetProfile } from '../target/description.js';
+import { offersRoute, type TargetProfile } from '../target/description.js';
 import { gridValue, type Grid } from '../target/decimal-grid.js';
 import { DEFAULT_MIX, parseMix, routeParts, type MixEntry } from './mix.js';
 
@@ -45,11 +45,7 @@ export const midValue = (g: Grid | undefined, fallback: string): string =>
  * the routes the target does not offer.
  */
 export function mixFor(p: TargetProfile, given: string | undefined): MixEntry[] {
-  const offered = (m: MixEntry): boolean => {
-    const { endpoint, placement } = routeParts(m.route);
-    const e = p.endpoints[endpoint];
-    return e.offered && (endpoint === 'batch' || e.placements.includes(placement as 'query' | 'body' | 'split'));
-  };
+  const offered = (m: MixEntry): boolean => offersRoute(p, routeParts(m.route));
   const mix = parseMix(given ?? DEFAULT_MIX);
   if (given !== undefined) {
     const missing = mix.filter((m) => !offered(m));

@@ -17,6 +17,12 @@ import { cheapest, gridValue, ordersAffordable, toGrid, type DecimalSpec, type G
 /** Placements of the single-order endpoints (§5.3). */
 export const SINGLE_PLACEMENTS: readonly Placement[] = ['query', 'body', 'split'];
 
+/** Whether the target offers a route: its endpoint, and for a single order the placement (the batch carries JSON only). */
+export function offersRoute(p: TargetProfile, r: { endpoint: EndpointName; placement: Placement | 'json' }): boolean {
+  const e = p.endpoints[r.endpoint];
+  return e.offered && (r.placement === 'json' || e.placements.includes(r.placement));
+}
+
 /** The file as written (every field optional). */
 export interface TargetDescription {
   baseUrl?: string;
