@@ -21,6 +21,27 @@ export interface Rule {
   sentence: string;
   /** How the kit reads the sentence where it needs reading. */
   note?: string;
+  /** The routes (`batch/json`, `v1.1/query`, ...) and order types the sentence covers, when fewer than all. */
+  covers?: { routes?: string[]; types?: string[] };
+}
+
+/** Every route key of §4 and §5.3. */
+export const ALL_ROUTE_KEYS = [
+  'batch/json',
+  'v1/query',
+  'v1/body',
+  'v1/split',
+  'v1.1/query',
+  'v1.1/body',
+  'v1.1/split',
+];
+/** Every order type of §2.1. */
+export const ALL_ORDER_TYPES = ['LIMIT', 'MARKET', 'LIMIT_MAKER'];
+
+/** The routes and order types a rule's sentence covers (all, unless the catalog narrows them). */
+export function coverage(id: RuleId): { routes: readonly string[]; types: readonly string[] } {
+  const c = rule(id).covers;
+  return { routes: c?.routes ?? ALL_ROUTE_KEYS, types: c?.types ?? ALL_ORDER_TYPES };
 }
 
 interface Catalog {
