@@ -5,6 +5,7 @@
  * (design notes, "The input domain is data").
  */
 import { readKitJson } from '../src/paths.js';
+import { coverage } from '../src/rules.js';
 import type { RuleId } from '../src/core/rule-id.js';
 import { routeKey, type Route } from './requests.js';
 import { allRoutes } from './discovery.js';
@@ -56,6 +57,8 @@ export interface DomainForm {
   routes?: string[];
   /** Sent once on each endpoint every run (a placement rotating with the seed): a form every order path must meet. */
   everyEndpoint?: true;
+  /** An invalid form whose acceptance is a SHOULD failure (an extension a parser may accept that changes nothing sent, D-JSON-TEXT). */
+  level?: 'SHOULD';
 }
 
 export interface DomainCatalogue {
@@ -98,6 +101,8 @@ export interface Fill {
   order?: (variant: string) => string;
   /** The largest valid batch body (§4.1, §8): 20 orders with the longest ids and decimals. */
   largest?: () => string;
+  /** The largest recvWindow the target honours (its description's `maxRecvWindow`, else 60000, D-RECVWINDOW-MAX). */
+  maxRecvWindow?: number;
 }
 
 const ARABIC = '٠١٢٣٤٥٦٧٨٩';
@@ -172,6 +177,8 @@ export function fillTemplate(text: string, f: Fill): string {
       case 'now':
       case 'w':
         return longVariant(sumOf(BigInt(name === 'now' ? Math.round(f.now) : 5000), terms).toString(), variant);
+      case 'wmax':
+        return longVariant(sumOf(BigInt(f.maxRecvWindow ?? 60000), terms).toString(), variant);
       case 'symbol':
         if (variant === 'escaped')
           return [...f.symbol].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
@@ -300,7 +307,22 @@ export function paramsWithForm(
 
 const BATCH: Route = { endpoint: 'batch', placement: 'json' };
 
-/** The routes a form can travel on (§4, §5.3): raw JSON only in a batch body, amount only on v1.1 (§4.2), query syntax on single orders (a method on every path), narrowed by the form's own `routes`. */
+/** The rule a form rests on: its own, else its input's (spec/rules.json quotes the seed sentence). */
+export function ruleOfForm(form: DomainForm, cat: DomainCatalogue = domainCatalogue()): RuleId {
+  return form.ruleId ?? inputOf(form, cat).ruleId;
+}
+
+/** The order type a form travels with: MARKET for amount (§2.1: "Market orders only"), else LIMIT. */
+export function typeOfForm(form: DomainForm): 'MARKET' | 'LIMIT' {
+  return form.input === 'amount' ? 'MARKET' : 'LIMIT';
+}
+
+/**
+ * The routes a form can travel on (§4, §5.3): raw JSON only in a batch body, amount only on v1.1
+ * (§4.2), query syntax on single orders (a method on every path), narrowed by the form's own
+ * `routes` and by the routes its rule's sentence covers (spec/rules.json `covers`: a form resting
+ * on "quantity ... yes in v1" never goes to v1.1).
+ */
 export function routesFor(form: DomainForm, cat: DomainCatalogue = domainCatalogue()): Route[] {
   const all = allRoutes();
   const input = inputOf(form, cat);
@@ -315,7 +337,8 @@ export function routesFor(form: DomainForm, cat: DomainCatalogue = domainCatalog
             ? all.filter((r) => r.endpoint === 'v1.1')
             : all;
   const only = form.routes;
-  return only === undefined ? routes : routes.filter((r) => only.includes(routeKey(r)));
+  const covered = coverage(ruleOfForm(form, cat)).routes;
+  return routes.filter((r) => (only === undefined || only.includes(routeKey(r))) && covered.includes(routeKey(r)));
 }
 
 /** One probe of the plan: its form, route, and for a batch element the batch size (20 or 21, §4.1) and its position. */
@@ -375,11 +398,22 @@ export function invalidPlan(seed: number, cat: DomainCatalogue = domainCatalogue
 /** Forms the readings of the seed disagree on (a decision named): each sent once and reported as INFO. */
 export function openPlan(seed: number, cat: DomainCatalogue = domainCatalogue()): PlannedProbe[] {
   return cat.forms.flatMap((form, i) => {
-    const disputed = form.decision !== undefined || (form.input === 'amount' && form.class !== 'invalid');
+    const disputed =
+      (form.decision !== undefined && form.level === undefined) ||
+      (form.input === 'amount' && form.class !== 'invalid');
     if (!disputed) return [];
     const ruleId = form.ruleId ?? (form.input === 'amount' ? 'ORDER-MARKET-SIZE-V11' : inputOf(form, cat).ruleId);
     return placedOn(form, i, seed, cat).map((route) => ({ form, route, ruleId }));
   });
+}
+
+/** Invalid forms a parser may accept without changing anything sent (an extension, D-JSON-TEXT): each once, refused at SHOULD. */
+export function lenientPlan(seed: number, cat: DomainCatalogue = domainCatalogue()): PlannedProbe[] {
+  return cat.forms.flatMap((form, i) =>
+    form.level !== 'SHOULD'
+      ? []
+      : placedOn(form, i, seed, cat).map((route) => ({ form, route, ruleId: ruleOfForm(form, cat) })),
+  );
 }
 
 /** One accepted request of the plan: the valid forms it carries together. */

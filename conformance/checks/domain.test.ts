@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { runAgainstServer } from '../../harness/selftest.js';
 import { mustFailures, runVenue } from '../../harness/strangers/run-venue.js';
-import { acceptedPlan, domainCatalogue, invalidPlan, openPlan, routesFor } from '../domain.js';
+import { acceptedPlan, domainCatalogue, invalidPlan, lenientPlan, openPlan, routesFor } from '../domain.js';
 import { routeKey } from '../requests.js';
 import { domainChecks } from './domain.js';
 
@@ -20,6 +20,7 @@ describe('the domain plan: every form class of every input, every run', () => {
       const sent = new Set([
         ...invalid.map((p) => p.form.id),
         ...openPlan(seed).map((p) => p.form.id),
+        ...lenientPlan(seed).map((p) => p.form.id),
         ...acceptedPlan(seed).flatMap((a) => a.forms.map((f) => f.id)),
       ]);
       expect(cat.forms.filter((f) => !sent.has(f.id)).map((f) => f.id)).toEqual([]);

@@ -24,6 +24,7 @@ import {
   inputOf,
   invalidPlan,
   largestBatch,
+  lenientPlan,
   longestOrder,
   openPlan,
   orderText,
@@ -49,6 +50,7 @@ import {
 import { limitParams, marketParams } from './orders.js';
 import { encodeComponent } from '../../src/core/signing/query.js';
 import { inOrder } from '../pool.js';
+import { MAX_RECV_WINDOW } from '../../src/core/validation/time-params.js';
 
 type Params = Record<string, unknown>;
 
@@ -61,7 +63,21 @@ function fillOf(ctx: CheckContext): Fill {
     key: ctx.target.apiKey,
     order: (variant) => orderText(limitParams(ctx), variant),
     largest: () => largestBatch(limitParams(ctx), ctx.clientId),
+    maxRecvWindow: ctx.target.profile?.maxRecvWindow ?? MAX_RECV_WINDOW,
   };
+}
+
+/**
+ * Whether a valid form stays inside what the target declares (design notes, "Probes valid or
+ * invalid under every reading"): a recvWindow over its `maxRecvWindow` is no positive probe there
+ * (D-RECVWINDOW-MAX).
+ */
+function insideDescription(form: DomainForm, ctx: CheckContext): boolean {
+  const max = BigInt(ctx.target.profile?.maxRecvWindow ?? MAX_RECV_WINDOW);
+  const window = form.input === 'recvWindow' && !form.absent ? form.text : form.with?.recvWindow;
+  if (window === undefined) return true;
+  const v = fillTemplate(window, fillOf(ctx));
+  return !/^[0-9]+$/.test(v) || BigInt(v) <= max;
 }
 
 /** A placeholder for a raw JSON value inside an order's JSON text. */
@@ -416,6 +432,7 @@ function inputsOf(ruleId: RuleId, pick: (f: DomainForm) => boolean): string {
 /** Rules of the run's invalid probes (seed-independent: every invalid form is sent every run). */
 const INVALID_RULES = [...new Set(invalidPlan(0).map((p) => p.ruleId))];
 const OPEN_RULES = [...new Set(openPlan(0).map((p) => p.ruleId))];
+const LENIENT_RULES = [...new Set(lenientPlan(0).map((p) => p.ruleId))];
 const ACCEPT_RULES = [...new Set(acceptedPlan(0).flatMap((a) => a.forms.map((f) => acceptRule(f))))];
 
 /** Every invalid form of the rule's inputs, once, one to a probe: refused. */
@@ -436,6 +453,26 @@ function invalidCheck(ruleId: RuleId): CheckDefinition {
       const probes = invalidPlan(ctx.seed).filter((p) => p.ruleId === ruleId);
       const steps = await inOrder(probes, ctx.parallel ?? 1, (p) => probeInvalid(ctx, p));
       return outcome(firstFailure(...steps), { observed: `${probes.length} invalid forms sent`, runs: probes.length });
+    },
+  };
+}
+
+/**
+ * Extensions a parser may accept (D-JSON-TEXT: comments, a trailing comma, single quotes; RFC 8259
+ * §9): refused at SHOULD, since accepting one changes nothing the client signed or meant.
+ */
+function lenientCheck(ruleId: RuleId): CheckDefinition {
+  return {
+    id: `${ruleId}.domain-lenient`,
+    ruleId,
+    title: `the extensions of ${inputsOf(ruleId, (f) => f.level === 'SHOULD')} a parser may accept (RFC 8259 §9: comments, a trailing comma, single-quoted strings; spec/domain.json) are refused`,
+    level: 'SHOULD',
+    levelReason:
+      'RFC 8259 §9 lets a JSON parser accept extensions; accepting one changes nothing the client signed or meant (D-JSON-TEXT), so a server taking it is lenient, not wrong',
+    async run(ctx) {
+      const probes = lenientPlan(ctx.seed).filter((p) => p.ruleId === ruleId);
+      const steps = await inOrder(probes, ctx.parallel ?? 1, (p) => probeInvalid(ctx, p));
+      return outcome(firstFailure(...steps), { observed: `${probes.length} extensions sent`, runs: probes.length });
     },
   };
 }
@@ -549,7 +586,9 @@ const echoCheck: CheckDefinition = {
     'the clientOrderId of every accepted request of the domain catalogue is the newClientOrderId sent, exactly (letter case, blanks, non-ASCII and astral characters, 255 characters)',
   placesOrders: true,
   async run(ctx) {
-    const plan = acceptedPlan(ctx.seed).filter((a) => a.forms.some((f) => f.input === 'newClientOrderId'));
+    const plan = acceptedPlan(ctx.seed)
+      .map((a) => ({ ...a, forms: a.forms.filter((f) => insideDescription(f, ctx)) }))
+      .filter((a) => a.forms.some((f) => f.input === 'newClientOrderId'));
     const steps = await inOrder(plan, ctx.parallel ?? 1, async (a): Promise<Step> => {
       const { r, id } = await sendAccepted(ctx, a);
       if (r.observation.verdict !== 'accepted' || id === undefined) return undefined;
@@ -585,7 +624,9 @@ function acceptCheck(ruleId: RuleId): CheckDefinition {
       : {}),
     placesOrders: true,
     async run(ctx) {
-      const plan = acceptedPlan(ctx.seed).filter((a) => a.forms.some((f) => acceptRule(f) === ruleId));
+      const plan = acceptedPlan(ctx.seed)
+        .map((a) => ({ ...a, forms: a.forms.filter((f) => insideDescription(f, ctx)) }))
+        .filter((a) => a.forms.some((f) => acceptRule(f) === ruleId));
       const steps = await inOrder(plan, ctx.parallel ?? 1, async (a) => {
         const { r } = await sendAccepted(ctx, a);
         if (r.observation.verdict === 'accepted') return expectAccepted(r, label(a));
@@ -607,5 +648,6 @@ export const domainChecks: CheckDefinition[] = [
   ...INVALID_RULES.map(invalidCheck),
   ...ACCEPT_RULES.map(acceptCheck),
   ...OPEN_RULES.map(openCheck),
+  ...LENIENT_RULES.map(lenientCheck),
   echoCheck,
 ];
