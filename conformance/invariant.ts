@@ -256,6 +256,113 @@ const asDouble = (x: unknown): number =>
 /** A STRING or ENUM every reading takes: sent as a string. */
 const textSent = (v: SentValue | undefined): string | undefined => (v === undefined || v.number ? undefined : v.text);
 
+/**
+ * Each echo comparison with the seed sentence it rests on and the routes and order types that
+ * sentence covers (design notes, "Every MUST traced, every reading run"): a field is compared only
+ * where its sentence defines it, so a server that ignores a field its route or type does not
+ * define (D-UNDEFINED-FIELDS, D-AMOUNT-ELSEWHERE) is right whatever it echoes. `named`: the field
+ * is compared only when the value sent is the one the sentence names for the order's type.
+ */
+export interface EchoTrace {
+  field: string;
+  echo: string;
+  section: string;
+  quote: string;
+  routes: 'all' | 'v1.1';
+  types: readonly string[];
+  named?: Readonly<Record<string, string>>;
+}
+
+const ALL_TYPES = ['LIMIT', 'MARKET', 'LIMIT_MAKER'] as const;
+
+export const ECHO_TRACES: readonly EchoTrace[] = [
+  {
+    field: 'symbol',
+    echo: 'symbol',
+    section: '2.2',
+    quote: 'order.symbol | STRING | Trading pair.',
+    routes: 'all',
+    types: ALL_TYPES,
+  },
+  {
+    field: 'side',
+    echo: 'side',
+    section: '2.2',
+    quote: 'order.side | ENUM | `BUY` or `SELL`.',
+    routes: 'all',
+    types: ALL_TYPES,
+  },
+  {
+    field: 'type',
+    echo: 'type',
+    section: '2.2',
+    quote: 'order.type | ENUM | Order type (same values as the request).',
+    routes: 'all',
+    types: ALL_TYPES,
+  },
+  {
+    field: 'timeInForce',
+    echo: 'timeInForce',
+    section: '2.1',
+    quote: 'timeInForce | ENUM | no | `GTC` for limit and maker limit orders; `IOC` for market orders.',
+    routes: 'all',
+    types: ALL_TYPES,
+    named: { LIMIT: 'GTC', LIMIT_MAKER: 'GTC', MARKET: 'IOC' },
+  },
+  {
+    field: 'price',
+    echo: 'price',
+    section: '2.1',
+    quote: 'price | DECIMAL | conditional | Required when type is `LIMIT` or `LIMIT_MAKER`.',
+    routes: 'all',
+    types: ['LIMIT', 'LIMIT_MAKER'],
+  },
+  {
+    field: 'quantity',
+    echo: 'origQty',
+    section: '2.2',
+    quote: 'order.origQty | DECIMAL | Ordered quantity.',
+    routes: 'all',
+    types: ALL_TYPES,
+  },
+  {
+    field: 'amount',
+    echo: 'reqAmount',
+    section: '2.1',
+    quote:
+      'amount | DECIMAL | v1.1 only; conditional | Cash amount in units of the quote currency. Market orders only.',
+    routes: 'v1.1',
+    types: ['MARKET'],
+  },
+  {
+    field: 'newClientOrderId',
+    echo: 'clientOrderId',
+    section: '2.2',
+    quote: 'order.clientOrderId | STRING | Client-defined id, or the generated one if none was sent.',
+    routes: 'all',
+    types: ALL_TYPES,
+  },
+];
+
+const TRACE = new Map(ECHO_TRACES.map((t) => [t.field, t]));
+
+/**
+ * Whether the sentence of a field's echo covers this order: its route, its type, and for a field
+ * whose sentence names its value, that value. A v1.1 MARKET order sized by quantity and amount
+ * together is compared on neither origQty nor the executed bound: which size governs is open
+ * (D-V11-MARKET-SIZE).
+ */
+export function echoCovered(field: string, sent: SentOrder, endpoint: string): boolean {
+  const t = TRACE.get(field);
+  if (t === undefined) return false;
+  const type = textSent(sent.get('type'));
+  if (type === undefined || !t.types.includes(type)) return false;
+  if (t.routes === 'v1.1' && endpoint !== 'v1.1') return false;
+  if (t.named !== undefined && textSent(sent.get(field)) !== t.named[type]) return false;
+  if (field === 'quantity' && endpoint === 'v1.1' && type === 'MARKET' && sent.has('amount')) return false;
+  return true;
+}
+
 /** The order an accepted single-order answer shows (D-SINGLE-RESPONSE: top level, or under `order` or `data`). */
 function singleOrder(json: unknown): Record<string, unknown> | undefined {
   if (!isRecord(json) || 'result' in json) return undefined;
@@ -264,12 +371,19 @@ function singleOrder(json: unknown): Record<string, unknown> | undefined {
   return [json.order, json.data, json].find(shows);
 }
 
-/** Echo and executed-quantity invariants of one placed order against the order sent; `at` names it in messages. */
-function judgeOrder(sent: SentOrder, echo: Record<string, unknown>, at: string, out: Judgement): void {
+/** Echo and executed-quantity invariants of one placed order against the order sent on `endpoint`; `at` names it in messages. */
+function judgeOrder(
+  sent: SentOrder,
+  echo: Record<string, unknown>,
+  at: string,
+  out: Judgement,
+  endpoint: string,
+): void {
   const wrong: string[] = [];
   let compared = false;
+  const covered = (field: string) => echoCovered(field, sent, endpoint);
   const symbol = textSent(sent.get('symbol'));
-  if (symbol !== undefined && symbol !== '' && echo.symbol !== undefined) {
+  if (symbol !== undefined && symbol !== '' && echo.symbol !== undefined && covered('symbol')) {
     compared = true;
     if (!sameSymbol(echo.symbol, symbol)) wrong.push(`symbol ${JSON.stringify(echo.symbol)} for ${symbol}`);
   }
@@ -279,11 +393,10 @@ function judgeOrder(sent: SentOrder, echo: Record<string, unknown>, at: string, 
     ['timeInForce', TIME_IN_FORCE_VALUES],
   ] as const) {
     const v = textSent(sent.get(field));
-    if (!isOneOf(values as readonly string[], v) || echo[field] === undefined) continue;
+    if (!isOneOf(values as readonly string[], v) || echo[field] === undefined || !covered(field)) continue;
     compared = true;
     if (echo[field] !== v) wrong.push(`${field} ${JSON.stringify(echo[field])} for ${v}`);
   }
-  const type = textSent(sent.get('type'));
   for (const [field, key] of [
     ['price', 'price'],
     ['quantity', 'origQty'],
@@ -291,7 +404,7 @@ function judgeOrder(sent: SentOrder, echo: Record<string, unknown>, at: string, 
   ] as const) {
     const sentValue = sent.get(field);
     const v = decimalSent(sentValue);
-    if (v === undefined || echo[key] === undefined || (field === 'price' && type === 'MARKET')) continue;
+    if (v === undefined || echo[key] === undefined || !covered(field)) continue;
     // a JSON number may be read as the double nearest it (RFC 8259 §6): its echo may be that double
     const same =
       echoesDecimal(echo[key], v) === true || (sentValue?.number === true && asDouble(echo[key]) === Number(v));
@@ -307,7 +420,7 @@ function judgeOrder(sent: SentOrder, echo: Record<string, unknown>, at: string, 
       actual: wrong.join(', '),
     });
   const id = textSent(sent.get('newClientOrderId'));
-  if (id !== undefined && id !== '' && echo.clientOrderId !== undefined) {
+  if (id !== undefined && id !== '' && echo.clientOrderId !== undefined && covered('newClientOrderId')) {
     out.checked.add('RESULT-CLIENT-ORDER-ID-ECHO');
     if (echo.clientOrderId !== id)
       out.violations.push({
@@ -319,7 +432,7 @@ function judgeOrder(sent: SentOrder, echo: Record<string, unknown>, at: string, 
   if (echo.executedQty !== undefined) {
     out.checked.add('RESULT-EXECUTED-QTY');
     // the ordered quantity (§2.2 origQty): the one sent where it has one meaning, else the one echoed
-    const ordered = decimalSent(sent.get('quantity')) ?? echo.origQty;
+    const ordered = (covered('quantity') ? decimalSent(sent.get('quantity')) : undefined) ?? echo.origQty;
     const low = compareDecimals(echo.executedQty, '0');
     const high = ordered === undefined ? -1 : compareDecimals(echo.executedQty, ordered);
     if (low === undefined || low < 0 || high === undefined || high > 0)
@@ -348,7 +461,7 @@ export function judgeAnswer(x: AnsweredExchange): AnswerJudgement {
   if (o.verdict !== 'accepted' || x.route === undefined || x.request.method !== 'POST') return out;
   if (x.route.endpoint !== 'batch') {
     const echo = singleOrder(o.json);
-    if (echo !== undefined) judgeOrder(sentParams(x.request), echo, 'the order', out);
+    if (echo !== undefined) judgeOrder(sentParams(x.request), echo, 'the order', out, x.route.endpoint);
     return out;
   }
   const sent = sentElements(x.request.body);
@@ -377,7 +490,7 @@ export function judgeAnswer(x: AnsweredExchange): AnswerJudgement {
       });
       continue;
     }
-    judgeOrder(mine, order, `result[${i}].order`, out);
+    judgeOrder(mine, order, `result[${i}].order`, out, 'batch');
   }
   return out;
 }
