@@ -22,7 +22,7 @@ import {
   send,
   sendBatchOnce,
 } from './helpers.js';
-import { oneOrder } from './orders.js';
+import { ofType, oneOrder } from './orders.js';
 import { flipFirstDigit } from '../sig-edits.js';
 import type { Built } from '../requests.js';
 import type { SendResult } from '../transport.js';
@@ -195,8 +195,8 @@ export const batchChecks: CheckDefinition[] = [
         [
           'price removed from a LIMIT order',
           (o) => {
-            const { price: _p, ...rest } = o;
-            return { ...rest, type: 'LIMIT' };
+            const { price: _p, ...rest } = ofType(o, 'LIMIT');
+            return rest;
           },
         ],
         ['side "HOLD"', (o) => ({ ...o, side: 'HOLD' })],
@@ -308,8 +308,7 @@ export const batchChecks: CheckDefinition[] = [
     title: 'whether one bad order fails the whole batch (not shown by the seed)',
     placesOrders: true,
     async run(ctx) {
-      const bad = { ...oneOrder(ctx), type: 'LIMIT' } as Record<string, unknown>;
-      delete bad.price;
+      const { price: _p, ...bad } = ofType(oneOrder(ctx), 'LIMIT');
       const r = await send(ctx, ctx.requests.batch([oneOrder(ctx), bad, oneOrder(ctx)]));
       const o = r.observation;
       if (o.verdict === 'rejected')

@@ -25,6 +25,20 @@ export function marketParams(ctx: Pick<CheckContext, 'target' | 'clientId'>): Re
   };
 }
 
+/**
+ * An order turned into another type with what that type needs to stay valid under every reading
+ * (§2.1, D-UNDEFINED-FIELDS): a timeInForce sent becomes the one §2.1 names for the type (GTC for
+ * limit types, IOC for MARKET), and a MARKET order carries no price. Other fields are kept.
+ */
+export function ofType<T extends Record<string, unknown>>(
+  order: T,
+  type: 'LIMIT' | 'LIMIT_MAKER' | 'MARKET',
+): Record<string, unknown> {
+  const { price, ...rest } = order;
+  const tif = order.timeInForce === undefined ? {} : { timeInForce: type === 'MARKET' ? 'IOC' : 'GTC' };
+  return { ...rest, ...(type === 'MARKET' || price === undefined ? {} : { price }), type, ...tif };
+}
+
 /** A valid LIMIT order as single-order parameters. */
 export function limitParams(ctx: Pick<CheckContext, 'target' | 'clientId'>): Record<string, unknown> {
   const quantity = firstValue(ctx.target.profile?.quantity, '1');

@@ -27,7 +27,7 @@ import {
   verdictOf,
 } from './helpers.js';
 import { expect as want } from '../verdict.js';
-import { oneOrder } from './orders.js';
+import { ofType, oneOrder } from './orders.js';
 import { judgeExtreme } from './extremes.js';
 import type { Route } from '../requests.js';
 import { offGrid } from '../target/decimal-grid.js';
@@ -274,8 +274,8 @@ export const resultChecks: CheckDefinition[] = [
         async ([orders, at]) => {
           const sent = editableBatch(orders, ctx.clientId);
           const i = at % sent.length;
-          const bad = { ...sent[i], type: 'LIMIT' } as Record<string, unknown>;
-          delete bad.price;
+          // broken in one way only: a LIMIT order (its timeInForce the one §2.1 names) without price
+          const { price: _p, ...bad } = ofType(sent[i] ?? {}, 'LIMIT');
           sent[i] = bad;
           const r = await send(ctx, ctx.requests.batch(sent));
           if (r.observation.verdict === 'rejected') return undefined;

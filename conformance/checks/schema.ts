@@ -47,17 +47,21 @@ export const schemaChecks: CheckDefinition[] = [
       'every result[].order validates against the order schema of spec/openapi.yaml, orders of every type included',
     placesOrders: true,
     run(ctx) {
-      const arb = fc
-        .constantFrom('LIMIT', 'MARKET', 'LIMIT_MAKER')
-        .chain((type) =>
-          validBatch(ctx.target.symbol, 1, 5, ctx.target.profile).map((os) =>
-            os.map((o) =>
-              type === 'MARKET'
-                ? { ...o, type, price: undefined }
-                : { ...o, type, price: o.price ?? firstValue(ctx.target.profile?.price, '1') },
-            ),
+      const arb = fc.constantFrom('LIMIT', 'MARKET', 'LIMIT_MAKER').chain((type) =>
+        validBatch(ctx.target.symbol, 1, 5, ctx.target.profile).map((os) =>
+          os.map((o) =>
+            // (a timeInForce only as §2.1 names it for the type: valid under every reading, D-UNDEFINED-FIELDS)
+            type === 'MARKET'
+              ? { ...o, type, price: undefined, ...(o.timeInForce === undefined ? {} : { timeInForce: 'IOC' }) }
+              : {
+                  ...o,
+                  type,
+                  price: o.price ?? firstValue(ctx.target.profile?.price, '1'),
+                  ...(o.timeInForce === undefined ? {} : { timeInForce: 'GTC' }),
+                },
           ),
-        );
+        ),
+      );
       return property(ctx, arb, async (orders) => {
         const sent = withClientIds(orders, ctx.clientId).map((o) => JSON.parse(JSON.stringify(o)) as object);
         if (validateBatch(sent).length > 0) return undefined;
