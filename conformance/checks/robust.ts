@@ -23,6 +23,7 @@ import {
   outcome,
   property,
   send,
+  skip,
   type Step,
 } from './helpers.js';
 import { limitParams, oneOrder } from './orders.js';
@@ -305,8 +306,9 @@ export const robustChecks: CheckDefinition[] = [
       if (step) return step;
       const [repeat, twin] = await reuse(a);
       if (!refused(repeat)) {
-        return inconclusive(
-          `${routeKey(r)} accepts a repeated newClientOrderId (D-DUPLICATE-CLIENT-ID), so reusing an id cannot show whether a refused order was placed`,
+        // not this method's target: said so, never left undecided (a correct server may take repeated ids)
+        return skip(
+          `${routeKey(r)} accepts a repeated newClientOrderId (D-DUPLICATE-CLIENT-ID), so reusing an id cannot show whether a refused order was placed; declare an order-lookup path (orderLookup in the target description) to show it by lookup`,
         );
       }
       if (twin.observation.verdict !== 'accepted' || refused(twin))

@@ -73,6 +73,9 @@ export function perRoute(
     async run(ctx) {
       // Routes are independent: up to ctx.parallel probes in flight; steps keep route order.
       const steps = await inOrder(list, ctx.parallel ?? 1, (r) => probe(ctx, r));
+      // a method no route of this target can use (every probe said why): not run, not undecided
+      const [firstStep] = steps;
+      if (firstStep?.status === 'skip' && steps.every((s) => s?.status === 'skip')) return firstStep;
       const cells = list.map((r, i) => cellOf(r, steps[i]));
       const first = outcome(firstFailure(...steps));
       return first.status === 'pass' || first.status === 'fail' || first.status === 'inconclusive'
