@@ -24,6 +24,7 @@ export const INTEROP_FILES = [
   'harness/lenient-parsers.test.ts',
   'harness/gateway.test.ts',
   'harness/testing/tls-front-run.test.ts',
+  'harness/readings/matrix.test.ts',
 ] as const;
 
 /**
