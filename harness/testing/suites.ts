@@ -24,6 +24,7 @@ export const INTEROP_FILES = [
   'harness/lenient-parsers.test.ts',
   'harness/gateway.test.ts',
   'harness/testing/tls-front-run.test.ts',
+  'harness/foreign/clean-venues.test.ts',
 ] as const;
 
 /**
