@@ -65,6 +65,8 @@ function startChild(cmd: string, args: string[], env: NodeJS.ProcessEnv): Child 
   let err = '';
   proc.stderr?.on('data', (b: Buffer) => {
     if (err.length < 8192) err += b.toString();
+    // a venue's own complaints (a Python traceback, a Go panic) show in the test's output
+    process.stderr.write(b.toString().replace(/^(?=.)/gm, `[${cmd.split('/').pop()}] `));
   });
   const exited = new Promise<void>((resolve) => {
     if (proc.exitCode !== null || proc.signalCode !== null) resolve();

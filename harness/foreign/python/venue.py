@@ -501,6 +501,11 @@ class Handler(BaseHTTPRequestHandler):
             self.refuse(r)
         except (RecursionError, MemoryError):
             self.refuse(Refusal(E_BODY, "body too deeply nested"))
+        except Exception:  # a bug of this venue: a 400 naming it, never a dropped connection
+            import traceback
+
+            traceback.print_exc()
+            self.answer(400, {"code": 40000, "msg": "request not understood"}, close=True)
 
     # -- the API
 
