@@ -25,6 +25,7 @@ export const INTEROP_FILES = [
   'harness/gateway.test.ts',
   'harness/testing/tls-front-run.test.ts',
   'harness/readings/matrix.test.ts',
+  'harness/foreign/clean-venues.test.ts',
 ] as const;
 
 /**

@@ -1,0 +1,3 @@
+module spotcheck.invalid/foreign/govenue
+
+go 1.19
