@@ -37,7 +37,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'front',
     bug: 'httpd.conf caps request bodies with `LimitRequestBody 2048` (a copied hardening snippet): a full batch gets 413',
     seed: '§4.1 Body: "JSON array of order objects, at most 20 elements, all for the same symbol."',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'BATCH-ACCEPT-UP-TO-MAX',
   },
   {
     venue: 'php',
@@ -61,15 +62,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'parameter parser',
     bug: 'the signature is checked over the part holding it (query or body) while the parameters come from $_REQUEST (query and body merged, body wins)',
     seed: '§5.3 item 4: "`totalParams` is the query string directly followed by the request body, with nothing inserted between them"',
-    expected: 'missed',
-  },
-  {
-    venue: 'php',
-    fault: 'bigint_float',
-    layer: 'body decoder',
-    bug: 'json_decode without JSON_BIGINT_AS_STRING: a JSON integer past PHP_INT_MAX becomes a float, placed and echoed with other digits',
-    seed: '§2.1: "Decimal values appear as JSON numbers or as JSON strings in batch bodies." §2.2 order.origQty: "Ordered quantity."',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'SIG-BODY-COVERED.split',
   },
   {
     venue: 'php',
@@ -85,7 +79,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'type coercion',
     bug: 'timestamp and recvWindow read with is_numeric() + (int): fractions truncated, exponents, signs and blanks accepted, values past 2^63 clamped',
     seed: '§2.1 timestamp: "LONG | yes | Request time in milliseconds." §5.4 item 3: "otherwise it is rejected."',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'ORDER-RECVWINDOW-FORMAT.timestamp-fraction',
   },
   {
     venue: 'php',
@@ -93,7 +88,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'type coercion',
     bug: '`if (empty($id))` generates an id: the client id "0" (and "") is taken as not sent',
     seed: '§2.2 order.clientOrderId: "Client-defined id, or the generated one if none was sent."',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'ORDER-CLIENT-ID-LENGTH.domain',
   },
   {
     venue: 'php',
@@ -101,7 +97,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'validator',
     bug: 'the client id length checked with strlen(), which counts UTF-8 bytes: 255 non-ASCII characters are refused',
     seed: '§8: "newClientOrderId length | up to 255 characters"',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'ORDER-CLIENT-ID-LENGTH.domain-unusual',
   },
   {
     venue: 'php',
@@ -117,7 +114,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'store',
     bug: 'the batch is placed order by order with no transaction; the symbol is compared with the first inside the loop, so a mixed batch is refused after its first orders were placed',
     seed: '§4.1 rule 2: "All orders in one request must have the same symbol; mixed symbols are unsupported."',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'BATCH-SINGLE-SYMBOL',
   },
   {
     venue: 'php',
@@ -125,7 +123,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'serializer',
     bug: 'decimals checked with is_numeric($v) && $v > 0 (a JSON 1e400 decodes to INF and passes); json_encode then returns false and `echo false` sends an empty 200 body',
     seed: '§4.1 Response: "JSON object of section 2.2."',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'ORDER-DECIMAL-FORMAT.overflow',
   },
 
   // ------------------------------------------------------------ Java 17, JDK HttpServer, behind haproxy
@@ -143,7 +142,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'front',
     bug: "haproxy `tune.bufsize 2048`: a request line and headers over about 1 KiB get haproxy's 400",
     seed: '§8: "newClientOrderId length | up to 255 characters" (§5.3: "all parameters in the query string" is a valid placement)',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'SIG-QUERY-COVERED.domain-unusual',
   },
   {
     venue: 'java',
@@ -151,7 +151,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'HTTP parser',
     bug: 'URI.getQuery() (percent-decoded) instead of getRawQuery() for the signed string and the parameters',
     seed: '§5.3 item 4: "`totalParams` is the query string directly followed by the request body"',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'SIG-HMAC-SHA256-HEX.encoded',
   },
   {
     venue: 'java',
@@ -159,7 +160,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'body decoder',
     bug: 'the body read as `new String(bytes)`: the platform charset, US-ASCII under LANG=C, turns every non-ASCII byte into U+FFFD',
     seed: '§2.1 newClientOrderId: "Client-defined order id, up to 255 characters."',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'ORDER-CLIENT-ID-LENGTH.domain-unusual',
   },
   {
     venue: 'java',
@@ -167,15 +169,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'body decoder',
     bug: 'the hand-rolled JSON reader returns after the first value and ignores what follows it',
     seed: '§4.1 Body: "JSON array of order objects, at most 20 elements"',
-    expected: 'missed',
-  },
-  {
-    venue: 'java',
-    fault: 'json_long_double',
-    layer: 'body decoder',
-    bug: 'JSON integers read with Long.parseLong, falling back to Double.parseDouble past 2^63: placed and echoed with other digits',
-    seed: '§2.1: "Decimal values appear as JSON numbers or as JSON strings in batch bodies." §2.2 order.origQty: "Ordered quantity."',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'BATCH-JSON-BODY.domain',
   },
   {
     venue: 'java',
@@ -183,7 +178,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'parameter parser',
     bug: 'parameters kept in `new TreeMap<>(String.CASE_INSENSITIVE_ORDER)`: `SIDE=BUY` is read as side',
     seed: '§2.1 side: "ENUM | yes | `BUY` or `SELL`." (a required field, named `side`)',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'ORDER-SIDE-ENUM.domain',
   },
   {
     venue: 'java',
@@ -191,7 +187,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'type coercion',
     bug: 'timestamp and recvWindow read as `new BigDecimal(s.trim()).longValue()`: fractions, exponents and signs accepted, values past 2^63 wrapped',
     seed: '§2.1 timestamp: "LONG | yes | Request time in milliseconds." §5.4 item 3: "otherwise it is rejected."',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'ORDER-RECVWINDOW-FORMAT.timestamp-overflow',
   },
   {
     venue: 'java',
@@ -199,7 +196,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'type coercion',
     bug: 'enums upper-cased with toUpperCase(Locale.ROOT) before the check: "buy", "ſell", "lımıt" accepted',
     seed: '§2.1 side: "ENUM | yes | `BUY` or `SELL`."',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'ORDER-SIDE-ENUM.domain',
   },
   {
     venue: 'java',
@@ -207,7 +205,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'validator',
     bug: 'the time check written `Math.abs(now - timestamp) <= recvWindow`: a timestamp up to recvWindow ahead is accepted',
     seed: '§5.4 item 4: "A timestamp ahead of the server time is accepted only within 1 second of the server time."',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'TIME-WINDOW-LEAD',
   },
   {
     venue: 'java',
@@ -215,7 +214,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'validator',
     bug: '`orders.size() >= MAX_BATCH` refused: a batch of exactly 20 orders gets -1193',
     seed: '§8: "Orders per batch request | at most 20"',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'BATCH-ACCEPT-UP-TO-MAX',
   },
   {
     venue: 'java',
@@ -223,7 +223,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'serializer',
     bug: 'decimals normalised with BigDecimal.stripTrailingZeros().toString(): 10 is written "1E+1"',
     seed: '§2.2 order.price: "DECIMAL | Price."',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'RESULT-ORDER-ECHO',
   },
   {
     venue: 'java',
@@ -231,6 +232,7 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'serializer',
     bug: 'batch entries gathered in a HashMap keyed by client id and written from values(): hash order, and an id sent twice keeps one entry',
     seed: '§2.2 result: "One entry per submitted order (batch result)." §4.1 rule 4: "The result array reports a code and msg for each order"',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'RESULT-ORDER-MATCH',
   },
 ];

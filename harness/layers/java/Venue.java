@@ -54,7 +54,6 @@ public final class Venue {
       "decoded_query", // HTTP parser: URI.getQuery() (decoded) used for the signed string and the parameters
       "platform_charset_body", // body decoder: new String(bytes) in the platform charset (LANG=C: US-ASCII)
       "json_trailing", // JSON reader: returns after the first value, trailing text ignored
-      "json_long_double", // JSON reader: integers through Long.parseLong, falling back to Double
       "case_insensitive_params", // parameter parser: a TreeMap with CASE_INSENSITIVE_ORDER
       "bigdecimal_long", // type coercion: LONGs read as new BigDecimal(s).longValue()
       "uppercase_enum", // type coercion: enums upper-cased (Locale.ROOT) before the check
@@ -349,12 +348,6 @@ public final class Venue {
       if (d.signum() <= 0 || d.precision() - d.scale() > 100 || d.scale() > 100)
         throw new ApiError(400, -1130, "Invalid " + name + ".");
       text = n.text().matches("[0-9]+(\\.[0-9]+)?") ? n.text() : d.toPlainString();
-    } else if (v instanceof Long l) { // json_long_double
-      if (l <= 0) throw new ApiError(400, -1130, "Invalid " + name + ".");
-      text = l.toString();
-    } else if (v instanceof Double d) { // json_long_double
-      if (d.isNaN() || d.isInfinite() || d <= 0) throw new ApiError(400, -1130, "Invalid " + name + ".");
-      text = BigDecimal.valueOf(d).toPlainString();
     } else {
       throw new ApiError(400, -1130, "Invalid " + name + ".");
     }
@@ -686,16 +679,6 @@ public final class Venue {
       while (i < s.length() && "+-0123456789.eE".indexOf(s.charAt(i)) >= 0) i++;
       String text = s.substring(start, i);
       if (!NUMBER.matcher(text).matches()) throw bad("bad number");
-      if (fault("json_long_double")) {
-        if (text.matches("-?[0-9]+")) {
-          try {
-            return Long.parseLong(text);
-          } catch (NumberFormatException e) {
-            return Double.parseDouble(text);
-          }
-        }
-        return Double.parseDouble(text);
-      }
       try {
         return new Num(text, new BigDecimal(text));
       } catch (NumberFormatException | ArithmeticException e) {

@@ -29,7 +29,6 @@ const ORDER_ID_BASE = 7_000_000_000;
 const FAULTS = [
     'multipart_unsigned',   // body decoder: multipart/form-data read into $_POST, php://input empty, signature covers the query only
     'request_merge',        // parameter parser: signature checked over the part holding it, parameters read from $_REQUEST
-    'bigint_float',         // body decoder: json_decode without JSON_BIGINT_AS_STRING, big JSON integers become floats
     'loose_in_array',       // type coercion: in_array without strict, so JSON true passes as any enum value
     'intval_long',          // type coercion: LONGs read with is_numeric + (int): fractions, exponents, signs, blanks
     'empty_client_id',      // type coercion: empty($id) treats the client id "0" as omitted
@@ -472,9 +471,9 @@ function batchOrders(PDO $db): never
     checkSignature($signature, $total);
     checkTime($params);
 
-    $flags = fault('bigint_float') ? 0 : JSON_BIGINT_AS_STRING;
-    // objects decoded as stdClass: a JSON object is never mistaken for a list
-    $orders = json_decode($body, false, 17, $flags); // at most 16 levels of arrays and objects
+    // objects decoded as stdClass: a JSON object is never mistaken for a list; integers past
+    // PHP_INT_MAX kept as their digits
+    $orders = json_decode($body, false, 17, JSON_BIGINT_AS_STRING); // at most 16 levels of arrays and objects
     if (json_last_error() !== JSON_ERROR_NONE || !is_array($orders)) {
         throw new ApiError(400, -1130, 'The body must be a JSON array of orders.');
     }
