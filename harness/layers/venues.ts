@@ -102,9 +102,25 @@ async function untilAnswering(port: number, deadlineMs: number, alive: () => boo
   }
 }
 
+/** The process groups started and not yet ended: killed if this process exits before closing them. */
+const live = new Set<number>();
+process.once('exit', () => {
+  for (const pid of live)
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+});
+
 /** A child in its own process group, its output kept. */
 function start(cmd: string, args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; out: () => string } {
   const child = spawn(cmd, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const pid = child.pid;
+  if (pid !== undefined) {
+    live.add(pid);
+    child.once('exit', () => live.delete(pid));
+  }
   let out = '';
   const keep = (b: Buffer) => {
     out = (out + b.toString()).slice(-20_000);
@@ -288,7 +304,16 @@ export async function startJavaVenue(fault?: string): Promise<LayerVenue> {
   }
 }
 
-/** Starts a venue by name. */
-export function startLayerVenue(venue: VenueName, fault?: string): Promise<LayerVenue> {
-  return venue === 'php' ? startPhpVenue(fault) : startJavaVenue(fault);
+/**
+ * Starts a venue by name. The free port is the kernel's pick released for the server to bind, so
+ * another process may take it first: a start that fails is tried again, twice at most.
+ */
+export async function startLayerVenue(venue: VenueName, fault?: string): Promise<LayerVenue> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await (venue === 'php' ? startPhpVenue(fault) : startJavaVenue(fault));
+    } catch (e) {
+      if (attempt === 3) throw e;
+    }
+  }
 }
