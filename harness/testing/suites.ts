@@ -10,7 +10,7 @@ import { BaseSequencer, type InlineConfig, type TestSpecification } from 'vitest
  * `npm run test:interop`: whole-kit runs against servers shaped as outside teams shape them
  * (stranger venues, deployments unlike the reference, answers nobody on the team wrote, lenient
  * parsers, a stranger's gateway, an accept-all server under the order budget, a TLS front
- * offering HTTP/2). Slow (a whole run each), so apart from `npm test`, which keeps
+ * offering HTTP/2, fault-injected PHP and Java venues behind Apache httpd and haproxy). Slow (a whole run each), so apart from `npm test`, which keeps
  * the runner against the reference server and one clean stranger venue
  * (harness/strangers/clean-venue.test.ts); CI runs both.
  */
@@ -26,6 +26,7 @@ export const INTEROP_FILES = [
   'harness/testing/tls-front-run.test.ts',
   'harness/readings/matrix.test.ts',
   'harness/foreign/clean-venues.test.ts',
+  'harness/layers/fault-venues.test.ts',
 ] as const;
 
 /**
