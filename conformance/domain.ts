@@ -225,19 +225,28 @@ export function longestId(id: string): string {
   return padTo(`${id}-`, 'Aé日z', 255);
 }
 
-/** An order at its longest: the longest id and decimals, its other fields kept. */
-export function longestOrder(order: Record<string, unknown>, clientId: () => string): Record<string, unknown> {
+/**
+ * An order at its longest: the longest id and decimals, its other fields kept. A target that
+ * declares its order values (a price or quantity grid) keeps its own decimals: a venue may refuse
+ * more places than its precision, trailing zeros included.
+ */
+export function longestOrder(
+  order: Record<string, unknown>,
+  clientId: () => string,
+  padDecimals = true,
+): Record<string, unknown> {
+  const pad = (v: unknown) => (padDecimals ? longestDecimal(v) : v);
   return {
     ...order,
     newClientOrderId: longestId(clientId()),
-    ...(order.quantity === undefined ? {} : { quantity: longestDecimal(order.quantity) }),
-    ...(order.price === undefined ? {} : { price: longestDecimal(order.price) }),
+    ...(order.quantity === undefined ? {} : { quantity: pad(order.quantity) }),
+    ...(order.price === undefined ? {} : { price: pad(order.price) }),
   };
 }
 
 /** The largest valid batch body (§4.1, §8): 20 orders, each at its longest. */
-export function largestBatch(order: Record<string, unknown>, clientId: () => string): string {
-  return JSON.stringify(Array.from({ length: 20 }, () => longestOrder(order, clientId)));
+export function largestBatch(order: Record<string, unknown>, clientId: () => string, padDecimals = true): string {
+  return JSON.stringify(Array.from({ length: 20 }, () => longestOrder(order, clientId, padDecimals)));
 }
 
 // ---------------------------------------------------------------- orders as JSON text

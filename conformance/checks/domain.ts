@@ -54,6 +54,10 @@ import { MAX_RECV_WINDOW } from '../../src/core/validation/time-params.js';
 
 type Params = Record<string, unknown>;
 
+/** Whether the target declares the prices or quantities it takes (target description grids). */
+const declaresGrid = (ctx: CheckContext): boolean =>
+  ctx.target.profile?.price !== undefined || ctx.target.profile?.quantity !== undefined;
+
 /** The template values of one request. */
 function fillOf(ctx: CheckContext): Fill {
   return {
@@ -62,7 +66,7 @@ function fillOf(ctx: CheckContext): Fill {
     clientId: ctx.clientId,
     key: ctx.target.apiKey,
     order: (variant) => orderText(limitParams(ctx), variant),
-    largest: () => largestBatch(limitParams(ctx), ctx.clientId),
+    largest: () => largestBatch(limitParams(ctx), ctx.clientId, !declaresGrid(ctx)),
     maxRecvWindow: ctx.target.profile?.maxRecvWindow ?? MAX_RECV_WINDOW,
   };
 }
@@ -299,7 +303,7 @@ function syntaxVariant(name: string, params: Params, ctx: CheckContext): { param
       return { params, opts: rewritePairs(semicolonJoined) };
     case 'longest':
       return {
-        params: longestOrder({ ...params, stpMode: 'EXPIRE_MAKER' }, ctx.clientId),
+        params: longestOrder({ ...params, stpMode: 'EXPIRE_MAKER' }, ctx.clientId, !declaresGrid(ctx)),
         // (the default window, sent: a window a venue may cap is recvWindow's forms' to judge)
         opts: { recvWindow: 5000 },
       };
@@ -332,7 +336,7 @@ function build(ctx: CheckContext, route: Route, forms: readonly DomainForm[], si
   let body: string | undefined;
   let syntax: string | undefined;
   // a target declaring its order values (target description) gets its own decimals: unusual ones would meet its filters
-  const grid = ctx.target.profile?.price !== undefined || ctx.target.profile?.quantity !== undefined;
+  const grid = declaresGrid(ctx);
   for (const form of forms) {
     const kind = inputOf(form).kind;
     if (kind === 'order') {

@@ -44,7 +44,7 @@ afterAll(async () => {
 async function runOn(
   venue: VenueName,
   fault: string | undefined,
-  only?: string,
+  only?: readonly string[],
   witnesses: readonly string[] = [],
 ): Promise<{ report: RunReport; seen: Record<string, Witnessed> }> {
   const v = await startLayerVenue(venue, fault);
@@ -53,7 +53,7 @@ async function runOn(
     const report = await runAgainstVenue(v, {
       seed: SEED,
       profile: 'core',
-      ...(only === undefined ? {} : { only: [only] }),
+      ...(only === undefined ? {} : { only: [...only] }),
     });
     const seen: Record<string, Witnessed> = {};
     for (const w of witnesses) seen[w] = await (WITNESSES[w] as (v: LayerVenue) => Promise<Witnessed>)(v);
@@ -117,7 +117,7 @@ for (const venue of ['php', 'java'] as const) {
       if (f.expected === 'caught')
         it(`${f.layer}: ${f.fault} is caught by ${f.caughtBy}`, async () => {
           const caughtBy = f.caughtBy as string;
-          const failed = mustFailures((await runOn(venue, f.fault, caughtBy)).report);
+          const failed = mustFailures((await runOn(venue, f.fault, [caughtBy, ...(f.sentBy ?? [])])).report);
           expect(failed).toContain(caughtBy);
           expect(failed.filter((id) => family(id) !== family(caughtBy))).toEqual([]);
         });

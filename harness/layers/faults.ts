@@ -27,6 +27,8 @@ export interface LayerFault {
   expected: 'caught' | 'missed';
   /** The MUST check that fails (caught only). */
   caughtBy?: string;
+  /** The checks whose requests the catching check judges, when it sends none of its own (a run-wide invariant). */
+  sentBy?: readonly string[];
   /** What the table alone would not say about the outcome. */
   note?: string;
 }
@@ -88,10 +90,11 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     venue: 'php',
     fault: 'empty_client_id',
     layer: 'type coercion',
-    bug: '`if (empty($id))` generates an id: the client id "0" (and "") is taken as not sent',
+    bug: '`if (empty($id))` generates an id: the client id "0" is taken as not sent ("" too, which is a reading of its own, D-EMPTY-OPTIONAL)',
     seed: '§2.2 order.clientOrderId: "Client-defined id, or the generated one if none was sent."',
     expected: 'caught',
-    caughtBy: 'ORDER-CLIENT-ID-LENGTH.domain',
+    caughtBy: 'RESULT-CLIENT-ORDER-ID-ECHO.invariant',
+    sentBy: ['ORDER-CLIENT-ID-LENGTH.domain-open'],
   },
   {
     venue: 'php',
