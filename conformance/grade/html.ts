@@ -12,6 +12,7 @@ import type { GradeReport, ReportedRequest } from './report.js';
 const STATUS = {
   kept: { cls: 's-pass', words: 'kept' },
   broken: { cls: 's-fail', words: 'broken' },
+  warned: { cls: 's-info', words: 'warning' },
   'not-exercised': { cls: 's-skip', words: 'not exercised' },
 } as const;
 
@@ -37,7 +38,7 @@ function summary(r: GradeReport): string {
         : 'NOTHING GRADED: no signed request reached the seed endpoints';
   const chip = (n: number, label: string, c: string) => `<span class="chip ${c}">${n} ${label}</span>`;
   return `<section id="summary"><h2>Verdict</h2><div class="verdict ${cls}">${esc(text)}</div>
-<div class="chips">${chip(r.summary.rulesKept, 'rules kept', 's-pass')}${chip(r.summary.rulesBroken, 'rules broken', 's-fail')}${chip(r.summary.rulesNotExercised, 'not exercised', 's-skip')}${chip(r.summary.scenariosRun, 'scenario runs', 's-info')}</div>
+<div class="chips">${chip(r.summary.rulesKept, 'rules kept', 's-pass')}${chip(r.summary.rulesBroken, 'rules broken', 's-fail')}${chip(r.summary.rulesWarned, 'with warnings (no MUST at stake)', 's-info')}${chip(r.summary.rulesNotExercised, 'not exercised', 's-skip')}${chip(r.summary.scenariosRun, 'scenario runs', 's-info')}</div>
 <p class="muted">${r.summary.requests} signed requests graded, ${r.summary.ungraded} other requests forwarded ungraded; answered by ${esc(r.server.upstream)}.</p></section>`;
 }
 
@@ -49,7 +50,9 @@ function rulesSection(r: GradeReport): string {
         ? '–'
         : rule.status === 'broken'
           ? `broken on ${rule.broken} of ${rule.exercised}`
-          : `kept on ${rule.exercised} of ${rule.exercised}`;
+          : rule.status === 'warned'
+            ? `warning on ${rule.warned} of ${rule.exercised}`
+            : `kept on ${rule.exercised} of ${rule.exercised}`;
     const firstBroken = r.requests.find((q) => q.broken.some((f) => f.rule === rule.id));
     const link =
       firstBroken === undefined ? '' : ` <a href="#${requestAnchor(firstBroken.seq)}">first broken request</a>`;
@@ -72,7 +75,7 @@ function brokenSection(r: GradeReport): string {
             : `<dt>Diagnosis</dt><dd><code>${esc(d.code)}${d.also === undefined ? '' : ` + ${esc(d.also.join(', '))}`}</code>: ${esc(d.sentence)}</dd>
 <dt>Fix</dt><dd>${esc(d.fix)}</dd>
 <dt>Server signed</dt><dd><pre>${esc(d.serverSigned)}</pre></dd>${d.clientSigned === undefined ? '' : `<dt>Client signed</dt><dd><pre>${esc(d.clientSigned)}</pre></dd>`}`;
-        return `<dt><a href="#${esc(gradeRuleAnchor(f.rule))}"><code>${esc(f.rule)}</code></a></dt><dd>${esc(f.detail)}</dd>${diag}`;
+        return `<dt><a href="#${esc(gradeRuleAnchor(f.rule))}"><code>${esc(f.rule)}</code></a>${f.warning === true ? ' <span class="status s-info">warning</span>' : ''}</dt><dd>${esc(f.detail)}</dd>${diag}`;
       })
       .join('\n');
     return `<div class="failure" id="${requestAnchor(q.seq)}"><h3>#${q.seq} <code>${esc(q.key)}</code>: ${esc(q.method)} ${esc(q.path)}</h3>

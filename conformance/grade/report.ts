@@ -22,16 +22,19 @@ export interface RuleVerdict {
   section: string;
   catalog: string[];
   requirement: string;
-  status: 'kept' | 'broken' | 'not-exercised';
-  /** Requests that exercised the rule, and those that broke it. */
+  /** `warned`: not kept only where no MUST of the seed is at stake (a recommendation, an open point): never BROKEN. */
+  status: 'kept' | 'broken' | 'warned' | 'not-exercised';
+  /** Requests that exercised the rule, those that broke it, and those it only warned about. */
   exercised: number;
   broken: number;
+  warned: number;
 }
 
-/** One broken rule on one request. */
+/** One broken rule on one request (`warning`: a recommendation or an open point, no MUST of the seed). */
 export interface Finding {
   rule: ClientRuleId;
   detail: string;
+  warning?: true;
   diagnosis?: {
     code: string;
     also?: string[];
@@ -83,7 +86,8 @@ export interface ScenarioRun {
   clientClosed?: boolean;
   heldMs?: number;
   shapeProblem?: string;
-  verdict: 'kept' | 'broken';
+  /** `warned`: what it did breaks no MUST of the seed (a replay, sending before Retry-After, resending a placed order). */
+  verdict: 'kept' | 'broken' | 'warned';
   behaviour: string;
 }
 
@@ -108,6 +112,8 @@ export interface GradeReport {
     broken: number;
     rulesKept: number;
     rulesBroken: number;
+    /** Rules not kept only where no MUST of the seed is at stake. */
+    rulesWarned: number;
     rulesNotExercised: number;
     scenariosRun: number;
     scenariosBroken: number;
@@ -206,6 +212,8 @@ function scenarioRun(e: Episode, byseq: Map<number, GradedRequest>): ScenarioRun
   const cue = byseq.get(e.cueSeq) as GradedRequest;
   const follows = e.followUps.map((s) => byseq.get(s)).filter((g): g is GradedRequest => g !== undefined);
   const brokenOn = (g: GradedRequest, rule: ClientRuleId): boolean => g.results.some((x) => x.rule === rule && !x.kept);
+  const mustBroken = (g: GradedRequest, rule: ClientRuleId): boolean =>
+    g.results.some((x) => x.rule === rule && !x.kept && x.advisory !== true);
   const replayed = follows.some((g) => brokenOn(g, 'CLIENT-RETRY-RESIGNED'));
   const resigned =
     follows.length > 0 &&
@@ -219,19 +227,21 @@ function scenarioRun(e: Episode, byseq: Map<number, GradedRequest>): ScenarioRun
   const cueKind = e.scenario.cue.kind;
   const retryAfterMs = e.scenario.cue.kind === 'status' ? (e.scenario.cue.retryAfterS ?? 0) * 1000 : 0;
   const backedOff = retryAfterMs > 0 && first !== undefined ? !brokenOn(first, 'CLIENT-BACKOFF') : undefined;
-  const staleAfterJump = cueKind === 'clock-jump' && follows.some((g) => brokenOn(g, 'CLIENT-TIMESTAMP'));
+  const staleAfterJump = cueKind === 'clock-jump' && follows.some((g) => mustBroken(g, 'CLIENT-TIMESTAMP'));
   const resentPlaced = cueKind === 'failing-entry' && follows.some((g) => brokenOn(g, 'CLIENT-ID-UNIQUE'));
   const normalFailed = cueKind === 'normal' && !(cue.answer?.status === 200 && cue.answer.code === 0);
   const problems: string[] = [];
+  // what breaks no MUST of the seed: a replay, sending before Retry-After (RFC 9110), resending a placed order (D-DUPLICATE-CLIENT-ID)
+  const warnings: string[] = [];
   if (e.shapeProblem !== undefined) problems.push(`the request was not the scenario's: ${e.shapeProblem}`);
   if (normalFailed)
     problems.push(
       `the order was not accepted (HTTP ${cue.answer?.status ?? 'none'}, code ${cue.answer?.code ?? 'none'})`,
     );
-  if (replayed) problems.push('sent the same bytes again (a replay, not re-signed)');
-  if (backedOff === false) problems.push(`sent again before the Retry-After of ${retryAfterMs / 1000} s had passed`);
+  if (replayed) warnings.push('sent the same bytes again (a replay, not re-signed)');
+  if (backedOff === false) warnings.push(`sent again before the Retry-After of ${retryAfterMs / 1000} s had passed`);
   if (staleAfterJump) problems.push('kept signing with its old clock after the jump (did not re-read the server time)');
-  if (resentPlaced) problems.push('sent again orders the server had already placed');
+  if (resentPlaced) warnings.push('sent again orders the server had already placed');
   const words: string[] = [];
   if (cueKind === 'hold')
     words.push(
@@ -255,8 +265,8 @@ function scenarioRun(e: Episode, byseq: Map<number, GradedRequest>): ScenarioRun
     replayed,
     gaveUp: cueKind !== 'normal' && follows.length === 0,
     accepted,
-    verdict: problems.length === 0 ? 'kept' : 'broken',
-    behaviour: [...words, ...problems].join('; '),
+    verdict: problems.length > 0 ? 'broken' : warnings.length > 0 ? 'warned' : 'kept',
+    behaviour: [...words, ...problems, ...warnings.map((w) => `warning: ${w}`)].join('; '),
   };
   if (waitedMs !== undefined) run.waitedMs = waitedMs;
   if (backedOff !== undefined) run.backedOff = backedOff;
@@ -286,7 +296,12 @@ export function buildGradeReport(session: GradeSession, meta: ReportMeta, secret
   const byseq = new Map(session.graded.map((g) => [g.request.seq, g]));
   const rules: RuleVerdict[] = CLIENT_RULE_IDS.map((id) => {
     const all = session.graded.flatMap((g) => g.results.filter((x) => x.rule === id));
-    const broken = session.graded.filter((g) => g.results.some((x) => x.rule === id && !x.kept)).length;
+    const broken = session.graded.filter((g) =>
+      g.results.some((x) => x.rule === id && !x.kept && x.advisory !== true),
+    ).length;
+    const warned = session.graded.filter((g) =>
+      g.results.some((x) => x.rule === id && !x.kept && x.advisory === true),
+    ).length;
     const exercised = session.graded.filter((g) => g.results.some((x) => x.rule === id)).length;
     const rule = CLIENT_RULES[id];
     return {
@@ -294,9 +309,10 @@ export function buildGradeReport(session: GradeSession, meta: ReportMeta, secret
       section: rule.section,
       catalog: rule.catalog,
       requirement: rule.requirement,
-      status: all.length === 0 ? 'not-exercised' : broken > 0 ? 'broken' : 'kept',
+      status: all.length === 0 ? 'not-exercised' : broken > 0 ? 'broken' : warned > 0 ? 'warned' : 'kept',
       exercised,
       broken,
+      warned,
     };
   });
   const requests: ReportedRequest[] = session.graded.map((g) => {
@@ -304,7 +320,11 @@ export function buildGradeReport(session: GradeSession, meta: ReportMeta, secret
     const broken: Finding[] = g.results
       .filter((x) => !x.kept)
       .map((x) => {
-        const f: Finding = { rule: x.rule, detail: x.detail };
+        const f: Finding = {
+          rule: x.rule,
+          detail: x.detail,
+          ...(x.advisory === true ? { warning: true as const } : {}),
+        };
         if (x.diagnosis !== undefined) {
           const d = x.diagnosis;
           f.diagnosis = {
@@ -363,9 +383,10 @@ export function buildGradeReport(session: GradeSession, meta: ReportMeta, secret
     verdict: session.graded.length === 0 ? 'nothing-graded' : rulesBroken + scenariosBroken > 0 ? 'broken' : 'kept',
     summary: {
       requests: session.graded.length,
-      broken: requests.filter((r) => r.broken.length > 0).length,
+      broken: requests.filter((r) => r.broken.some((f) => f.warning !== true)).length,
       rulesKept: rules.filter((r) => r.status === 'kept').length,
       rulesBroken,
+      rulesWarned: rules.filter((r) => r.status === 'warned').length,
       rulesNotExercised: rules.filter((r) => r.status === 'not-exercised').length,
       scenariosRun: runs.length,
       scenariosBroken,
@@ -403,7 +424,7 @@ export function renderGradeConsole(r: GradeReport): string {
   const lines: string[] = [];
   const word = { kept: 'KEPT', broken: 'BROKEN', 'nothing-graded': 'NOTHING GRADED' }[r.verdict];
   lines.push(
-    `spotcheck grade: ${word}: ${r.summary.requests} signed request(s) graded, ${r.summary.broken} with a broken rule`,
+    `spotcheck grade: ${word}: ${r.summary.requests} signed request(s) graded, ${r.summary.broken} with a broken rule${r.summary.rulesWarned > 0 ? `; ${r.summary.rulesWarned} rule(s) with warnings only (no MUST of the seed at stake: they never change the exit code)` : ''}`,
   );
   if (r.verdict === 'nothing-graded')
     lines.push('  no signed request reached the seed endpoints: point the client at the URL printed at start');
@@ -413,18 +434,19 @@ export function renderGradeConsole(r: GradeReport): string {
       rule.status === 'kept'
         ? `kept on ${rule.exercised} of ${rule.exercised}`
         : rule.status === 'broken'
-          ? `BROKEN on ${rule.broken} of ${rule.exercised}`
-          : 'not exercised';
-    lines.push(
-      `  ${rule.status === 'kept' ? 'ok ' : rule.status === 'broken' ? 'XX ' : ' - '} ${rule.id.padEnd(24)} ${what}  (§${rule.section})`,
-    );
+          ? `BROKEN on ${rule.broken} of ${rule.exercised}${rule.warned > 0 ? ` (warnings on ${rule.warned})` : ''}`
+          : rule.status === 'warned'
+            ? `warning on ${rule.warned} of ${rule.exercised}`
+            : 'not exercised';
+    const mark = { kept: 'ok ', broken: 'XX ', warned: '!! ', 'not-exercised': ' - ' }[rule.status];
+    lines.push(`  ${mark} ${rule.id.padEnd(24)} ${what}  (§${rule.section})`);
   }
   const broken = r.requests.filter((q) => q.broken.length > 0);
   if (broken.length > 0) {
-    lines.push('', 'Broken requests:');
+    lines.push('', 'Broken requests (warning: no MUST of the seed at stake):');
     for (const q of broken.slice(0, 20)) {
       lines.push(`  #${q.seq} ${q.key}  ${q.method} ${q.path}`);
-      for (const f of q.broken) lines.push(`    ${f.rule}: ${f.detail}`);
+      for (const f of q.broken) lines.push(`    ${f.warning === true ? 'warning: ' : ''}${f.rule}: ${f.detail}`);
     }
     if (broken.length > 20) lines.push(`  … and ${broken.length - 20} more (see the JSON or HTML report)`);
   }
@@ -433,7 +455,9 @@ export function renderGradeConsole(r: GradeReport): string {
     lines.push('', 'Scenarios:');
     for (const s of ran)
       for (const run of s.runs)
-        lines.push(`  ${run.verdict === 'kept' ? 'ok ' : 'XX '} ${s.name} (${run.key}): ${run.behaviour}`);
+        lines.push(
+          `  ${{ kept: 'ok ', broken: 'XX ', warned: '!! ' }[run.verdict]} ${s.name} (${run.key}): ${run.behaviour}`,
+        );
   }
   if (r.unknownScenarios.length > 0)
     lines.push('', `Unknown scenarios asked for: ${r.unknownScenarios.join(', ')} (see spotcheck grade --scenarios)`);
@@ -452,18 +476,25 @@ export function renderGradeJunit(r: GradeReport): string {
       cases.push(
         `    <testcase classname="spotcheck.grade.rules" name="${name}"><skipped message="not exercised"/></testcase>`,
       );
-    } else if (rule.status === 'broken') {
-      failures++;
+    } else if (rule.status === 'broken' || rule.status === 'warned') {
       const detail = r.requests
         .filter((q) => q.broken.some((f) => f.rule === rule.id))
         .map(
           (q) =>
             `#${q.seq} ${q.key}: ${q.broken
               .filter((f) => f.rule === rule.id)
-              .map((f) => f.detail)
+              .map((f) => `${f.warning === true ? 'warning: ' : ''}${f.detail}`)
               .join('; ')}`,
         )
         .join('\n');
+      // a warning is no failure (no MUST of the seed at stake): told in the case's output
+      if (rule.status === 'warned') {
+        cases.push(
+          `    <testcase classname="spotcheck.grade.rules" name="${name}"><system-out>${xmlEscape(`warning on ${rule.warned} of ${rule.exercised} requests (§${rule.section}):\n${detail}`)}</system-out></testcase>`,
+        );
+        continue;
+      }
+      failures++;
       cases.push(
         `    <testcase classname="spotcheck.grade.rules" name="${name}"><failure message="${xmlEscape(`broken on ${rule.broken} of ${rule.exercised} requests (§${rule.section})`)}" type="${name}">${xmlEscape(detail)}</failure></testcase>`,
       );

@@ -14,6 +14,7 @@ import type { Issue } from '../../src/core/validation/issue.js';
 import { validateOrder } from '../../src/core/validation/order.js';
 import { checkTimeParams, MAX_RECV_WINDOW } from '../../src/core/validation/time-params.js';
 import { endpointAt, SEED_WIRE, type EndpointSpec } from '../../src/core/wire.js';
+import { rule } from '../../src/rules.js';
 import { sign } from '../../src/signing/hmac.js';
 
 /** Stable IDs of the client rules (names, never positions). */
@@ -244,6 +245,12 @@ export function factsOf(r: RecordedRequest): RequestFacts {
 export interface RuleResult {
   rule: ClientRuleId;
   kept: boolean;
+  /**
+   * Not kept, but what it breaks is no MUST of the seed: a recommendation (§5.4 item 2), an open
+   * point (spec/decisions.md) or another document's rule (RFC 9110 Retry-After). A warning: it
+   * never makes the client BROKEN nor sets the exit code.
+   */
+  advisory?: true;
   /** What was wrong (a broken rule) or what was seen, one sentence. */
   detail: string;
   /** The signature doctor's reading of a wrong signature (CLIENT-SIGNATURE). */
@@ -317,15 +324,45 @@ export function encodingFault(raw: string, where: string): string | undefined {
 const result = (rule: ClientRuleId, kept: boolean, detail: string, diagnosis?: Diagnosis): RuleResult =>
   diagnosis === undefined ? { rule, kept, detail } : { rule, kept, detail, diagnosis };
 
+/** A finding that is no seed MUST (a recommendation, an open point): a warning when not kept. */
+const advice = (rule: ClientRuleId, kept: boolean, detail: string): RuleResult => ({
+  rule,
+  kept,
+  detail,
+  ...(kept ? {} : { advisory: true as const }),
+});
+
+/** Optional fields whose empty value some readings take as omitted (D-EMPTY-OPTIONAL). */
+const OPTIONAL_FIELDS = new Set(['newClientOrderId', 'timeInForce', 'stpMode', 'recvWindow']);
+
+/**
+ * Whether an issue of the library's validators breaks no MUST of the seed: its rule is SHOULD or
+ * INFO in spec/rules.json (the reference's own choices, D-AMOUNT-ELSEWHERE, D-V11-LIMIT-QUANTITY,
+ * D-TIF-VALUES, D-EMPTY-BATCH, D-LONG-CANONICAL), an optional field sent empty (D-EMPTY-OPTIONAL),
+ * or a decimal in exponent notation (D-DECIMALS).
+ */
+export function advisoryIssue(i: Issue): boolean {
+  const field = i.path.at(-1);
+  if (rule(i.ruleId).level !== 'MUST') return true;
+  // (`received` is printable: an empty string reads '""', an empty id '0 characters')
+  if (typeof field === 'string' && OPTIONAL_FIELDS.has(field) && (i.received === '""' || i.received === '0 characters'))
+    return true;
+  return i.ruleId === 'ORDER-DECIMAL-FORMAT' && /^"?[0-9]+(\.[0-9]+)?[eE][+-]?[0-9]+"?$/.test(i.received);
+}
+
 function issueText(i: Issue): string {
   return `${i.ruleId}: ${i.message}`;
 }
 
-/** Order-field issues of the request (§2.1, §4.1) from the library's validators, by client rule. */
-function orderIssues(f: RequestFacts): Map<ClientRuleId, string[]> {
-  const out = new Map<ClientRuleId, string[]>();
-  const add = (rule: ClientRuleId, text: string): void => {
-    out.set(rule, [...(out.get(rule) ?? []), text]);
+/** Order-field issues of the request (§2.1, §4.1) from the library's validators, by client rule: a MUST of the seed broken, or only advice. */
+function orderIssues(f: RequestFacts): Map<ClientRuleId, { texts: string[]; advisory: boolean }> {
+  const out = new Map<ClientRuleId, { texts: string[]; advisory: boolean }>();
+  const add = (rule: ClientRuleId, i: Issue): void => {
+    const had = out.get(rule);
+    out.set(rule, {
+      texts: [...(had?.texts ?? []), issueText(i)],
+      advisory: (had?.advisory ?? true) && advisoryIssue(i),
+    });
   };
   if (f.endpoint === undefined) return out;
   const issues =
@@ -345,7 +382,7 @@ function orderIssues(f: RequestFacts): Map<ClientRuleId, string[]> {
             : i.ruleId === 'BATCH-SINGLE-SYMBOL'
               ? 'CLIENT-BATCH-ONE-SYMBOL'
               : 'CLIENT-ORDER-FIELDS';
-    add(rule, issueText(i));
+    add(rule, i);
   }
   return out;
 }
@@ -405,24 +442,31 @@ export function gradeRequest(r: RecordedRequest, f: RequestFacts, ctx: GradeCont
   // CLIENT-ENCODING (§5.3)
   const enc =
     encodingFault(r.query, 'query string') ?? (f.bodyKind === 'form' ? encodingFault(r.body, 'form body') : undefined);
+  // (the seed gives no query syntax: D-EMPTY-PAIRS, D-MALFORMED-ESCAPE)
   if (r.query !== '' || f.bodyKind === 'form')
-    out.push(result('CLIENT-ENCODING', enc === undefined, enc ?? 'clean percent-encoding'));
+    out.push(advice('CLIENT-ENCODING', enc === undefined, enc ?? 'clean percent-encoding'));
   // CLIENT-CONTENT-TYPE (§4.1, D-CONTENT-TYPE)
   if (r.body !== '' && f.endpoint !== undefined) {
     const got = mediaTypeOf(r.headers['content-type']);
     const want = f.endpoint.contentType;
+    const detail =
+      got === want ? `Content-Type: ${want}` : `Content-Type ${got === '' ? 'missing' : got}, expected ${want}`;
+    // the batch's is §4.1's ("Request header | Content-Type: application/json"); a single order's is D-CONTENT-TYPE
     out.push(
-      result(
-        'CLIENT-CONTENT-TYPE',
-        got === want,
-        got === want ? `Content-Type: ${want}` : `Content-Type ${got === '' ? 'missing' : got}, expected ${want}`,
-      ),
+      f.endpoint.bodyKind === 'json'
+        ? result('CLIENT-CONTENT-TYPE', got === want, detail)
+        : advice('CLIENT-CONTENT-TYPE', got === want, `${detail} (D-CONTENT-TYPE)`),
     );
   }
   // CLIENT-TIMESTAMP (§5.4 items 1, 3, 4) and CLIENT-RECVWINDOW (§5.4 item 2)
   const time = checkTimeParams(f.timestamp, f.recvWindow);
   const tsIssue = time.issues.find((i) => i.path[0] === 'timestamp');
-  if (tsIssue !== undefined) out.push(result('CLIENT-TIMESTAMP', false, issueText(tsIssue)));
+  if (tsIssue !== undefined)
+    out.push(
+      advisoryIssue(tsIssue)
+        ? advice('CLIENT-TIMESTAMP', false, issueText(tsIssue))
+        : result('CLIENT-TIMESTAMP', false, issueText(tsIssue)),
+    );
   else if (time.timestamp !== undefined) {
     const v = checkTimeWindow({
       timestamp: time.timestamp,
@@ -447,9 +491,12 @@ export function gradeRequest(r: RecordedRequest, f: RequestFacts, ctx: GradeCont
     const rw = time.recvWindow;
     out.push(
       rwIssue !== undefined
-        ? result('CLIENT-RECVWINDOW', false, issueText(rwIssue))
+        ? advisoryIssue(rwIssue)
+          ? advice('CLIENT-RECVWINDOW', false, issueText(rwIssue))
+          : result('CLIENT-RECVWINDOW', false, issueText(rwIssue))
         : rw !== undefined && (rw > DEFAULT_RECV_WINDOW || (ctx.recvWindowCap !== undefined && rw > ctx.recvWindowCap))
-          ? result(
+          ? // §5.4 item 2 only recommends 5000 or less; the largest a server takes is D-RECVWINDOW-MAX
+            advice(
               'CLIENT-RECVWINDOW',
               false,
               `recvWindow ${rw} ms is above ${[
@@ -466,9 +513,10 @@ export function gradeRequest(r: RecordedRequest, f: RequestFacts, ctx: GradeCont
   // CLIENT-RETRY-RESIGNED (§5.3, §5.4): a request whose bytes were sent before is a replay
   const earlier = ctx.seenBytes.get(bytesKey(r));
   const retryOf = ctx.seenContent.get(contentKey(r, f));
+  // (no seed sentence forbids sending the same bytes twice: advice, though a server may place the order twice)
   if (earlier !== undefined)
     out.push(
-      result(
+      advice(
         'CLIENT-RETRY-RESIGNED',
         false,
         `byte-identical replay of request #${earlier}: same timestamp and signature; a retry must be re-signed with a fresh timestamp`,
@@ -499,8 +547,9 @@ export function gradeRequest(r: RecordedRequest, f: RequestFacts, ctx: GradeCont
           problems.push(`${JSON.stringify(id)} reused for a different order`);
       }
     });
+    // (D-DUPLICATE-CLIENT-ID: the seed does not say an id names one order)
     out.push(
-      result(
+      advice(
         'CLIENT-ID-UNIQUE',
         problems.length === 0,
         problems.length === 0 ? `${f.clientOrderIds.length} client id(s), each naming one order` : problems.join('; '),
@@ -518,17 +567,18 @@ export function gradeRequest(r: RecordedRequest, f: RequestFacts, ctx: GradeCont
   ];
   for (const [rule, applies] of exercised) {
     const found = issues.get(rule);
-    if (found !== undefined)
-      out.push(
-        result(rule, false, found.slice(0, 3).join('; ') + (found.length > 3 ? ` (+${found.length - 3} more)` : '')),
-      );
-    else if (applies) out.push(result(rule, true, keptDetail(rule, f)));
+    if (found !== undefined) {
+      const t = found.texts;
+      const detail = t.slice(0, 3).join('; ') + (t.length > 3 ? ` (+${t.length - 3} more)` : '');
+      out.push(found.advisory ? advice(rule, false, detail) : result(rule, false, detail));
+    } else if (applies) out.push(result(rule, true, keptDetail(rule, f)));
   }
   // CLIENT-BACKOFF (D-RATE-LIMIT-RETRY)
   if (ctx.retryNotBefore !== undefined) {
     const early = ctx.retryNotBefore - r.receivedAt;
+    // (RFC 9110 §10.2.3, not the seed: the seed shows no rate limits, §8)
     out.push(
-      result(
+      advice(
         'CLIENT-BACKOFF',
         early <= 0,
         early <= 0 ? 'waited out the Retry-After' : `sent ${early} ms before the Retry-After had passed`,
@@ -569,7 +619,7 @@ function placementResult(r: RecordedRequest, f: RequestFacts): RuleResult {
   const names = f.pairs.map(([k]) => k);
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup !== undefined)
-    return result('CLIENT-PLACEMENT', false, `parameter ${JSON.stringify(dup)} sent twice (D-DUPLICATE-PARAM)`);
+    return advice('CLIENT-PLACEMENT', false, `parameter ${JSON.stringify(dup)} sent twice (D-DUPLICATE-PARAM)`);
   if (f.endpoint?.bodyKind === 'json') {
     if (r.body === '')
       return result('CLIENT-PLACEMENT', false, 'batch without a body: the orders go in a JSON array body (§4.1)');
