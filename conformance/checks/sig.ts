@@ -490,9 +490,6 @@ export const sigChecks: CheckDefinition[] = [
     id: 'SIG-EXCLUDES-SIGNATURE',
     ruleId: 'SIG-EXCLUDES-SIGNATURE',
     title: 'the signature pair is left out of the signed string wherever it stands, on every route',
-    level: 'SHOULD',
-    levelReason:
-      'where the pair stands is not shown by the seed (§5.3 only says it is not signed): a server that finds it only last is a weakness, not a break of a MUST',
     placesOrders: true,
     routes: ALL_ROUTES,
     async probe(ctx, r) {
