@@ -22,6 +22,7 @@ import {
 import { DEADLINE_REASON } from './transport.js';
 import { meets, refusalMarks } from './exhaustion.js';
 import type { CheckDefinition, CheckReport, CheckStatus, Strictness } from './types.js';
+import type { RawRequest } from '../src/client/http.js';
 
 /** One probe as the run recorded it: where it went, what the check last stated it expects, what came back. */
 export interface Evidence {
@@ -31,6 +32,8 @@ export interface Evidence {
   observation: Observation;
   /** The order the request was sent in, over the whole run. */
   seq?: number;
+  /** The request as sent (for the run's own tests: a positive probe stays inside the target description). */
+  request?: RawRequest;
 }
 
 /** What the run showed by effect about one of the check's refused calls (conformance/effects.ts). */

@@ -64,6 +64,8 @@ export interface RunOptions {
   onEvidence?: (info: EvidenceEvent) => void;
   /** Called with each check's report once the run has decided (NDJSON streaming). */
   onCheck?: (report: CheckReport) => void;
+  /** Called with each check's record (its evidence, each probe's request and expectation) as it ends: the kit's own tests read it. */
+  onRecord?: (rec: CheckRecord) => void;
   /** Stop after this check (`--fail-fast`): the remaining checks are not run. */
   stopAfter?: (report: CheckReport) => boolean;
   /** Aborted (Ctrl-C): the check under way is abandoned at its next request and the report covers the checks that ended. */
@@ -224,6 +226,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     }
     book.record(index, ran.rec, ran);
     opts.onEvidence?.(evidenceEvent(ran.rec));
+    opts.onRecord?.(ran.rec);
     progress.end(def.id);
     if (stopped === undefined && progress.done() < selected.length && opts.stopAfter?.(book.decided(index, factsNow())))
       stopped = { reason: 'fail-fast', notRun: 0 };

@@ -203,6 +203,7 @@ export function createCheckSession(
     const entry = (expectation: Expectation): Evidence => ({
       expectation,
       observation: r.observation,
+      request: r.exchange.request,
       ...(route === undefined ? {} : { route }),
       ...(seq === undefined ? {} : { seq }),
     });

@@ -54,6 +54,9 @@ import { MAX_RECV_WINDOW } from '../../src/core/validation/time-params.js';
 
 type Params = Record<string, unknown>;
 
+/** The default window (§5.4 item 2: 5000), sent, or the target's largest when it declares a smaller one. */
+const defaultWindow = (ctx: CheckContext): number => Math.min(5000, ctx.target.profile?.maxRecvWindow ?? 5000);
+
 /** Whether the target declares the prices or quantities it takes (target description grids). */
 const declaresGrid = (ctx: CheckContext): boolean =>
   ctx.target.profile?.price !== undefined || ctx.target.profile?.quantity !== undefined;
@@ -232,7 +235,7 @@ function syntaxVariant(name: string, params: Params, ctx: CheckContext): { param
     const to = how === 'upper' ? f.toUpperCase() : `%${f.charCodeAt(0).toString(16).toUpperCase()}${f.slice(1)}`;
     const withField = f === 'stpMode' ? { ...params, stpMode: 'EXPIRE_TAKER' } : params;
     const opts: SignOptions = f === 'signature' ? signatureRenamed(to) : renamed(f, to);
-    return { params: withField, opts: f === 'recvWindow' ? { ...opts, recvWindow: 5000 } : opts };
+    return { params: withField, opts: f === 'recvWindow' ? { ...opts, recvWindow: defaultWindow(ctx) } : opts };
   }
   const id = String(params.newClientOrderId).replace(/ a\+b$/, '');
   const tailed = (tail: string, t: (enc: string, part: 'query' | 'body') => string) => ({
@@ -305,7 +308,7 @@ function syntaxVariant(name: string, params: Params, ctx: CheckContext): { param
       return {
         params: longestOrder({ ...params, stpMode: 'EXPIRE_MAKER' }, ctx.clientId, !declaresGrid(ctx)),
         // (the default window, sent: a window a venue may cap is recvWindow's forms' to judge)
-        opts: { recvWindow: 5000 },
+        opts: { recvWindow: defaultWindow(ctx) },
       };
     case 'array-name':
       return { params: { ...rest, 'side[]': side }, opts: {} };

@@ -265,6 +265,11 @@ function widthCheck(id: string, ruleId: RuleId, recvWindow: number | undefined):
     timeProbes: true,
     covers: ['batch/json'],
     async run(ctx) {
+      const declared = ctx.target.profile?.maxRecvWindow;
+      if (recvWindow !== undefined && declared !== undefined && declared < recvWindow)
+        return skip(
+          `the target's largest recvWindow (${declared} ms, target description) is under the ${recvWindow} ms this measures: no probe outside what it declares`,
+        );
       const seen: string[] = [];
       let tolerance = 0;
       // One delayed request near an edge moves that edge: a width off the mark is measured
@@ -447,11 +452,15 @@ export const timeChecks: CheckDefinition[] = [
     'TIME-WINDOW-PAST',
     'TIME-WINDOW-PAST',
     'a timestamp well inside the window is accepted; one older than recvWindow is rejected',
-    (m) => [
-      { age: Math.min(1000, D / 4), accept: true, what: 'timestamp 1 s old (default window)' },
-      { age: 2 * D, accept: false, what: `timestamp ${2 * D} ms old (default window ${D})` },
-      { age: 3000 + m, recvWindow: 3000, accept: false, what: `timestamp ${3000 + m} ms old with recvWindow 3000` },
-    ],
+    (m, ctx) => {
+      // (a window the target takes: a refusal then differs from an accepted request in the age alone)
+      const w = Math.min(3000, ctx.target.profile?.maxRecvWindow ?? 3000);
+      return [
+        { age: Math.min(1000, D / 4), accept: true, what: 'timestamp 1 s old (default window)' },
+        { age: 2 * D, accept: false, what: `timestamp ${2 * D} ms old (default window ${D})` },
+        { age: w + m, recvWindow: w, accept: false, what: `timestamp ${w + m} ms old with recvWindow ${w}` },
+      ];
+    },
   ),
   timeCheck('TIME-RECVWINDOW-DEFAULT', 'TIME-RECVWINDOW-DEFAULT', 'without recvWindow the window is 5000 ms', (m) =>
     m * 2 >= D
@@ -465,10 +474,13 @@ export const timeChecks: CheckDefinition[] = [
     'TIME-RECVWINDOW-HONOURED.small',
     'TIME-RECVWINDOW-HONOURED',
     'a small recvWindow sent is the window used',
-    (m) => {
+    (m, ctx) => {
       const w = Math.max(1000, 3 * m);
       if (w >= D)
         return `the clock uncertainty (${m} ms margin) is too large to probe a window smaller than the default`;
+      const declared = ctx.target.profile?.maxRecvWindow;
+      if (declared !== undefined && w > declared)
+        return `the target's largest recvWindow (${declared} ms, target description) is under the ${w} ms the clock's uncertainty needs`;
       return [
         { age: w + m, recvWindow: w, accept: false, what: `timestamp ${w + m} ms old with recvWindow ${w}` },
         {

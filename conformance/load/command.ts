@@ -57,7 +57,7 @@ Load:
                         routes: batch, v1/query, v1/body, v1/split, v1.1/query, v1.1/body,
                         v1.1/split; v1, v1.1, query, body, split name several
   --batch-size N        orders per batch request, 1..20 (default ${DEFAULT_BATCH_SIZE})
-  --recv-window MS      recvWindow sent (default 5000)
+  --recv-window MS      recvWindow sent (default 5000, or the target's maxRecvWindow when smaller)
   --timeout MS          per-request deadline (default 10000)
 
 Safety:
@@ -91,7 +91,7 @@ const options = {
   rate: { type: 'string' },
   mix: { type: 'string' },
   'batch-size': { type: 'string', default: String(DEFAULT_BATCH_SIZE) },
-  'recv-window': { type: 'string', default: '5000' },
+  'recv-window': { type: 'string' },
   timeout: { type: 'string', default: '10000' },
   'max-orders': { type: 'string' },
   yes: { type: 'boolean', default: false },
@@ -114,11 +114,17 @@ export async function loadCommand(argv: string[], io: Io): Promise<number> {
   const connections = intFlag('connections', v.connections, 1, 10000);
   const rate = v.rate === undefined ? undefined : numberFlag('rate', v.rate);
   const batchSize = intFlag('batch-size', v['batch-size'], 1, 20);
-  const recvWindow = intFlag('recv-window', v['recv-window'], 1, 60000);
   const timeoutMs = intFlag('timeout', v.timeout, 100);
   const description: TargetDescription = v.config === undefined ? {} : loadDescription(v.config);
   if (v.symbol !== undefined) description.order = { ...description.order, symbol: v.symbol };
   const profile = resolveDescription(description);
+  // a window the target takes (its description's maxRecvWindow): load orders are positive probes
+  const recvWindow = intFlag(
+    'recv-window',
+    v['recv-window'] ?? String(Math.min(5000, profile.maxRecvWindow)),
+    1,
+    profile.maxRecvWindow,
+  );
   const mix = mixFor(profile, v.mix);
   const baseUrlArg = v['base-url'] ?? description.baseUrl;
   const maxOrders =

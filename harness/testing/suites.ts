@@ -27,6 +27,7 @@ export const INTEROP_FILES = [
   'harness/readings/matrix.test.ts',
   'harness/foreign/clean-venues.test.ts',
   'harness/layers/fault-venues.test.ts',
+  'harness/envelope.test.ts',
 ] as const;
 
 /**
