@@ -34,6 +34,8 @@ import { loadDoctorVectors, loadOrderVectors, loadSigningVectors, loadTimeWindow
 import { renderDecisionsPage } from './decisions-page.js';
 import { renderDomainPage, type DomainData } from './domain-page.js';
 import { renderMutationPage, type EquivalentList, type MutationScore } from './mutation-page.js';
+import { READINGS } from '../../harness/readings/readings.js';
+import { CORRECT_VENUES } from '../../harness/readings/venues.js';
 import { decisionRows, makeHelpers, moduleName, type DocsData } from './helpers.js';
 import { checkLinks, externalLinks, navigationEntries } from './link-check.js';
 import { renderOpenApi, type GeneratedPage, type OpenApiDocument } from './openapi-pages.js';
@@ -144,6 +146,11 @@ export function renderPages(root: string, data: DocsData, checkList: readonly Ch
       markdown: renderMutationPage(
         JSON.parse(readFileSync(join(root, 'harness', 'mutation', 'score.json'), 'utf8')) as MutationScore,
         JSON.parse(readFileSync(join(root, 'harness', 'mutation', 'equivalent.json'), 'utf8')) as EquivalentList,
+        {
+          readings: READINGS,
+          decisions: decisionRows(readFileSync(join(root, 'spec', 'decisions.md'), 'utf8')).size,
+          venues: CORRECT_VENUES,
+        },
       ),
     },
   ];

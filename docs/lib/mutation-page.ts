@@ -23,10 +23,19 @@ export interface MutationScore extends ScoreFigures {
 /** harness/mutation/equivalent.json. */
 export type { EquivalentList };
 
+/** The precision side: the other readings the kit is run against (harness/readings) and the correct venues it must pass. */
+export interface Precision {
+  readings: ReadonlyArray<{ id: string; decisions: readonly string[]; summary: string }>;
+  /** Open points of spec/decisions.md. */
+  decisions: number;
+  /** Correct servers written by others, in their own languages and fronts. */
+  venues: readonly string[];
+}
+
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/`/g, "'");
 
 /** The page's Markdown. */
-export function renderMutationPage(score: MutationScore, equivalent: EquivalentList): string {
+export function renderMutationPage(score: MutationScore, equivalent: EquivalentList, precision: Precision): string {
   const out: string[] = [
     '---',
     `title: ${MUTATION_TITLE}`,
@@ -48,6 +57,25 @@ export function renderMutationPage(score: MutationScore, equivalent: EquivalentL
     `| Survivors with no listed reason | ${score.unexplained} |`,
     `| **Score over the non-equivalent mutants** | **${score.score}%** (${score.scoreAll}% of all) |`,
     `| Mutants outside the server (shared core code only the kit or the client runs; the server's bundle leaves it out) | ${score.notServer} (not counted) |`,
+    '',
+    '## Precision beside power: silence on correct servers',
+    '',
+    'A fault caught is worth little if a correct server is failed too: a user who meets one false MUST failure stops trusting the others. So the kit is run, on every CI run (`npm run test:interop`), against servers that are right and read the seed another way wherever it leaves the choice:',
+    '',
+    '| Measure | Count |',
+    '|---|---|',
+    `| Open points of spec/decisions.md | ${precision.decisions} |`,
+    `| Other readings built and run (each alone, and one of each group all together over three seeds) | ${precision.readings.length} |`,
+    `| Correct venues written by others (their own languages and fronts) | ${precision.venues.length} |`,
+    '| **MUST failures or MUST checks left undecided on them (false alarms)** | **0** (the suite fails on any) |',
+    '',
+    `The venues: ${precision.venues.join('; ')}.`,
+    '',
+    '| Reading | Decisions | What the server does |',
+    '|---|---|---|',
+    ...precision.readings.map((r) => `| \`${r.id}\` | ${r.decisions.join(', ')} | ${cell(r.summary)} |`),
+    '',
+    '## Power, by file of the reference server',
     '',
     '| File | Mutants | Detected |',
     '|---|---|---|',
