@@ -19,7 +19,7 @@ import {
   type ExchangeRef,
   type Cause,
 } from './verdict.js';
-import { DEADLINE_REASON } from './transport.js';
+import { DEADLINE_REASON, TARGET_DOWN_REASON } from './transport.js';
 import { meets, refusalMarks } from './exhaustion.js';
 import type { CheckDefinition, CheckReport, CheckStatus, Strictness } from './types.js';
 import type { RawRequest } from '../src/client/http.js';
@@ -55,8 +55,8 @@ export interface CheckRecord {
   /** Requests the order budget held back, and requests the deadline cut. */
   withheld: number;
   cut: number;
-  /** Set when the check did not run at all: the deadline passed, or discovery was cut. */
-  notRun?: { cause: 'deadline' | 'budget'; reason: string };
+  /** Set when the check did not run at all: the deadline passed, discovery was cut, the target stopped answering, the run was stopped. */
+  notRun?: { cause: 'deadline' | 'budget' | 'target-down' | 'interrupted' | 'fail-fast'; reason: string };
   /** A refused call shown by effect to have placed an order. */
   placedByRefused?: EffectFinding;
   /** Refused calls shown by effect to have placed nothing, and how it was shown. */
@@ -83,6 +83,8 @@ export interface RunFacts {
   budgetLabel: string;
   /** The run's deadline in words (`--max-time N ms`). */
   deadlineLabel: string;
+  /** Set when the target stopped answering (conformance/transport.ts Silence): since when no answer came. */
+  silence?: { since: number };
 }
 
 /** The decision: the report fields that say what the check found. */
@@ -120,6 +122,13 @@ function levelOf(def: CheckDefinition): RuleLevel {
  * route that stopped answering altogether leaves it undecided.
  */
 function finalVerdict(e: Evidence, facts: RunFacts, def: Pick<CheckDefinition, 'establishes'>): ExchangeVerdict {
+  // a request left unanswered once the target had stopped answering is evidence of the outage only (ROBUST-NO-HANG)
+  if (silenced(e.observation, facts))
+    return {
+      verdict: 'inconclusive',
+      reason: `no answer: the target had stopped answering (${describe(e.observation)})`,
+      cause: 'target-down',
+    };
   const v = judgeExchange(e.expectation, facts.knowledge, e, { establishes: def.establishes ?? [] });
   if (
     v.verdict === 'unanswered' &&
@@ -135,6 +144,12 @@ function finalVerdict(e: Evidence, facts: RunFacts, def: Pick<CheckDefinition, '
   return v;
 }
 
+/** Whether an observation is a request left unanswered, or never sent, because the target had stopped answering. */
+function silenced(o: Observation, facts: RunFacts): boolean {
+  if (o.verdict === 'not-sent') return o.error === TARGET_DOWN_REASON;
+  return o.verdict === 'no-answer' && facts.silence !== undefined && (o.endedAt ?? Infinity) >= facts.silence.since;
+}
+
 /** Whether a probe's failure is an acceptance of what must be refused (never excused, whenever it happened). */
 function acceptedWhatMustBeRefused(e: Evidence, v: ExchangeVerdict): boolean {
   return (
@@ -147,6 +162,7 @@ function acceptedWhatMustBeRefused(e: Evidence, v: ExchangeVerdict): boolean {
 /** The cause of an undecided exchange verdict, typed where it was judged. */
 function causeOf(e: Evidence, v: ExchangeVerdict, facts: RunFacts): Cause {
   if (v.cause !== 'not-sent') return v.cause ?? 'check';
+  if (e.observation.error === TARGET_DOWN_REASON) return 'target-down';
   if (e.route !== undefined && facts.absent.has(e.route)) return 'not-offered';
   return e.observation.error === DEADLINE_REASON ? 'deadline' : 'budget';
 }
@@ -208,6 +224,22 @@ export function decide(rec: CheckRecord, facts: RunFacts): Decision {
       reason: `not run: the order budget (${facts.budgetLabel}) left no order for it; every request of this check could place one`,
       cause: 'budget',
     };
+  // A failure resting on a request the target never answered once it had stopped answering: that is the
+  // staying-up rule's evidence (ROBUST-NO-HANG), against no other rule.
+  let down = false;
+  if (
+    out.status === 'fail' &&
+    def.judgesLiveness !== true &&
+    out.exchange !== undefined &&
+    silenced(out.exchange.observation, facts)
+  ) {
+    down = true;
+    out = {
+      status: 'inconclusive',
+      reason: `the target had stopped answering: ${describe(out.exchange.observation)}`,
+      exchange: out.exchange,
+    };
+  }
   // A failure resting on a refusal of a valid request that a control showed to be the account's: undecided. Never an acceptance.
   if (out.status === 'fail' && rec.business !== undefined) {
     const x = out.exchange;
@@ -300,6 +332,7 @@ export function decide(rec: CheckRecord, facts: RunFacts): Decision {
           ? 'unanswered'
           : (causes.get(open.route) ?? 'check');
     if (rec.business !== undefined && d.reason === rec.business.reason) d.cause = 'business';
+    if (down) d.cause = 'target-down';
   }
   const notes = notesOf(rec, judged, g.status, decided);
   if (notes.length > 0) d.notes = notes;

@@ -5,6 +5,7 @@
  * through a route whose control was accepted, and only when the rejection is not the
  * signature/key fingerprint (design notes, "How a verdict is earned").
  */
+import { TARGET_DOWN_REASON, type Silence } from './transport.js';
 import { describe, showsPlaced } from '../src/core/response.js';
 import { refusalMark } from './exhaustion.js';
 import { flipFirstDigit } from './sig-edits.js';
@@ -191,15 +192,20 @@ export function anyUsable(d: Discovery): boolean {
 }
 
 /** Why nothing was accepted, in words a user can act on (exit 2). */
-export function explainNothingAccepted(d: Discovery): string {
+export function explainNothingAccepted(d: Discovery, silence?: Silence): string {
   const sent = d.controls.filter((c) => c.state !== 'not-offered');
   if (sent.length === 0) return 'the target description offers no endpoint and placement at all';
   const lines = sent.map((c) => `  ${routeKey(c.route)}: ${c.observed}`);
   const statuses = new Set(sent.map((c) => /^HTTP (\d+)/.exec(c.observed)?.[1]));
   const fps = new Set(sent.map((c) => c.fingerprint));
   let why: string;
-  if (sent.every((c) => c.observed.startsWith('no answer')))
-    why = 'the target did not answer (wrong --base-url, or it is down)';
+  // (a request never sent because the target had stopped answering says so: TARGET_DOWN_REASON)
+  if (sent.every((c) => c.observed.startsWith('no answer') || c.observed.includes(TARGET_DOWN_REASON)))
+    why = `the target did not answer (wrong --base-url, or it is down)${
+      silence === undefined
+        ? ''
+        : `: ${silence.requests[0]?.outcome ?? 'no request answered'}; a liveness probe on a fresh connection: ${silence.probe}`
+    }`;
   else if ([...statuses].every((s) => s === '404' || s === '405'))
     why =
       'every order endpoint answered 404/405: wrong --base-url or paths (set --path-prefix, or the endpoint paths with --config)';

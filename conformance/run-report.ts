@@ -109,8 +109,8 @@ export function createRecordBook(
       records[i] = rec;
       traces[i] = trace;
     },
-    /** A check the deadline kept from running: skipped, cause deadline. */
-    notRun(i: number, reason: string): void {
+    /** A check kept from running (the deadline, a target that stopped answering, the run stopped): skipped, with its cause. */
+    notRun(i: number, reason: string, cause: NonNullable<CheckRecord['notRun']>['cause'] = 'deadline'): void {
       records[i] = {
         def: selected[i] as CheckDefinition,
         evidence: [],
@@ -118,7 +118,7 @@ export function createRecordBook(
         cut: 0,
         effects: { shown: 0, methods: [] },
         durationMs: 0,
-        notRun: { cause: 'deadline', reason },
+        notRun: { cause, reason },
       };
     },
     /** The check's report, decided with the facts known now (--fail-fast asks before the run ends). */
@@ -133,6 +133,8 @@ export function createRecordBook(
         if (rec?.outcome?.status === 'fail' && rec.business === undefined && meets(traces[i]?.marks ?? [], spent.mark))
           rec.business = { mark: spent.mark, reason: spent.reason };
     },
+    /** Whether check `i` has a record (it ran, or was marked not run). */
+    has: (i: number): boolean => records[i] !== undefined,
     /** Every recorded check decided once, in selection order; `onCheck` with each report. */
     decideAll(facts: RunFacts, onCheck?: (r: CheckReport) => void): CheckReport[] {
       const reports: CheckReport[] = [];
@@ -187,6 +189,8 @@ export interface RunFactsForReport {
   exhausted?: string;
   target: TargetProfile;
   stopped?: RunReport['stopped'];
+  /** The deadline in force: --max-time, or the default one (ms from the start). */
+  deadlineMs?: number;
 }
 
 /** The whole run's report. */
@@ -228,11 +232,12 @@ export function buildReport(reports: CheckReport[], f: RunFactsForReport): RunRe
     discovery: { ...discoveryReport(f.discovery), ...(f.learned.length === 0 ? {} : { learned: [...f.learned] }) },
     traffic: summariseTraffic([...f.traffic.latencies], { ...f.traffic.answers }),
     rateLimits: f.transport.rateLimits(),
-    ...(f.opts.maxTimeMs === undefined
+    ...((f.opts.maxTimeMs ?? f.deadlineMs) === undefined
       ? {}
       : {
           deadline: {
-            maxTimeMs: f.opts.maxTimeMs,
+            maxTimeMs: (f.opts.maxTimeMs ?? f.deadlineMs) as number,
+            ...(f.opts.maxTimeMs === undefined ? { default: true as const } : {}),
             reached: f.transport.cutByDeadline() > 0,
             checksNotRun: notRunBy('deadline').map((r) => r.id),
             requestsNotSent: f.transport.cutByDeadline(),

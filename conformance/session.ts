@@ -251,7 +251,8 @@ export function createCheckSession(
     } else {
       r = await d.run.send(req, facts, rebuild, {
         ...(share === undefined ? {} : { share }),
-        ...(place === undefined ? {} : { place }),
+        // (the check named on its requests: the silence of a target that stops answering lists who sent what)
+        place: { ...(place ?? { priority: 0 }), check: def.id },
       });
       if (r.observation.verdict === 'not-sent' && r.observation.error?.startsWith(BUDGET_REASON) === true) withheld++;
       else {

@@ -2,12 +2,13 @@
  * The runner's only way to the target: rate-limited, timed, counted, recorded.
  * A target that hangs, resets or answers garbage gives an observation, never a throw.
  */
-import type { Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { sendRaw, type HttpProtocol, type RawRequest, type RawResponse } from '../src/client/http.js';
 import { isSpotcheckError } from '../src/core/errors.js';
 import { classify, type Observation } from '../src/core/response.js';
 import { routeKey, type Built, type SigningFacts } from './requests.js';
 import { createGate } from './gate.js';
+import { flipFirstDigit } from './sig-edits.js';
 
 /** One request as sent, what came back, and how its signature was made (for the curl reproduction). */
 export interface Exchange extends SigningFacts {
@@ -69,6 +70,8 @@ export interface SendResult {
 export interface Place {
   priority: number;
   flow?: unknown;
+  /** The check the request is sent for (named when the target stops answering). */
+  check?: string;
 }
 
 /**
@@ -127,6 +130,50 @@ export interface TransportOptions {
   shortenAfter?: number;
   /** The shortest wait it shortens to, ms (default MIN_SHORTENED_WAIT_MS). */
   minShortenedWaitMs?: number;
+  /**
+   * Liveness (design notes, "A run always ends"): after `after` requests in a row got no answer
+   * (default 3), a known request on a fresh connection (`fresh()`, default a new Agent) decides
+   * whether the target still answers; when it does not, the target is down: nothing more is sent
+   * and the requests in flight are given up.
+   */
+  liveness?: { after?: number; fresh?: () => Dispatcher };
+  /** When the run started (epoch ms): the silence's start when the target never answered. */
+  startedAt?: number;
+}
+
+/** Why a request was not sent or was given up: the target had stopped answering (liveness judged it down). */
+export const TARGET_DOWN_REASON =
+  'the target had stopped answering (a liveness probe on a fresh connection got no answer either): not sent, or given up';
+
+/** One request of the silence: sent while the target still answered (in flight at its last answer) or after. */
+export interface SilentRequest {
+  /** Order of sending over the run (the transport's count). */
+  n: number;
+  sentAt: number;
+  check?: string;
+  exchange: Exchange;
+  /** What became of it, in words. */
+  outcome: string;
+}
+
+/** The target stopped answering: since when, how it was judged, and the requests of the silence. */
+export interface Silence {
+  /** When the last answer of the run arrived (epoch ms), or the run's start when none did. */
+  since: number;
+  /** When the run judged the target down. */
+  judgedAt: number;
+  /** What the liveness probe on a fresh connection met. */
+  probe: string;
+  /** The requests in flight at the last answer or sent after it, in sending order (the first 10). */
+  requests: SilentRequest[];
+}
+
+/** The liveness probe: the last answered request with its signature spoilt (refused, so it places nothing), else a bare POST to its path. */
+export function livenessRequest(last: RawRequest | undefined, fallbackPath: string): RawRequest {
+  if (last === undefined) return { method: 'POST', path: fallbackPath, query: '', body: '', headers: {} };
+  const spoil = (s: string) =>
+    s.replace(/(^|&)signature=([^&]*)/, (_m, p: string, v: string) => `${p}signature=${flipFirstDigit(v)}`);
+  return { ...last, method: 'POST', query: spoil(last.query), body: spoil(last.body) };
 }
 
 /** How long a request waits for its answer unless told otherwise (`--timeout`), ms. */
@@ -167,6 +214,17 @@ export interface Transport {
   answered(): readonly Answered[];
   /** Hold every request but priority 0 until the function resolved is called; resolves once the others in flight ended (conformance/gate.ts). */
   quiet(): Promise<() => void>;
+  /** Set when the target stopped answering (liveness): nothing more is sent. */
+  silence(): Silence | undefined;
+  /** Move the run's deadline (epoch ms): a default one set once the round trips are measured. */
+  setDeadline(at: number): void;
+}
+
+/** What became of a request given up with no answer, in words. */
+function describeGiveUp(o: Observation): string {
+  return o.errorCode === 'ERR_TIMEOUT'
+    ? `no answer within the wait (${o.error ?? ''})`
+    : `the connection failed: ${o.error ?? ''}`;
 }
 
 /** Make the rate-limited sender for one target. */
@@ -190,7 +248,55 @@ export function createTransport(opts: TransportOptions): Transport {
 
   let cut = 0;
   const answered: Answered[] = [];
-  const timeLeft = (): number => (opts.deadline === undefined ? Infinity : opts.deadline - Date.now());
+  let deadlineAt = opts.deadline;
+  const timeLeft = (): number => (deadlineAt === undefined ? Infinity : deadlineAt - Date.now());
+
+  // ---- liveness: requests in a row with no answer, a probe on a fresh connection, the silence
+  const startedAt = opts.startedAt ?? Date.now();
+  let lastAnswerAt: number | undefined;
+  let lastAnsweredRequest: RawRequest | undefined;
+  let streak = 0;
+  let probing: Promise<void> | undefined;
+  let silence: Silence | undefined;
+  const inFlight = new Map<number, { sentAt: number; check?: string; exchange: Exchange; cancel: AbortController }>();
+  /** Requests given up with no answer, in the order they ended (the last 50): the silence lists those it holds. */
+  const gaveUp: SilentRequest[] = [];
+  const downResult = (request: RawRequest, facts: SigningFacts): SendResult => {
+    const observation: Observation = { verdict: 'not-sent', error: TARGET_DOWN_REASON };
+    return { observation, exchange: { request, observation, ...facts } };
+  };
+  /** Whether the target still answers: the probe request on a fresh connection, waiting as long as its answers warrant. */
+  const checkLiveness = async (fallbackPath: string): Promise<void> => {
+    const dispatcher = opts.liveness?.fresh?.() ?? new Agent();
+    const wait = shortenedWait(opts.timeoutMs, slowest, opts.minShortenedWaitMs);
+    try {
+      await sendRaw(opts.baseUrl, livenessRequest(lastAnsweredRequest, fallbackPath), { timeoutMs: wait, dispatcher });
+      streak = 0; // it answers: slow or choosy, not down
+    } catch (err) {
+      if (silence !== undefined) return;
+      const since = lastAnswerAt ?? startedAt;
+      const held = [
+        ...gaveUp.filter((g) => (g.exchange.observation.endedAt ?? 0) >= since),
+        ...[...inFlight.entries()].map(([n, f]) => ({
+          n,
+          sentAt: f.sentAt,
+          ...(f.check === undefined ? {} : { check: f.check }),
+          exchange: f.exchange,
+          outcome: 'still waiting for its answer when the target was judged down',
+        })),
+      ].sort((a, b) => a.n - b.n);
+      silence = {
+        since,
+        judgedAt: Date.now(),
+        probe: `${err instanceof Error ? err.message : String(err)} (waited ${wait} ms on a fresh connection)`,
+        requests: held.slice(0, 10),
+      };
+      for (const f of inFlight.values()) f.cancel.abort();
+    } finally {
+      await dispatcher.close().catch(() => undefined);
+      probing = undefined;
+    }
+  };
   const deadlineResult = (request: RawRequest, facts: SigningFacts): SendResult => {
     cut++;
     const observation: Observation = { verdict: 'not-sent', error: DEADLINE_REASON };
@@ -236,32 +342,47 @@ export function createTransport(opts: TransportOptions): Transport {
     place?: Place,
   ): Promise<SendResult> => {
     if (timeLeft() <= 0) return deadlineResult(request, facts);
+    if (silence !== undefined) return downResult(request, facts);
     const queued = Date.now();
     const leave = await gate.enter(place?.priority ?? 0, place?.flow);
     try {
       // A request that queued long leaves with a fresh timestamp, re-signed (unless its check fixed one on purpose).
       const fresh = Date.now() - queued >= REFRESH_AFTER_MS ? rebuild?.() : undefined;
-      return await (fresh === undefined ? sendNow(request, facts) : sendNow(fresh.request, fresh.facts));
+      return await (fresh === undefined
+        ? sendNow(request, facts, place?.check)
+        : sendNow(fresh.request, fresh.facts, place?.check));
     } finally {
       leave();
     }
   };
 
-  const sendNow = async (request: RawRequest, facts: SigningFacts): Promise<SendResult> => {
+  const sendNow = async (request: RawRequest, facts: SigningFacts, check?: string): Promise<SendResult> => {
     const left = timeLeft();
     if (left <= 0) return deadlineResult(request, facts);
+    if (silence !== undefined) return downResult(request, facts);
     // the per-request deadline never outlives the run's
     const wait = waitNow();
     const timeoutMs = Math.min(wait, Math.max(1, Math.ceil(left)));
-    count++;
+    const n = ++count;
     opts.onRequest?.(count);
     const sentAt = Date.now();
+    const cancel = new AbortController();
+    inFlight.set(n, {
+      sentAt,
+      ...(check === undefined ? {} : { check }),
+      exchange: { request, observation: { verdict: 'no-answer' }, ...facts },
+      cancel,
+    });
     try {
       const response = await sendRaw(opts.baseUrl, request, {
         timeoutMs,
+        signal: cancel.signal,
         ...(opts.maxBodyBytes === undefined ? {} : { maxBodyBytes: opts.maxBodyBytes }),
         ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
       });
+      lastAnswerAt = Date.now();
+      lastAnsweredRequest = request;
+      streak = 0;
       const observation = classify(response);
       if (response.elapsedMs !== undefined) slowest = Math.max(slowest, response.elapsedMs);
       if (response.protocol !== undefined) {
@@ -279,12 +400,28 @@ export function createTransport(opts: TransportOptions): Transport {
     } catch (err) {
       if (!isSpotcheckError(err)) throw err;
       if (err.code === 'ERR_TIMEOUT' && timeoutMs < wait) return deadlineResult(request, facts);
+      const cancelled = (err.details as { code?: string } | undefined)?.code === 'CANCELLED';
       const observation: Observation = {
         verdict: 'no-answer',
-        error: err.message,
+        error: cancelled ? `given up: ${TARGET_DOWN_REASON}` : err.message,
         errorCode: err.code === 'ERR_TIMEOUT' ? 'ERR_TIMEOUT' : 'ERR_NETWORK',
+        endedAt: Date.now(),
       };
       const exchange: Exchange = { request, observation, ...facts };
+      if (!cancelled) {
+        gaveUp.push({
+          n,
+          sentAt,
+          ...(check === undefined ? {} : { check }),
+          exchange,
+          outcome: describeGiveUp(observation),
+        });
+        if (gaveUp.length > 50) gaveUp.shift();
+        // requests in a row with no answer: does the target still answer at all?
+        if (++streak >= (opts.liveness?.after ?? 3) && probing === undefined && silence === undefined)
+          probing = checkLiveness(request.path);
+        if (probing !== undefined) await probing;
+      }
       if (err.code === 'ERR_TIMEOUT') {
         timeoutCount++;
         firstTimeout ??= exchange;
@@ -295,6 +432,8 @@ export function createTransport(opts: TransportOptions): Transport {
         }
       }
       return { observation, exchange };
+    } finally {
+      inFlight.delete(n);
     }
   };
   return {
@@ -308,5 +447,9 @@ export function createTransport(opts: TransportOptions): Transport {
     protocols: () => structuredClone(protocols),
     answered: () => answered,
     quiet: () => gate.quiet(),
+    silence: () => silence,
+    setDeadline: (at: number) => {
+      deadlineAt = at;
+    },
   };
 }

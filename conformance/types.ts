@@ -5,7 +5,7 @@
 import type { RuleLevel } from '../src/rules.js';
 import type { RuleFamily } from '../src/core/rule-id.js';
 import type { RuleId } from '../src/core/rule-id.js';
-import type { Answered, Exchange, RateLimitStats, SendResult } from './transport.js';
+import type { Answered, Exchange, RateLimitStats, SendResult, Silence } from './transport.js';
 import type { ControlState } from './verdict.js';
 import type { TargetProfile } from './target/description.js';
 import type { CoverageMatrix } from './coverage.js';
@@ -98,6 +98,8 @@ export interface CheckContext {
   answers?: () => readonly AcceptedAnswer[];
   /** Every answered exchange of the run so far, with when it was sent and answered. */
   answered(): readonly Answered[];
+  /** Set once the target stopped answering (liveness, conformance/transport.ts): nothing more is sent. */
+  silence?(): Silence | undefined;
 }
 
 /** One conformance check. */
@@ -145,6 +147,8 @@ export interface CheckDefinition {
   realEndpoint?: boolean;
   /** Its requests are time-window probes (§5.4): the report lists each one's timestamp against the server clock and the answer. */
   timeProbes?: boolean;
+  /** It judges whether the target stayed up (ROBUST-NO-HANG): a request left unanswered by a target that stopped answering is its evidence, no other check's. */
+  judgesLiveness?: boolean;
   run(ctx: CheckContext): Promise<CheckOutcome>;
 }
 
@@ -221,7 +225,7 @@ export interface RunReport {
   /** How the target's rate limiting was met (429 / 503 + Retry-After). */
   rateLimits?: RateLimitStats;
   /** The whole-run deadline (`--max-time`), when one was set, and what it cut. */
-  deadline?: { maxTimeMs: number; reached: boolean; checksNotRun: string[]; requestsNotSent: number };
+  deadline?: { maxTimeMs: number; default?: true; reached: boolean; checksNotRun: string[]; requestsNotSent: number };
   /** The order budget (`--max-orders`) and what it held back (discovery included): checks it left without a request are `skip`. */
   orders?: { maxOrders?: number; placed: number; requestsNotSent: number; checksNotRun: string[]; mustNotRun: number };
   /** Said once when valid orders accepted earlier in the run met a new refusal that a control pair showed to be the account's (the opposite or a much smaller order placed at that moment); the checks failing on it are inconclusive. */
@@ -238,9 +242,26 @@ export interface RunReport {
    * an error (`error`); `message` says what, `notRun` checks were not reported.
    */
   stopped?: {
-    reason: 'interrupted' | 'fail-fast' | 'discovery' | 'unreachable' | 'error';
+    reason: 'interrupted' | 'fail-fast' | 'discovery' | 'unreachable' | 'error' | 'target-down';
     notRun: number;
     message?: string;
+    /** For `interrupted`: the signal that stopped the run (SIGINT, SIGTERM, SIGHUP). */
+    signal?: string;
+    /** For `target-down`: since when no answer came, and the requests of the silence (the first is the one after which the target never answered). */
+    silence?: {
+      since: string;
+      judgedAt: string;
+      probe: string;
+      requests: Array<{
+        check?: string;
+        method: string;
+        path: string;
+        route?: string;
+        sentAt: string;
+        outcome: string;
+        curl: string;
+      }>;
+    };
   };
   checks: CheckReport[];
 }

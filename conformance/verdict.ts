@@ -57,14 +57,28 @@ export type Verdict = 'pass' | 'fail' | 'inconclusive' | 'unanswered';
  * reaching the rule. `rate-limited`: still limited after retries. `not-sent`: held back (the
  * order budget, the deadline, a route not offered). `unanswered`: no answer.
  */
-export type UndecidedCause = 'no-control' | 'business' | 'auth' | 'rate-limited' | 'not-sent' | 'unanswered';
+export type UndecidedCause =
+  | 'no-control'
+  | 'business'
+  | 'auth'
+  | 'rate-limited'
+  | 'not-sent'
+  | 'unanswered'
+  | 'target-down';
 
 /**
  * Why a check is undecided or was not run, typed so no report reads reason text: an exchange's
  * cause, or `budget` / `deadline` (held back, not run), `not-offered` (the target lacks the route),
  * `check` (the check's own reason). Decided once, in conformance/decide.ts.
  */
-export type Cause = Exclude<UndecidedCause, 'not-sent'> | 'budget' | 'deadline' | 'not-offered' | 'check';
+export type Cause =
+  | Exclude<UndecidedCause, 'not-sent'>
+  | 'budget'
+  | 'deadline'
+  | 'not-offered'
+  | 'check'
+  | 'interrupted'
+  | 'fail-fast';
 
 export interface ExchangeVerdict {
   verdict: Verdict;

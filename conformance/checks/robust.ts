@@ -396,9 +396,24 @@ export const robustChecks: CheckDefinition[] = [
   {
     id: 'ROBUST-NO-HANG',
     ruleId: 'ROBUST-NO-HANG',
-    title: 'every request of the run was answered within the timeout (checked last, over the whole run)',
+    title:
+      'every request of the run was answered within the timeout, and the target kept answering to the end (checked last, over the whole run)',
     runLast: true,
+    judgesLiveness: true,
     async run(ctx) {
+      // The target stopped answering altogether: the strongest robustness evidence there is, named request by request.
+      const s = ctx.silence?.();
+      if (s !== undefined) {
+        const first = s.requests[0];
+        const list = s.requests
+          .map((r) => `${r.check ?? '?'}: ${r.exchange.request.method} ${r.exchange.request.path} (${r.outcome})`)
+          .join('; ');
+        return fail(
+          'the target answers every request, to the end of the run',
+          `it stopped answering ${new Date(s.since).toISOString()} and never answered again (a liveness probe on a fresh connection: ${s.probe}); the requests of the silence, the first sent before it: ${list || 'none'}. A crash, a deadlock, a SIGSTOP or a restart from outside looks the same from here.`,
+          first?.exchange,
+        );
+      }
       const t = ctx.timeouts();
       if (t.count === 0) return outcome(undefined);
       return fail(

@@ -346,8 +346,10 @@ describe('spotcheck run (command line)', () => {
     };
     expect(report.stopped?.reason).toBe('fail-fast');
     expect(report.stopped?.notRun).toBeGreaterThan(0);
-    expect(report.checks.at(-1)?.status).toBe('fail');
     expect(report.checks.filter((c) => c.status === 'fail')).toHaveLength(1);
+    // every check of the run is in the report: those the stop left unrun as skipped, cause fail-fast
+    const unrun = report.checks.filter((c) => c.status === 'skip' && (c as { cause?: string }).cause === 'fail-fast');
+    expect(unrun).toHaveLength(report.stopped?.notRun ?? -1);
     expect(io.stdout()).toContain('PARTIAL: stopped at the first failure');
   });
 
@@ -404,13 +406,22 @@ describe('spotcheck run (command line)', () => {
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
     expect(report.checks.length).toBeGreaterThan(0);
     expect(report.stopped?.notRun).toBeGreaterThan(0);
-    expect(XMLValidator.validate(readFileSync(junit, 'utf8'))).toBe(true);
+    // the checks not run are listed too, skipped with their cause: every report holds every check
+    expect(
+      report.checks.filter((c) => (c as { status?: string; cause?: string }).cause === 'interrupted'),
+    ).toHaveLength(report.stopped?.notRun ?? -1);
+    const xml = readFileSync(junit, 'utf8');
+    expect(XMLValidator.validate(xml)).toBe(true);
+    // a partial run is never green in CI: one failed case says so, the suites' properties say why
+    expect(xml).toContain('<property name="spotcheck.partial" value="true"/>');
+    expect(xml).toContain('<property name="spotcheck.signal" value="SIGINT"/>');
+    expect(xml).toMatch(/name="the run ran to its end"[^>]*>\s*<failure message="PARTIAL: stopped by SIGINT/);
     const last = JSON.parse(readFileSync(events, 'utf8').trimEnd().split('\n').at(-1) ?? '{}') as {
       event: string;
       stopped?: { reason: string };
     };
     expect(last).toMatchObject({ event: 'end', stopped: { reason: 'interrupted' } });
-    expect(io.stdout()).toContain('PARTIAL: interrupted');
+    expect(io.stdout()).toContain('PARTIAL: stopped by SIGINT (Ctrl-C)');
     expect(process.listenerCount('SIGINT')).toBe(0);
   });
 
@@ -560,7 +571,7 @@ describe('spotcheck run (command line)', () => {
     );
   });
 
-  it('Ctrl-C during discovery leaves valid reports holding no check (HTML too), and NDJSON its end event', async () => {
+  it('Ctrl-C during discovery leaves valid reports holding every check as not run (HTML too), and NDJSON its end event', async () => {
     // a target that answers slowly: the run is still measuring the clock / in discovery when interrupted
     const slow = createServer((_req, res) => setTimeout(() => res.end('{}'), 300));
     await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
@@ -594,12 +605,15 @@ describe('spotcheck run (command line)', () => {
       expect(await running).toBe(130);
       const report = JSON.parse(readFileSync(json, 'utf8')) as { stopped?: { reason: string }; checks: unknown[] };
       expect(reportSchema()(report), JSON.stringify(reportSchema().errors)).toBe(true);
-      expect(report).toMatchObject({ stopped: { reason: 'interrupted' }, checks: [] });
+      expect(report).toMatchObject({ stopped: { reason: 'interrupted', signal: 'SIGINT' } });
+      const checks = report.checks as Array<{ status: string; cause?: string }>;
+      expect(checks.length).toBeGreaterThan(100);
+      expect(checks.every((c) => c.status === 'skip' && c.cause === 'interrupted')).toBe(true);
       expect(XMLValidator.validate(readFileSync(junit, 'utf8'))).toBe(true);
       const last = JSON.parse(readFileSync(events, 'utf8').trimEnd().split('\n').at(-1) ?? '{}') as { event: string };
       expect(last).toMatchObject({ event: 'end', stopped: { reason: 'interrupted' } });
       expect(readFileSync(html, 'utf8')).toMatch(
-        /<div class="verdict partial">PARTIAL: interrupted, \d+ checks not run/,
+        /<div class="verdict partial">PARTIAL: stopped by SIGINT: \d+ checks not run/,
       );
       expect(process.listenerCount('SIGINT')).toBe(0);
     } finally {

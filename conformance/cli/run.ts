@@ -38,6 +38,28 @@ import { targetArgv, type RunSettings } from '../reproduce.js';
 import type { CheckReport, DiscoveryReport, Strictness, RunReport, Target } from '../types.js';
 
 /** Default generated cases per property (the mutant self-test catches every mutant with half the old 100). */
+
+/** The signals that stop a run with every report written (SIGINT: Ctrl-C; SIGTERM: a CI runner; SIGHUP: a closed terminal). */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+type StopSignal = (typeof STOP_SIGNALS)[number];
+/** The shell's exit code for a process a signal stopped: 128 + its number. */
+const SIGNAL_EXIT: Readonly<Record<StopSignal, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+
+/** The console's line for a run that ended early: why, and how many checks were not run (every report says the same). */
+export function partialLine(report: RunReport, total: number): string {
+  const s = report.stopped;
+  if (s === undefined) return '';
+  const why =
+    s.reason === 'interrupted'
+      ? `stopped by ${s.signal ?? 'SIGINT'}${s.signal === undefined || s.signal === 'SIGINT' ? ' (Ctrl-C)' : ''}`
+      : s.reason === 'fail-fast'
+        ? 'stopped at the first failure (--fail-fast)'
+        : s.reason === 'target-down'
+          ? `the target stopped answering: ${s.message ?? ''} ROBUST-NO-HANG names the requests of the silence`
+          : (s.message ?? s.reason);
+  return `PARTIAL: ${why}; ${s.notRun} of ${total} checks not run (status skip)`;
+}
+
 export const DEFAULT_RUNS = 50;
 /** Default request ceiling for a remote target, per second (a full verdict in about a minute). */
 export const REMOTE_RATE = 100;
@@ -444,15 +466,21 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
       started = true;
       ndjson?.start({ target: target?.baseUrl ?? '', profile, seed, runs, checks: selected.length });
     };
-    // Ctrl-C at any moment (the first request, discovery, the pause, the checks): the check under way is
-    // abandoned, the reports cover the checks that ended; a second Ctrl-C quits at once.
+    // Ctrl-C, SIGTERM (a CI runner stopping the job) or SIGHUP at any moment (the first request, discovery,
+    // the pause, the checks): the check under way is abandoned, every report is written with the checks not
+    // run as skipped; the same signal again quits at once.
     const interrupt = new AbortController();
-    const onSigint = (): void => {
-      if (interrupt.signal.aborted) process.exit(130);
+    let stoppedBy: StopSignal | undefined;
+    const onSignal = (sig: StopSignal): void => {
+      if (interrupt.signal.aborted) process.exit(SIGNAL_EXIT[sig]);
+      stoppedBy = sig;
       interrupt.abort();
-      io.err('\nspotcheck: interrupted; writing the reports of the checks that ended (Ctrl-C again to quit now)\n');
+      io.err(
+        `\nspotcheck: ${sig === 'SIGINT' ? 'interrupted (Ctrl-C)' : `stopped by ${sig}`}; writing every report, the checks not run as skipped (${sig === 'SIGINT' ? 'Ctrl-C' : sig} again to quit now)\n`,
+      );
     };
-    process.on('SIGINT', onSigint);
+    const handlers = STOP_SIGNALS.map((sig) => [sig, () => onSignal(sig)] as const);
+    for (const [sig, h] of handlers) process.on(sig, h);
     /** Every requested report (JSON, JUnit, NDJSON, HTML) of a run that ended before any check did: `stopped` says why (JUnit: one failed discovery case). */
     const writeEarly = (reason: EarlyStop, message: string, discovery?: DiscoveryReport): void => {
       const report = earlyReport({
@@ -465,6 +493,8 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
         reason,
         message,
         replayArgs,
+        checks: selected,
+        ...(stoppedBy === undefined ? {} : { signal: stoppedBy }),
         ...(discovery === undefined ? {} : { discovery }),
       });
       ndjson?.end({
@@ -565,13 +595,14 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
           }
         }
       }
-      return await runChecks(target, rate, concurrency, interrupt.signal, dispatcher);
+      return await runChecks(target, rate, concurrency, interrupt.signal, dispatcher, () => stoppedBy);
     } catch (err) {
       if (interrupt.signal.aborted) {
         if (!started) start();
-        writeEarly('interrupted', 'interrupted (Ctrl-C) before the first check ended');
-        io.err('spotcheck: interrupted before the first check ended: the reports say so and hold no check\n');
-        return 130;
+        const sig = stoppedBy ?? 'SIGINT';
+        writeEarly('interrupted', `stopped by ${sig} before the first check ended`);
+        io.err(`spotcheck: stopped by ${sig} before the first check ended: the reports say so and hold no check\n`);
+        return SIGNAL_EXIT[sig];
       }
       // a usage error before the run started has nothing to report; anything after the start writes them all
       if (started) {
@@ -587,7 +618,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
       }
       throw err;
     } finally {
-      process.off('SIGINT', onSigint);
+      for (const [sig, h] of handlers) process.off(sig, h);
       await server?.close();
       await dispatcher.close();
     }
@@ -600,6 +631,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     concurrency: number,
     signal: AbortSignal,
     dispatcher: Dispatcher,
+    stopSignal: () => StopSignal | undefined,
   ): Promise<number> {
     const tty = colorWanted(io.env, process.stderr, v['no-color']);
     let nextLine = 0;
@@ -613,6 +645,8 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
         exclude,
         signal,
         dispatcher,
+        freshDispatcher: () => targetAgent({ ...(caCerts === undefined ? {} : { ca: caCerts }), http2: v.http2 }),
+        stoppedBy: stopSignal,
         onEvidence: (e) => ndjson?.evidence(e),
         onCheck: (c) => ndjson?.check(markCheck(c, baseline ?? [])),
         ...(v['fail-fast'] ? { stopAfter: gate } : {}),
@@ -658,11 +692,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
         ruleLink: ruleLinker(v['docs-url']),
       }),
     );
-    if (report.stopped !== undefined) {
-      const why =
-        report.stopped.reason === 'interrupted' ? 'interrupted (Ctrl-C)' : 'stopped at the first failure (--fail-fast)';
-      io.out(`PARTIAL: ${why}; ${report.stopped.notRun} of ${selected.length} checks not run or not finished\n`);
-    }
+    if (report.stopped !== undefined) io.out(`${partialLine(report, selected.length)}\n`);
     ndjson?.end({
       summary: report.summary,
       durationMs: report.durationMs,
@@ -673,7 +703,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
       writeReportFile('report-json', v['report-json'], `${JSON.stringify(report, null, 2)}\n`);
     if (v.junit !== undefined) writeReportFile('junit', v.junit, renderJunit(report));
     if (v['report-html'] !== undefined) writeReportFile('report-html', v['report-html'], renderHtml(report));
-    if (report.stopped?.reason === 'interrupted') return 130;
+    if (report.stopped?.reason === 'interrupted') return SIGNAL_EXIT[stopSignal() ?? 'SIGINT'];
     // A budget of 0 without a test-order path: only requests that carry no order were sent, so no verdict.
     if (report.orders?.maxOrders === 0 && targetProfile.testOrderPath === undefined) {
       const fails = report.checks.filter((c) => c.status === 'fail').length;
@@ -693,7 +723,7 @@ export async function runCommand(argv: string[], io: Io, mode: 'run' | 'replay' 
     if (gateFails(report, v.strict)) return 1;
     if (report.deadline?.reached === true) {
       io.err(
-        `spotcheck: --max-time ${v['max-time'] ?? ''} s ended the run: ${report.deadline.checksNotRun.length} checks not run or cut short (status skip)\n`,
+        `spotcheck: ${report.deadline.default === true ? `the default deadline (${Math.round(report.deadline.maxTimeMs / 1000)} s: ten times what the run's requests take at the measured round trips; --max-time sets your own)` : `--max-time ${v['max-time'] ?? ''} s`} ended the run: ${report.deadline.checksNotRun.length} checks not run or cut short (status skip)\n`,
       );
       return 2;
     }

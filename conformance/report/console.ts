@@ -137,6 +137,9 @@ export function discoveryLines(r: RunReport): string[] {
 }
 
 /** Render the whole report for a terminal. */
+/** The causes of a check never started because the run stopped (conformance/decide.ts notRun). */
+const STOPPED_CAUSES: ReadonlySet<string> = new Set(['target-down', 'interrupted', 'fail-fast']);
+
 export function renderConsole(r: RunReport, style: ConsoleStyle): string {
   const out: string[] = [];
   out.push(`spotcheck ${r.tool.version}: ${r.target}  profile=${r.profile}  seed=${r.seed}  runs=${r.runs}`);
@@ -149,8 +152,10 @@ export function renderConsole(r: RunReport, style: ConsoleStyle): string {
   const protocols = (r as ReportWithProtocols).protocols;
   if (protocols !== undefined) out.push(protocolLine(protocols));
   out.push(...discoveryLines(r), '');
+  // checks the run never started (it stopped): one line, not one each
+  const notRun = r.checks.filter((x) => x.status === 'skip' && x.cause !== undefined && STOPPED_CAUSES.has(x.cause));
   for (const fam of RULE_FAMILIES) {
-    const list = r.checks.filter((x) => x.family === fam);
+    const list = r.checks.filter((x) => x.family === fam && !notRun.includes(x));
     if (list.length === 0) continue;
     out.push(paint(style.color, '1', fam));
     for (const x of list) {
@@ -173,6 +178,14 @@ export function renderConsole(r: RunReport, style: ConsoleStyle): string {
       if (x.cells?.some((c) => c.verdict !== 'pass')) out.push(...cellsLines(x.cells, '      '));
     }
   }
+  if (notRun.length > 0)
+    out.push(
+      '',
+      `Not run (${notRun.length}, status skip): ${notRun[0]?.reason ?? ''}: ${notRun
+        .slice(0, 12)
+        .map((x) => x.id)
+        .join(', ')}${notRun.length > 12 ? `, … (${notRun.length - 12} more in the JSON report)` : ''}`,
+    );
   const failures = r.checks.filter((x) => x.status === 'fail');
   if (failures.length > 0) {
     out.push('', paint(style.color, '1;31', 'Failures:'));

@@ -9,6 +9,7 @@ import type { CheckReport, RunReport } from '../types.js';
 import { ownCells, reportCells, type CellStatus, type ReportCells } from './cells.js';
 import { esc, latencyHistogram, timePlot, type PlottedProbe } from './plots.js';
 import { stopCase } from './stopped.js';
+import { partialReason } from './junit.js';
 import { protocolLine, type ReportWithProtocols } from './protocols.js';
 
 /** The anchor of a check in the report (`#check-ID`). */
@@ -113,16 +114,10 @@ export function verdictOf(r: RunReport): { cls: 'pass' | 'fail' | 'partial'; tex
   if (gate > 0) return { cls: 'fail', text: `FAIL: ${gate} MUST-level failure${gate === 1 ? '' : 's'}` };
   const early = r.stopped === undefined ? undefined : stopCase(r.stopped);
   if (early?.failed === true) return { cls: 'fail', text: `STOPPED before the checks: ${early.message}` };
-  if (r.stopped !== undefined)
-    return {
-      cls: 'partial',
-      text: `PARTIAL: ${r.stopped.reason === 'interrupted' ? 'interrupted' : 'stopped at the first failure'}, ${r.stopped.notRun} checks not run`,
-    };
-  if (r.deadline?.reached === true)
-    return {
-      cls: 'partial',
-      text: `PARTIAL: --max-time ended the run, ${r.deadline.checksNotRun.length} checks not run`,
-    };
+  if (r.stopped?.reason === 'fail-fast')
+    return { cls: 'partial', text: `PARTIAL: stopped at the first failure, ${r.stopped.notRun} checks not run` };
+  const partial = partialReason(r);
+  if (partial !== undefined) return { cls: 'partial', text: `PARTIAL: ${partial}` };
   return {
     cls: 'pass',
     text: r.summary.failed > 0 ? 'PASS at MUST level (SHOULD-level failures below)' : 'PASS: no MUST-level failure',

@@ -21,6 +21,36 @@ function cellsOut(c: CheckReport): string {
   return `      <system-out>${xmlEscape(`Routes: ${cellsLine(c.cells ?? [])}`)}</system-out>`;
 }
 
+/** Why a run is partial (stopped early, or cut by its deadline), or undefined for a run that ran to its end. */
+export function partialReason(r: RunReport): string | undefined {
+  const s = r.stopped;
+  if (s !== undefined && s.reason !== 'fail-fast')
+    return s.reason === 'interrupted'
+      ? `stopped by ${s.signal ?? 'SIGINT'}: ${s.notRun} checks not run`
+      : s.reason === 'target-down'
+        ? `the target stopped answering: ${s.notRun} checks not run (${s.message ?? ''})`
+        : `${s.reason}: ${s.message ?? ''}`;
+  if (r.deadline?.reached === true)
+    return `${r.deadline.default === true ? 'the default deadline' : '--max-time'} (${Math.round(r.deadline.maxTimeMs / 1000)} s) was reached: ${r.deadline.checksNotRun.length} checks not run or cut short`;
+  return undefined;
+}
+
+/** The suite properties of a partial run: a CI dashboard reads that it is one, and why. */
+function partialProperties(r: RunReport): string[] {
+  const why = partialReason(r);
+  if (why === undefined) return [];
+  return [
+    '    <properties>',
+    '      <property name="spotcheck.partial" value="true"/>',
+    `      <property name="spotcheck.stopped" value="${xmlEscape(r.stopped?.reason ?? 'deadline')}"/>`,
+    ...(r.stopped?.signal === undefined
+      ? []
+      : [`      <property name="spotcheck.signal" value="${xmlEscape(r.stopped.signal)}"/>`]),
+    `      <property name="spotcheck.reason" value="${xmlEscape(why)}"/>`,
+    '    </properties>',
+  ];
+}
+
 /** Render a report as JUnit XML. */
 export function renderJunit(r: RunReport): string {
   const fams = [...new Set(r.checks.map((c) => c.family))];
@@ -45,9 +75,21 @@ export function renderJunit(r: RunReport): string {
     (c.status === 'fail' && c.baseline === undefined) || c.baseline?.state === 'stale';
   const skipping = (c: CheckReport) =>
     c.status === 'skip' || c.status === 'inconclusive' || c.baseline?.state === 'expected-failure';
+  // a partial run is never green: one failed case says it did not run to its end, and why
+  const partial = partialReason(r);
+  const extra = partial === undefined ? 0 : 1;
   lines.push(
-    `<testsuites name="spotcheck" tests="${r.checks.length}" failures="${r.checks.filter(failing).length}" skipped="${r.checks.filter(skipping).length}" time="${(r.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="spotcheck" tests="${r.checks.length + extra}" failures="${r.checks.filter(failing).length + extra}" skipped="${r.checks.filter(skipping).length}" time="${(r.durationMs / 1000).toFixed(3)}">`,
   );
+  if (partial !== undefined)
+    lines.push(
+      `  <testsuite name="run" tests="1" failures="1" skipped="0" time="${(r.durationMs / 1000).toFixed(3)}">`,
+      ...partialProperties(r),
+      `    <testcase classname="spotcheck.run" name="the run ran to its end" time="${(r.durationMs / 1000).toFixed(3)}">`,
+      `      <failure message="${xmlEscape(`PARTIAL: ${partial}`)}" type="PARTIAL">${xmlEscape(`${partial}\nThe checks not run are skipped testcases, each with its reason.`)}</failure>`,
+      '    </testcase>',
+      '  </testsuite>',
+    );
   for (const fam of fams) {
     const list = r.checks.filter((c) => c.family === fam);
     const failures = list.filter(failing).length;
@@ -55,6 +97,7 @@ export function renderJunit(r: RunReport): string {
     const time = list.reduce((t, c) => t + c.durationMs, 0) / 1000;
     lines.push(
       `  <testsuite name="${fam}" tests="${list.length}" failures="${failures}" skipped="${skipped}" time="${time.toFixed(3)}">`,
+      ...partialProperties(r),
     );
     for (const c of list) {
       const open = `    <testcase classname="spotcheck.${fam}" name="${xmlEscape(`${c.id} [${c.level}] ${c.title}`)}" time="${(c.durationMs / 1000).toFixed(3)}"`;

@@ -4,7 +4,9 @@
  * with `stopped` saying why, so a CI job always has a report to upload and show.
  */
 import { readKitJson } from '../../src/paths.js';
-import type { DiscoveryReport, Strictness, RunReport } from '../types.js';
+import type { CheckDefinition, DiscoveryReport, Strictness, RunReport } from '../types.js';
+import type { RunFacts } from '../decide.js';
+import { createRecordBook } from '../run-report.js';
 
 /** Why a run stopped before its checks: see `RunReport.stopped`. */
 export type EarlyStop = 'interrupted' | 'discovery' | 'unreachable' | 'error';
@@ -23,6 +25,23 @@ export interface EarlyStopInfo {
   message?: string;
   discovery?: DiscoveryReport;
   replayArgs?: readonly string[];
+  /** The checks selected: a run stopped by a signal lists each as skipped, with why. */
+  checks?: readonly CheckDefinition[];
+  /** The signal that stopped it (SIGINT, SIGTERM, SIGHUP). */
+  signal?: string;
+}
+
+/** What decide() is told of a run that never got to its checks: nothing learnt (a check not run needs no more). */
+function nothingLearnt(profile: Strictness): RunFacts {
+  return {
+    knowledge: { routes: {}, missing: [] },
+    profile,
+    absent: new Set(),
+    controlFailed: new Set(),
+    lastAnswered: new Map(),
+    budgetLabel: '',
+    deadlineLabel: '',
+  };
 }
 
 function kitVersion(): string {
@@ -35,6 +54,16 @@ function kitVersion(): string {
 
 /** A valid, schema-conforming report of a run that ran no check. */
 export function earlyReport(i: EarlyStopInfo): RunReport {
+  // the checks of a run a signal stopped: each skipped, decided as every check is (conformance/decide.ts)
+  const listed = i.reason === 'interrupted' ? (i.checks ?? []) : [];
+  const book = createRecordBook(listed, { baseUrl: i.target, seed: i.seed });
+  for (const k of listed.keys())
+    book.notRun(
+      k,
+      `not run: the run was stopped (${i.signal ?? 'SIGINT'}) before its first check ended`,
+      'interrupted',
+    );
+  const skipped = book.decideAll(nothingLearnt(i.profile));
   return {
     tool: { name: 'spotcheck', version: kitVersion() },
     target: i.target,
@@ -45,11 +74,16 @@ export function earlyReport(i: EarlyStopInfo): RunReport {
     durationMs: Math.max(0, Date.now() - i.startedAt),
     requests: 0,
     clock: { method: 'none', note: 'not measured: the run stopped before its checks' },
-    summary: { passed: 0, failed: 0, info: 0, skipped: 0, inconclusive: 0, mustFailures: 0 },
+    summary: { passed: 0, failed: 0, info: 0, skipped: skipped.length, inconclusive: 0, mustFailures: 0 },
     ...(i.discovery === undefined ? {} : { discovery: i.discovery }),
     ...(i.replayArgs === undefined ? {} : { replayArgs: [...i.replayArgs] }),
-    stopped: { reason: i.reason, notRun: i.selected, ...(i.message === undefined ? {} : { message: i.message }) },
-    checks: [],
+    stopped: {
+      reason: i.reason,
+      notRun: i.selected,
+      ...(i.message === undefined ? {} : { message: i.message }),
+      ...(i.signal === undefined ? {} : { signal: i.signal }),
+    },
+    checks: skipped,
   };
 }
 

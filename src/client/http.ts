@@ -129,6 +129,8 @@ export interface SendOptions {
   timeoutMs?: number;
   /** Largest body read, bytes (default 1 MiB): past it reading stops and the connection is dropped (`truncated`). */
   maxBodyBytes?: number;
+  /** Abort the exchange (the caller gave up on it): it ends with `ERR_NETWORK`, details code `CANCELLED`. */
+  signal?: AbortSignal;
 }
 
 /** Join a base URL and a path + raw query without re-encoding anything. */
@@ -155,6 +157,18 @@ export async function sendRaw(baseUrl: string, req: RawRequest, opts: SendOption
     timedOut = true;
     deadline.emit('abort');
   }, timeoutMs);
+  let cancelled = false;
+  if (opts.signal?.aborted === true) {
+    clearTimeout(timer);
+    throw new SpotcheckError('ERR_NETWORK', `cancelled: ${req.method} ${req.path} to ${baseUrl} was given up`, {
+      code: 'CANCELLED',
+    });
+  }
+  const onCancel = (): void => {
+    cancelled = true;
+    deadline.emit('abort');
+  };
+  opts.signal?.addEventListener('abort', onCancel, { once: true });
   // Settled by the deadline even when the dispatcher never settles the request (an HTTP/2
   // session undici left broken ignores the abort): the run goes on, the exchange timed out.
   const cut = new Promise<never>((_, reject) => deadline.once('abort', () => reject(new Error('deadline'))));
@@ -227,6 +241,13 @@ export async function sendRaw(baseUrl: string, req: RawRequest, opts: SendOption
     };
   } catch (err) {
     const code = (err as { code?: string }).code ?? '';
+    if (cancelled)
+      throw new SpotcheckError(
+        'ERR_NETWORK',
+        `cancelled: ${req.method} ${req.path} to ${baseUrl} was given up`,
+        { code: 'CANCELLED' },
+        { cause: err },
+      );
     if (timedOut || code.includes('TIMEOUT')) {
       throw new SpotcheckError(
         'ERR_TIMEOUT',
@@ -244,5 +265,6 @@ export async function sendRaw(baseUrl: string, req: RawRequest, opts: SendOption
     );
   } finally {
     clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onCancel);
   }
 }

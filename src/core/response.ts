@@ -60,6 +60,8 @@ export interface Observation {
   error?: string;
   /** For `no-answer`: whether the target stayed silent (timeout) or the connection failed. */
   errorCode?: 'ERR_TIMEOUT' | 'ERR_NETWORK';
+  /** For `no-answer`: when the request was given up (epoch ms): a target silent since before then answered nothing after it. */
+  endedAt?: number;
   elapsedMs?: number;
   /** The body was longer than the reader's cap: it was cut and the connection dropped; a cut 2xx is never `accepted`. */
   truncated?: BodyCut;
