@@ -115,6 +115,8 @@ export async function discover(input: DiscoveryInput): Promise<Discovery> {
   const first = allRoutes().find((r) => offersRoute(input.profile, r));
   // the common case (the first offered route accepts its control) costs no round trip of its own
   const early = first === undefined ? undefined : fingerprintsOn(first);
+  // (awaited below; a run interrupted while the controls go must not leave its rejection unhandled)
+  early?.catch(() => undefined);
   // The routes are independent: their controls go out together (the run's gate paces them).
   const controls: Control[] = await Promise.all(
     allRoutes().map(async (route): Promise<Control> => {

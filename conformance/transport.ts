@@ -277,13 +277,15 @@ export function createTransport(opts: TransportOptions): Transport {
       const since = lastAnswerAt ?? startedAt;
       const held = [
         ...gaveUp.filter((g) => (g.exchange.observation.endedAt ?? 0) >= since),
-        ...[...inFlight.entries()].map(([n, f]) => ({
-          n,
-          sentAt: f.sentAt,
-          ...(f.check === undefined ? {} : { check: f.check }),
-          exchange: f.exchange,
-          outcome: 'still waiting for its answer when the target was judged down',
-        })),
+        ...[...inFlight.entries()]
+          .filter(([n]) => !gaveUp.some((g) => g.n === n))
+          .map(([n, f]) => ({
+            n,
+            sentAt: f.sentAt,
+            ...(f.check === undefined ? {} : { check: f.check }),
+            exchange: f.exchange,
+            outcome: 'still waiting for its answer when the target was judged down',
+          })),
       ].sort((a, b) => a.n - b.n);
       silence = {
         since,

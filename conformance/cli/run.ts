@@ -138,7 +138,9 @@ Safety:
                          Default 10000 for a target; unlimited for the embedded server
   --timeout MS           per-request deadline: headers and the whole body (default ${DEFAULT_TIMEOUT_MS})
   --max-time S           whole-run deadline in seconds: past it nothing is sent, the
-                         checks not run are reported as skip with the reason
+                         checks not run are reported as skip with the reason.
+                         Default: ten times what the run's requests take at the
+                         round trips measured in discovery, at least 120 s
   --yes                  do not pause before sending orders to a non-loopback host
 
 Reports:
@@ -153,8 +155,13 @@ Reports:
                          check, one per check with its final verdict once the
                          run decides; end
                          Report paths are checked before the first request; on
-                         Ctrl-C the reports are written for the checks that ended
-                         (partial summary, "stopped" in JSON) and the exit code is 130.
+                         Ctrl-C, SIGTERM or SIGHUP every report is written, the
+                         checks not run as skipped ("stopped" in JSON, a failed
+                         "the run ran to its end" case in JUnit); exit 130, 143, 129.
+                         A target that stops answering (three requests in a row
+                         unanswered, and a probe on a fresh connection too) ends the
+                         run within seconds: ROBUST-NO-HANG names the requests of
+                         the silence, the other checks are skipped, exit 1
   --baseline FILE        known failures, JSON [{"id": "CHECK-ID", "reason": "..."}]:
                          listed failures do not fail the run (reported as
                          baselined); a listed check that passes does (stale entry)
@@ -166,12 +173,13 @@ Reports:
   -h, --help             this text
 
 Exit codes: 0 every MUST rule passed or not applicable on every route the target
-offers; 1 a MUST-level failure; 2 usage error, the target could not be reached,
---max-time ended the run before every check ran, --max-orders left MUST checks
+offers; 1 a MUST-level failure (a target that stopped answering mid-run included);
+2 usage error, the target could not be reached, the deadline (--max-time or the
+default) ended the run before every check ran, --max-orders left MUST checks
 without a request, or --max-orders 0 (no verdict); 3 incomplete: a MUST rule was
 left inconclusive on a route the target offers (the rules and causes are printed;
 --allow-inconclusive, or the route declared not offered in the target description,
-accepts it); 130 interrupted.
+accepts it); 130, 143, 129 stopped by SIGINT, SIGTERM, SIGHUP.
 `;
 
 const options = {

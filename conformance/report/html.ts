@@ -111,7 +111,14 @@ export function verdictOf(r: RunReport): { cls: 'pass' | 'fail' | 'partial'; tex
   const gate =
     r.checks.filter((c) => c.status === 'fail' && c.level === 'MUST' && c.baseline?.state !== 'expected-failure')
       .length + (r.summary.stale ?? 0);
-  if (gate > 0) return { cls: 'fail', text: `FAIL: ${gate} MUST-level failure${gate === 1 ? '' : 's'}` };
+  if (gate > 0) {
+    // a failing run that also ended early says both (the outage is ROBUST-NO-HANG's failure and the reason it stopped)
+    const cut = r.stopped?.reason === 'fail-fast' ? undefined : partialReason(r);
+    return {
+      cls: 'fail',
+      text: `FAIL: ${gate} MUST-level failure${gate === 1 ? '' : 's'}${cut === undefined ? '' : `; PARTIAL: ${cut}`}`,
+    };
+  }
   const early = r.stopped === undefined ? undefined : stopCase(r.stopped);
   if (early?.failed === true) return { cls: 'fail', text: `STOPPED before the checks: ${early.message}` };
   if (r.stopped?.reason === 'fail-fast')

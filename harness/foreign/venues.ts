@@ -25,6 +25,8 @@ export interface ForeignVenue {
   secret: string;
   /** Ends every process of the venue (its process groups) and removes its temporary files. */
   close(): Promise<void>;
+  /** The server's own process (the Python venue's): a test may stop it (SIGSTOP) or kill it. */
+  pid?: number;
 }
 
 export type Started = { venue: ForeignVenue } | { skipped: string };
@@ -160,7 +162,15 @@ export async function startPythonVenue(): Promise<Started> {
   });
   try {
     const port = Number(await child.firstLine);
-    return { venue: { name: 'python', url: `http://127.0.0.1:${port}`, ...creds, close: child.close } };
+    return {
+      venue: {
+        name: 'python',
+        url: `http://127.0.0.1:${port}`,
+        ...creds,
+        close: child.close,
+        ...(child.proc.pid === undefined ? {} : { pid: child.proc.pid }),
+      },
+    };
   } catch (e) {
     await child.close();
     throw e;

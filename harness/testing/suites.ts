@@ -28,6 +28,7 @@ export const INTEROP_FILES = [
   'harness/foreign/clean-venues.test.ts',
   'harness/layers/fault-venues.test.ts',
   'harness/envelope.test.ts',
+  'harness/outage.test.ts',
 ] as const;
 
 /**
