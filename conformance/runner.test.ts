@@ -26,13 +26,20 @@ describe('the runner against clean servers', () => {
     expect(r.profile).toBe('reference');
     expect(r.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.actual ?? ''}`)).toEqual([]);
     expect(r.summary.passed).toBeGreaterThan(50);
-    // the one check needing a declared order grid (target description) is skipped, saying so
-    expect(r.checks.filter((c) => c.status === 'skip').map((c) => c.id)).toEqual([
-      'RESULT-FAILED-ORDER-REPORTED.business',
-    ]);
+    // the one check needing a declared order grid (target description) is skipped, saying so; a time-window
+    // check may be too, on a loaded machine, when the clock's measured uncertainty leaves no room for its probe
+    // (it says so: a skip, never a verdict that moved with the load)
+    const timed = new Set(checks.filter((c) => c.timed === true).map((c) => c.id));
+    const skipped = r.checks.filter((c) => c.status === 'skip');
+    expect(
+      skipped
+        .filter((c) => !(timed.has(c.id) && /clock uncertainty .* too large/.test(c.reason ?? '')))
+        .map((c) => c.id),
+    ).toEqual(['RESULT-FAILED-ORDER-REPORTED.business']);
     expect(validateReport(r), JSON.stringify(validateReport.errors)).toBe(true);
     // declared coverage is real coverage: every route a check declares is one it reached with an answer that decided its rule
     const unreached = checks.flatMap((c) => {
+      if (skipped.some((x) => x.id === c.id)) return [];
       const seen = new Set(r.checks.find((x) => x.id === c.id)?.routes ?? []);
       return (c.covers ?? []).filter((route) => !seen.has(route)).map((route) => `${c.id} @ ${route}`);
     });
