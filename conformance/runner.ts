@@ -371,6 +371,7 @@ function factories(target: Target, profile: TargetProfile, serverNow: () => numb
   const ep = profile.endpoints;
   const factoryFor = (v1: string) =>
     createRequestFactory({
+      defaultRecvWindow: Math.min(5000, profile.maxRecvWindow),
       apiKey: target.apiKey,
       secret: target.secret,
       serverNow,

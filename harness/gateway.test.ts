@@ -95,6 +95,14 @@ describe.concurrent('verdicts against a stranger’s gateway', { timeout: 120_00
     expect(byId(r, 'SIG-PLACEMENT-BODY.v1')?.status).toBe('pass');
   });
 
+  it('a gateway removing "&signature=..." by text replacement fails SIG-EXCLUDES-SIGNATURE (SHOULD) and leaves no MUST check undecided: no refusal probe carries the signature first (a second difference from an accepted request)', async () => {
+    const r = await run({ signatureAfterAmpersandOnly: true }, [], { runs: 5 });
+    expect(byId(r, 'SIG-EXCLUDES-SIGNATURE')?.status).toBe('fail');
+    expect(byId(r, 'SIG-EXCLUDES-SIGNATURE')?.level).toBe('SHOULD');
+    expect(r.summary.incompleteMust).toEqual([]);
+    expect(r.checks.filter((c) => c.status === 'fail' && c.level === 'MUST').map((c) => c.id)).toEqual([]);
+  });
+
   it('"signature not sent" (-1102) to a signature-first request fails SIG-EXCLUDES-SIGNATURE: a missing-parameter answer never shows a signature accepted', async () => {
     const r = await run({ signatureLastOnly: true }, ['SIG-EXCLUDES-SIGNATURE']);
     const c = byId(r, 'SIG-EXCLUDES-SIGNATURE');

@@ -22,6 +22,8 @@ export interface GatewayFaults {
   v11QueryOnly?: boolean;
   /** The signature is looked for only as the last pair: one sent first is "not sent" (-1102). */
   signatureLastOnly?: boolean;
+  /** The signature pair removed from the signed text by replacing "&signature=..." (a fault): one standing first in its part stays in, and the signature never matches. */
+  signatureAfterAmpersandOnly?: boolean;
   /** After this many placed orders every authentic order is refused for the account's position (-2022), before any field is read. */
   positionLimitAfter?: number;
   /** No batch endpoint (404). */
@@ -122,6 +124,12 @@ export async function startGateway(faults: GatewayFaults = {}): Promise<RunningG
     if (signature === undefined || signature === '')
       return reply(res, 400, -1102, "Mandatory parameter 'signature' was not sent, was empty/null, or malformed.");
     const unsigned = (list: readonly string[]) => list.filter((p) => nameOf(p) !== 'signature').join('&');
+    // text replacement of "&signature=<value>": a pair with no "&" before it is left in what is signed
+    if (
+      faults.signatureAfterAmpersandOnly === true &&
+      nameOf(((where === 'query' ? q : b)[0] ?? '') as string) === 'signature'
+    )
+      return reply(res, 400, -1022, 'Signature for this request is not valid.');
     const signedBody = form ? unsigned(b) : raw;
     const covered = faults.signedBodyLimit === undefined ? signedBody : signedBody.slice(0, faults.signedBodyLimit);
     if (hmac(GATEWAY_SECRET, unsigned(q) + covered) !== signature.toLowerCase())
