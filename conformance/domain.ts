@@ -101,6 +101,8 @@ export interface Fill {
   order?: (variant: string) => string;
   /** The largest valid batch body (§4.1, §8): 20 orders with the longest ids and decimals. */
   largest?: () => string;
+  /** The same in its longest usual spelling (`{largest:escaped}`): astral ids, json.dumps's escapes and separators. */
+  largestEscaped?: () => string;
   /** The largest recvWindow the target honours (its description's `maxRecvWindow`, else 60000, D-RECVWINDOW-MAX). */
   maxRecvWindow?: number;
 }
@@ -203,6 +205,10 @@ export function fillTemplate(text: string, f: Fill): string {
         if (f.order === undefined) throw new Error('no order to fill in');
         return f.order(variant ?? 'plain');
       case 'largest':
+        if (variant === 'escaped') {
+          if (f.largestEscaped === undefined) throw new Error('no largest batch to fill in');
+          return f.largestEscaped();
+        }
         if (f.largest === undefined) throw new Error('no largest batch to fill in');
         return f.largest();
       default:
@@ -242,6 +248,40 @@ export function longestOrder(
     ...(order.quantity === undefined ? {} : { quantity: pad(order.quantity) }),
     ...(order.price === undefined ? {} : { price: pad(order.price) }),
   };
+}
+
+/**
+ * JSON text as Python's `json.dumps` writes it by default: ", " and ": " between items, every
+ * non-ASCII character as a `\u` escape, an astral one as its surrogate pair (RFC 8259 §7: the
+ * same text). Valid JSON, the same value, and the longest spelling a common client sends.
+ */
+export function dumpsAscii(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(dumpsAscii).join(', ')}]`;
+  if (v !== null && typeof v === 'object')
+    return `{${Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${dumpsAscii(k)}: ${dumpsAscii(x)}`)
+      .join(', ')}}`;
+  if (typeof v === 'string')
+    return JSON.stringify(v).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(v);
+}
+
+/**
+ * The largest valid batch body (§4.1, §8) in its longest usual spelling: 20 orders, each with a
+ * 255-character id of astral characters (two UTF-16 units, twelve bytes escaped), every optional
+ * field, written by {@link dumpsAscii}: about 62 KB for the same orders the compact spelling
+ * sends in 20.
+ */
+export function largestBatchEscaped(
+  order: Record<string, unknown>,
+  clientId: () => string,
+  padDecimals = true,
+): string {
+  const orders = Array.from({ length: 20 }, () => ({
+    ...longestOrder({ ...order, stpMode: 'EXPIRE_MAKER' }, clientId, padDecimals),
+    newClientOrderId: padTo(`${clientId()}-`, '\u{1F600}', 255),
+  }));
+  return dumpsAscii(orders);
 }
 
 /** The largest valid batch body (§4.1, §8): 20 orders, each at its longest. */

@@ -17,6 +17,7 @@ import {
   fillTemplate,
   inputOf,
   largestBatch,
+  largestBatchEscaped,
   orderText,
   paramsWithForm,
   type DomainForm,
@@ -40,6 +41,7 @@ const fill: Fill = {
   key: 'spotcheck-demo-key',
   order: (v) => orderText(LIMIT, v),
   largest: () => largestBatch(LIMIT, () => `sc-test-${n++}`),
+  largestEscaped: () => largestBatchEscaped(LIMIT, () => `sc-test-${n++}`),
 };
 const LIMIT = {
   symbol: 'BTCUSDT',

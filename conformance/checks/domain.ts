@@ -24,6 +24,7 @@ import {
   inputOf,
   invalidPlan,
   largestBatch,
+  largestBatchEscaped,
   lenientPlan,
   longestOrder,
   openPlan,
@@ -70,6 +71,7 @@ function fillOf(ctx: CheckContext): Fill {
     key: ctx.target.apiKey,
     order: (variant) => orderText(limitParams(ctx), variant),
     largest: () => largestBatch(limitParams(ctx), ctx.clientId, !declaresGrid(ctx)),
+    largestEscaped: () => largestBatchEscaped(limitParams(ctx), ctx.clientId, !declaresGrid(ctx)),
     maxRecvWindow: ctx.target.profile?.maxRecvWindow ?? MAX_RECV_WINDOW,
   };
 }

@@ -22,7 +22,7 @@ import {
   send,
   type Step,
 } from './helpers.js';
-import { limitParams, marketParams, ofType, oneOrder } from './orders.js';
+import { limitParams, marketAmount, marketParams, ofType, oneOrder } from './orders.js';
 import { ALL_ROUTES, onRoute, perRoute, routes, versionOf } from './routes.js';
 import { ORDER_PATHS } from '../../src/client/requests.js';
 import { routeKey, type Route } from '../requests.js';
@@ -104,7 +104,7 @@ async function marketAccepted(ctx: CheckContext, r: Route, what: string): Promis
   const market = marketParams(ctx);
   if (disputedReading(market, versionOf(r)) === undefined)
     return expectAccepted(await send(ctx, onRoute(ctx, r, {}, market)), what);
-  const amount = firstValue(ctx.target.profile?.amount, '10');
+  const amount = marketAmount(ctx);
   const forms: Array<[string, Params]> = [
     ['quantity only', { ...market, newClientOrderId: ctx.clientId() }],
     ['amount only', { ...without(market, 'quantity'), amount, newClientOrderId: ctx.clientId() }],
@@ -119,6 +119,28 @@ async function marketAccepted(ctx: CheckContext, r: Route, what: string): Promis
         refused.length === 0 ? `${what}, ${form}` : `${what}, ${form} (refused with ${refused.join(', ')})`,
       );
     refused.push(`${form}: ${describe(res.observation)}`);
+  }
+  return undefined;
+}
+
+/**
+ * A v1.1 MARKET order carrying amount accepted on `r` (§9: v1.1 is "adding the `amount` field"):
+ * amount alone, else amount with quantity; whichever every reading of D-V11-MARKET-SIZE takes,
+ * one of the two is accepted. Only the last form states an expectation when both are refused.
+ */
+async function amountAccepted(ctx: CheckContext, r: Route, what: string): Promise<Step> {
+  const market = marketParams(ctx);
+  const amount = marketAmount(ctx);
+  const forms: Array<[string, Params]> = [
+    ['amount only', { ...without(market, 'quantity'), amount, newClientOrderId: ctx.clientId() }],
+    ['quantity and amount', { ...market, amount, newClientOrderId: ctx.clientId() }],
+  ];
+  let refused = '';
+  for (const [i, [form, params]] of forms.entries()) {
+    const res = await send(ctx, onRoute(ctx, r, {}, params));
+    if (res.observation.verdict === 'accepted' || i === forms.length - 1)
+      return expectAccepted(res, `${what}, ${form}${refused === '' ? '' : ` (refused with amount only: ${refused})`}`);
+    refused = describe(res.observation);
   }
   return undefined;
 }
@@ -162,7 +184,7 @@ function amountOnLimit(version: 'v1' | 'v1.1', id: string, title: string): Check
     run: (ctx) =>
       infoSingle(
         ctx,
-        { ...limitParams(ctx), amount: firstValue(ctx.target.profile?.amount, '10') },
+        { ...limitParams(ctx), amount: marketAmount(ctx) },
         version,
         `${version} LIMIT order with amount`,
         false,
@@ -200,7 +222,7 @@ export const orderChecks: CheckDefinition[] = [
     routes: V1_AND_BATCH,
     async probe(ctx, r) {
       const { quantity: _q, ...m } = marketParams(ctx);
-      const o = { ...m, amount: firstValue(ctx.target.profile?.amount, '10') };
+      const o = { ...m, amount: marketAmount(ctx) };
       return expectRefused(await send(ctx, onRoute(ctx, r, {}, o)), `${routeKey(r)}: MARKET with amount, no quantity`);
     },
   }),
@@ -366,7 +388,42 @@ export const orderChecks: CheckDefinition[] = [
       return firstFailure(
         expectAccepted(await send(ctx, onRoute(ctx, r)), `a v1.1 LIMIT order (${routeKey(r)})`),
         await marketAccepted(ctx, r, `a v1.1 MARKET order (${routeKey(r)})`),
+        await amountAccepted(
+          ctx,
+          r,
+          `a v1.1 MARKET order carrying amount (${routeKey(r)}; §9: v1.1 adds the amount field)`,
+        ),
       );
+    },
+  }),
+  perRoute({
+    id: 'ORDER-CLIENT-ID-LENGTH.distinct',
+    ruleId: 'ORDER-CLIENT-ID-LENGTH',
+    title:
+      'a new client id is accepted even where it matches an earlier one as a pattern: after "...q", the ids "..._" and "...%" (SQL LIKE wildcards) and "...." (a regular expression\'s any character), on every route',
+    placesOrders: true,
+    routes: ALL_ROUTES,
+    async probe(ctx, r) {
+      const stem = ctx.clientId();
+      const order = (id: string) => ({
+        ...(r.endpoint === 'batch' ? oneOrder(ctx) : limitParams(ctx)),
+        newClientOrderId: id,
+      });
+      const first = expectAccepted(
+        await send(ctx, onRoute(ctx, r, {}, order(`${stem}q`))),
+        `${routeKey(r)}: id ${stem}q`,
+      );
+      if (first !== undefined) return first;
+      const steps: Step[] = [];
+      // each a client id never sent before (§2.1 "Client-defined order id"): a store matching it as a pattern finds the first
+      for (const tail of ['_', '%', '.'])
+        steps.push(
+          expectAccepted(
+            await send(ctx, onRoute(ctx, r, {}, order(`${stem}${tail}`))),
+            `${routeKey(r)}: the new id ${stem}${tail}, after ${stem}q was placed`,
+          ),
+        );
+      return firstFailure(...steps);
     },
   }),
   perRoute({
@@ -397,7 +454,7 @@ export const orderChecks: CheckDefinition[] = [
     async run(ctx) {
       const a = await infoSingle(
         ctx,
-        { ...without(marketParams(ctx), 'quantity'), amount: firstValue(ctx.target.profile?.amount, '10') },
+        { ...without(marketParams(ctx), 'quantity'), amount: marketAmount(ctx) },
         'v1.1',
         'amount only',
         true,

@@ -12,6 +12,28 @@ export function oneOrder(ctx: Pick<CheckContext, 'target' | 'seed' | 'clientId'>
   return { ...o, newClientOrderId: ctx.clientId() };
 }
 
+/** The product of two plain decimals, exactly (scaled integers). */
+function times(a: string, b: string): string {
+  const scale = (s: string) => (s.includes('.') ? s.length - s.indexOf('.') - 1 : 0);
+  const n = (s: string) => BigInt(s.replace('.', ''));
+  const k = scale(a) + scale(b);
+  const digits = (n(a) * n(b)).toString().padStart(k + 1, '0');
+  const whole = k === 0 ? digits : `${digits.slice(0, -k)}.${digits.slice(-k)}`;
+  return k === 0 ? whole : whole.replace(/\.?0+$/, '');
+}
+
+/**
+ * The cash amount of a v1.1 MARKET order (§2.1): the target's first declared amount; with an
+ * account budget declared and no amount, what the cheapest LIMIT order costs (price x quantity),
+ * so an amount spends no more than the orders the budget counts; else 10.
+ */
+export function marketAmount(ctx: Pick<CheckContext, 'target'>): string {
+  const p = ctx.target.profile;
+  if (p?.amount !== undefined) return firstValue(p.amount, '10');
+  if (p?.account === undefined) return '10';
+  return times(firstValue(p.price, '0.1'), firstValue(p.quantity, '1'));
+}
+
 /** A valid MARKET order as single-order parameters: quantity, no price, IOC (§2.1). */
 export function marketParams(ctx: Pick<CheckContext, 'target' | 'clientId'>): Record<string, unknown> {
   const quantity = firstValue(ctx.target.profile?.quantity, '1');

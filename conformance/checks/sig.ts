@@ -21,6 +21,7 @@ import {
   property,
   send,
   skip,
+  type Step,
 } from './helpers.js';
 import { ALL_ROUTES, onRoute, perRoute, routes } from './routes.js';
 import { routeKey, type Route } from '../requests.js';
@@ -35,6 +36,23 @@ function declaredQueryOnly(): CheckOutcome {
 }
 import { limitParams, oneOrder } from './orders.js';
 import * as edits from '../sig-edits.js';
+
+/** An order's fields in the bodies a framework may read besides the seed's form encoding: multipart, form pairs as text, JSON (RFC 7578; RFC 8259). */
+function otherEncodings(order: Record<string, unknown>): Array<[string, string, string]> {
+  const fields = Object.entries(order)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => [k, String(v)] as const);
+  const boundary = 'spotcheck7a3f';
+  const multipart = `${fields
+    .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+    .join('')}--${boundary}--\r\n`;
+  const form = fields.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  return [
+    ['multipart/form-data', `multipart/form-data; boundary=${boundary}`, multipart],
+    ['text/plain', 'text/plain', form],
+    ['JSON', 'application/json', JSON.stringify(Object.fromEntries(fields))],
+  ];
+}
 
 /** Flip bit `bit` (0..255) of a hex signature. */
 export function flipBit(sig: string, bit: number): string {
@@ -351,6 +369,31 @@ export const sigChecks: CheckDefinition[] = [
     async probe(ctx, r) {
       const res = await send(ctx, onRoute(ctx, r, { tamper: (req) => ({ ...req, body: changeOneValue(req.body) }) }));
       return expectRejected(res, `${routeKey(r)}: form body changed after signing, still a valid order`, 'auth');
+    },
+  }),
+  // A body of another encoding than the seed's, its parameters unsigned (a framework's parameter bag
+  // reads multipart, text or JSON while the server signs the raw body stream, empty for multipart).
+  perRoute({
+    id: 'SIG-BODY-COVERED.encodings',
+    ruleId: 'SIG-BODY-COVERED',
+    title:
+      'an order sent in a body of another media type (multipart/form-data, text/plain, JSON) with a signature over the query only is refused: what a framework reads from such a body must be signed like any body (§5.3 item 4)',
+    routes: routes('v1/body', 'v1.1/body'),
+    async probe(ctx, r) {
+      const version = r.endpoint === 'v1.1' ? 'v1.1' : 'v1';
+      const order = limitParams(ctx);
+      const steps: Step[] = [];
+      for (const [kind, contentType, body] of otherEncodings(order)) {
+        // the time parameters and a signature over the query alone; the order only in the body
+        const built = ctx.requests.order({}, version, 'query', {
+          tamper: (req) => ({ ...req, body, headers: { ...req.headers, 'content-type': contentType } }),
+        });
+        const res = await send(ctx, { ...built, facts: { ...built.facts, route: r } });
+        steps.push(
+          expectRejected(res, `${routeKey(r)}: the order in a ${kind} body, the signature over the query only`, 'any'),
+        );
+      }
+      return firstFailure(...steps);
     },
   }),
   // A split request signed over one of its halves only (§5.3 item 4: totalParams is both).

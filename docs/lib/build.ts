@@ -34,6 +34,8 @@ import { loadDoctorVectors, loadOrderVectors, loadSigningVectors, loadTimeWindow
 import { renderDecisionsPage } from './decisions-page.js';
 import { renderDomainPage, type DomainData } from './domain-page.js';
 import { renderMutationPage, type EquivalentList, type MutationScore } from './mutation-page.js';
+import { renderLayersPage, type LayersData } from './layers-page.js';
+import { headingSlug } from './markdown.js';
 import { READINGS } from '../../harness/readings/readings.js';
 import { CORRECT_VENUES } from '../../harness/readings/venues.js';
 import { decisionRows, makeHelpers, moduleName, type DocsData } from './helpers.js';
@@ -61,7 +63,14 @@ export const GUIDES = [
 ] as const;
 
 /** Generated pages after the guides, in navigation order (`http-api.md` holds its own children). */
-export const REFERENCE_PAGES = ['http-api.md', 'rules.md', 'decisions.md', 'domain.md', 'mutation.md'] as const;
+export const REFERENCE_PAGES = [
+  'http-api.md',
+  'rules.md',
+  'decisions.md',
+  'domain.md',
+  'layers.md',
+  'mutation.md',
+] as const;
 
 /** The `--help` text of every command the CLI's top-level help lists, by command (`''`: the top-level help). */
 export function cliHelpTexts(root: string): Map<string, string> {
@@ -124,6 +133,11 @@ export function renderPages(root: string, data: DocsData, checkList: readonly Ch
     const path = join(root, 'docs', 'guides', file);
     return { file, markdown: renderTemplate(relative(root, path), readFileSync(path, 'utf8'), helpers) };
   };
+  const linkRuleId = (check: string): string => {
+    const id = check.split('.')[0] ?? check;
+    if (!data.rules.has(id)) throw new Error(`spec/layers.json cites a check of unknown rule ${check}`);
+    return id;
+  };
   const linkRule = (id: string) => {
     if (!data.rules.has(id)) throw new Error(`spec/openapi.yaml cites unknown rule ${id}`);
     return ruleLink(id);
@@ -139,6 +153,14 @@ export function renderPages(root: string, data: DocsData, checkList: readonly Ch
       markdown: renderDomainPage(
         JSON.parse(readFileSync(join(root, 'spec', 'domain.json'), 'utf8')) as DomainData,
         linkRule,
+      ),
+    },
+    {
+      file: 'layers.md',
+      markdown: renderLayersPage(
+        JSON.parse(readFileSync(join(root, 'spec', 'layers.json'), 'utf8')) as LayersData,
+        // a check ID (RULE-ID.variant) links to its rule's entry
+        (check) => `[\`${check}\`](./rules.md#${headingSlug(linkRuleId(check))})`,
       ),
     },
     {

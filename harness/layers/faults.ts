@@ -50,7 +50,9 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'front',
     bug: 'mod_rewrite rule from a "5G blacklist": `RewriteCond %{QUERY_STRING} (<|>|\'|%0A|%0D|%27|%3C|%3E|%00) [NC]` → 403',
     seed: '§2.1 newClientOrderId: "Client-defined order id, up to 255 characters." (§4.2: signed parameters "in the query string, the body, or both")',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'SIG-QUERY-COVERED.domain-unusual',
+    note: "the blacklist matches characters as sent raw in the query or form body: the probe meeting it is the query-syntax one sending an id with !$'()*,:@/? unescaped in a form body (syntax.raw-subdelims), filed under SIG-QUERY-COVERED; the percent-encoded newClientOrderId.markup passes through it. Missed before this round.",
   },
   {
     venue: 'php',
@@ -58,7 +60,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'body decoder',
     bug: 'multipart/form-data accepted: PHP parses it into $_POST and leaves php://input empty, so totalParams is the query alone and the body fields are unsigned',
     seed: '§5.3 item 4: "`totalParams` is the query string directly followed by the request body" (§1: "so that parameters cannot be altered in transit")',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'SIG-BODY-COVERED.encodings',
   },
   {
     venue: 'php',
@@ -75,7 +78,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'type coercion',
     bug: 'enums checked with in_array() without strict: PHP 8 `true == "BUY"`, so a JSON true passes as side, type, timeInForce, stpMode',
     seed: '§2.1 side: "ENUM | yes | `BUY` or `SELL`."',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'ORDER-SIDE-ENUM.domain',
   },
   {
     venue: 'php',
@@ -111,7 +115,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'store',
     bug: 'duplicate client id looked up with `WHERE client_order_id LIKE ?`: case-insensitive and `_`/`%` wildcards, so fresh ids are refused as duplicates',
     seed: '§2.1 newClientOrderId: "Client-defined order id, up to 255 characters."',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'ORDER-CLIENT-ID-LENGTH.distinct',
   },
   {
     venue: 'php',
@@ -139,7 +144,8 @@ export const LAYER_FAULTS: readonly LayerFault[] = [
     layer: 'front',
     bug: 'haproxy `http-request replace-path ^/api/v1\\.1/(.*) /api/v1/\\1` ("v1.1 is the same handler"): v1.1 orders get v1 rules',
     seed: '§9: "`v1.1` (path `/api/v1.1/spot/order`, adding the `amount` field and making quantity conditional for market orders)"',
-    expected: 'missed',
+    expected: 'caught',
+    caughtBy: 'ORDER-V11-ENDPOINT',
   },
   {
     venue: 'java',
