@@ -349,8 +349,8 @@ const TRACE = new Map(ECHO_TRACES.map((t) => [t.field, t]));
 /**
  * Whether the sentence of a field's echo covers this order: its route, its type, and for a field
  * whose sentence names its value, that value. A v1.1 MARKET order sized by quantity and amount
- * together is compared on neither origQty nor the executed bound: which size governs is open
- * (D-V11-MARKET-SIZE).
+ * together is compared on neither origQty nor reqAmount (nor the executed bound): which size
+ * governs is open (D-V11-MARKET-SIZE).
  */
 export function echoCovered(field: string, sent: SentOrder, endpoint: string): boolean {
   const t = TRACE.get(field);
@@ -359,7 +359,9 @@ export function echoCovered(field: string, sent: SentOrder, endpoint: string): b
   if (type === undefined || !t.types.includes(type)) return false;
   if (t.routes === 'v1.1' && endpoint !== 'v1.1') return false;
   if (t.named !== undefined && textSent(sent.get(field)) !== t.named[type]) return false;
-  if (field === 'quantity' && endpoint === 'v1.1' && type === 'MARKET' && sent.has('amount')) return false;
+  // a v1.1 MARKET order sized by both: which size governs is open (D-V11-MARKET-SIZE), so neither echo is compared
+  if (endpoint === 'v1.1' && type === 'MARKET' && sent.has('amount') && sent.has('quantity'))
+    return field !== 'quantity' && field !== 'amount';
   return true;
 }
 

@@ -107,7 +107,7 @@ function plainExact(t: string): string | undefined {
 }
 
 /** The largest body the tight-limit reading reads: just above the kit's largest valid request in its longest legal spelling (§4.1, §8). */
-export const TIGHT_BODY_LIMIT = 63 * 1024;
+export const TIGHT_BODY_LIMIT = 36 * 1024;
 
 export const READINGS: readonly Reading[] = [
   // ------------------------------------------------------------ request readings
