@@ -84,8 +84,9 @@ export interface FirstDifference {
   clientChar: string;
 }
 
-/** The marks around the first differing character of an excerpt. */
+/** The mark before the first differing character of an excerpt. */
 export const DIFFERENCE_OPEN = '⟦';
+/** The mark after it. */
 export const DIFFERENCE_CLOSE = '⟧';
 
 /**
