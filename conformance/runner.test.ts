@@ -9,6 +9,7 @@ import { DEFAULT_RUNS, LOOPBACK_CONCURRENCY } from './cli/run.js';
 import { mutants } from '../harness/mutants.js';
 import { defaultPolicy } from '../src/server/policy.js';
 import type { RunReport } from './types.js';
+import { renderConsole } from './report/console.js';
 
 const reportSchema = JSON.parse(
   readFileSync(new URL('./report/report.schema.json', import.meta.url), 'utf8'),
@@ -130,6 +131,30 @@ describe('the runner against clean servers', () => {
       },
     );
     expect(r.checks.find((c) => c.id === 'BATCH-EMPTY')?.status).toBe('fail');
+  });
+});
+
+describe("the console of a whole run at the defaults (npm start's, the reference server)", () => {
+  it('stays under 20 KB with its progress lines, no line over 400 characters, each INFO line saying what in one line', async () => {
+    // the run shared with the tests above (a second whole run beside the suite's other time-sensitive
+    // runs starved their clock measurements on two cores); npm start prints this text on stdout, and at
+    // most one progress line per tenth of the checks on stderr (under 160 characters each)
+    const r = await wholeReferenceRun();
+    const text = renderConsole(r, { color: false });
+    const progress = 11 * 160;
+    const lines = text.split('\n');
+    const longest = lines.reduce((a, l) => (l.length > a.length ? l : a), '');
+    const bytes = Buffer.byteLength(text);
+    expect(
+      { bytes: bytes + progress < 20_000, longest: longest.length <= 400 },
+      `${bytes} bytes; longest: ${longest}`,
+    ).toEqual({
+      bytes: true,
+      longest: true,
+    });
+    const info = lines.filter((l) => l.startsWith('  i '));
+    expect(info.length).toBe(r.checks.filter((c) => c.status === 'info').length);
+    for (const l of info) expect(l, l).toMatch(/^ {2}i \S+ \[INFO, §[\d.]+\] \S/);
   });
 });
 

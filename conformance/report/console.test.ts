@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { RouteCell } from '../verdict.js';
-import { main } from '../../src/cli/main.js';
-import { conformanceCommands } from '../cli/commands.js';
 import { CHECK_LINE_MAX, cellsLine, cellsLines, checkLine, shortObservation } from './console.js';
 
 const reason =
@@ -101,26 +99,5 @@ describe('console lines of a check', () => {
     );
     expect(skip.length).toBeLessThanOrEqual(CHECK_LINE_MAX);
     expect(skip).toMatch(/^ {2}- ORDER-SIDE-ENUM \[INFO, §2\.1\] a long title .*… \(skipped: a long reason .*…\)$/);
-  });
-});
-
-describe('the console of a passing default run (npm start)', () => {
-  it('stays under 20 KB with no line over 400 characters', async () => {
-    let out = '';
-    let err = '';
-    const io = { out: (s: string) => void (out += s), err: (s: string) => void (err += s), env: {} };
-    // `npm start` is `spotcheck run` with no argument: the embedded reference server, every check, 50 runs
-    expect(await main(['run'], io, conformanceCommands), err).toBe(0);
-    const bytes = Buffer.byteLength(out) + Buffer.byteLength(err);
-    const lines = `${out}${err}`.split('\n');
-    const longest = lines.reduce((a, l) => (l.length > a.length ? l : a), '');
-    expect({ bytes: bytes < 20_000, longest: longest.length <= 400 }, `${bytes} bytes; longest: ${longest}`).toEqual({
-      bytes: true,
-      longest: true,
-    });
-    // every INFO line still says what the server did
-    const info = lines.filter((l) => l.startsWith('  i '));
-    expect(info.length).toBeGreaterThan(10);
-    for (const l of info) expect(l, l).toMatch(/^ {2}i \S+ \[INFO, §[\d.]+\] \S/);
   });
 });
