@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { FiguresReporter } from './harness/testing/readme-figures.js';
 import { INTEROP_FILES, longFirst, NODE_SUITE, PACKAGE_FILES } from './harness/testing/suites.js';
 
 /**
@@ -20,6 +21,8 @@ const LONG_FIRST = [
 export default defineConfig({
   test: {
     ...NODE_SUITE,
+    // a whole run whose counts are not the README's fails, saying the figures to write
+    reporters: ['default', new FiguresReporter('npm test')],
     include: [
       'src/**/*.test.ts',
       'conformance/**/*.test.ts',

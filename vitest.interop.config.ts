@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { FiguresReporter } from './harness/testing/readme-figures.js';
 import { INTEROP_FILES, longFirst, NODE_SUITE } from './harness/testing/suites.js';
 
 /** The interop suites whose time is mostly waiting, the longer ones first (see vitest.config.ts). */
@@ -15,6 +16,8 @@ const LONG_FIRST = [
 export default defineConfig({
   test: {
     ...NODE_SUITE,
+    // a whole run whose counts are not the README's fails, saying the figures to write
+    reporters: ['default', new FiguresReporter('test:interop')],
     include: [...INTEROP_FILES],
     sequence: { sequencer: longFirst(LONG_FIRST) },
   },

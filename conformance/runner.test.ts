@@ -8,21 +8,50 @@ import { selectChecks } from './runner.js';
 import { DEFAULT_RUNS, LOOPBACK_CONCURRENCY } from './cli/run.js';
 import { mutants } from '../harness/mutants.js';
 import { defaultPolicy } from '../src/server/policy.js';
+import type { RunReport } from './types.js';
+import { renderConsole } from './report/console.js';
 
 const reportSchema = JSON.parse(
   readFileSync(new URL('./report/report.schema.json', import.meta.url), 'utf8'),
 ) as object;
 const validateReport = new Ajv2020({ allErrors: true, strict: false }).compile(reportSchema);
 
+/**
+ * The checks of a run that report another level than spec/rules.json gives their rule with no
+ * written reason: only a check whose definition sets its level with a `levelReason` may, and, in
+ * the reference profile, an open point pinned by spec/decisions.md that the server answered
+ * otherwise (failed at MUST, its Expected naming the profile).
+ */
+function silentLevels(r: RunReport): string[] {
+  const byId = new Map(checks.map((c) => [c.id, c]));
+  return r.checks.flatMap((c) => {
+    const ruleLevel = rules().get(c.ruleId)?.level;
+    if (c.level === ruleLevel) return [];
+    const def = byId.get(c.id);
+    if (def?.levelReason !== undefined && c.level === def.level) return [];
+    const pinned =
+      r.profile === 'reference' &&
+      c.status === 'fail' &&
+      c.level === 'MUST' &&
+      /reference profile/.test(c.expected ?? '');
+    return pinned ? [] : [`${c.id}: reported at ${c.level}, its rule ${c.ruleId} is ${ruleLevel} in spec/rules.json`];
+  });
+}
+
+/** One whole run against the reference server at the defaults, shared by the tests reading it. */
+let referenceRun: Promise<RunReport> | undefined;
+const wholeReferenceRun = (): Promise<RunReport> =>
+  (referenceRun ??= runAgainstServer(
+    {},
+    { runs: DEFAULT_RUNS, concurrency: LOOPBACK_CONCURRENCY, profile: 'reference' },
+  ));
+
 describe('the runner against clean servers', () => {
   it('passes the reference server with zero failures in the reference profile (so in the core one), at the default case count, concurrently, each check reaching the routes it declares', async () => {
     // The strictness reaches decide() only, and the reference profile adds failures to the core's (an
     // open point answered otherwise than spec/decisions.md), never removes one (decide.test.ts): one run
     // stands for both.
-    const r = await runAgainstServer(
-      {},
-      { runs: DEFAULT_RUNS, concurrency: LOOPBACK_CONCURRENCY, profile: 'reference' },
-    );
+    const r = await wholeReferenceRun();
     expect(r.profile).toBe('reference');
     expect(r.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}: ${c.actual ?? ''}`)).toEqual([]);
     expect(r.summary.passed).toBeGreaterThan(50);
@@ -109,6 +138,63 @@ describe('the runner against clean servers', () => {
       },
     );
     expect(r.checks.find((c) => c.id === 'BATCH-EMPTY')?.status).toBe('fail');
+  });
+});
+
+describe("the console of a whole run at the defaults (npm start's, the reference server)", () => {
+  it('stays under 20 KB with its progress lines, no line over 400 characters, each INFO line saying what in one line', async () => {
+    // the run shared with the tests above (a second whole run beside the suite's other time-sensitive
+    // runs starved their clock measurements on two cores); npm start prints this text on stdout, and at
+    // most one progress line per tenth of the checks on stderr (under 160 characters each)
+    const r = await wholeReferenceRun();
+    const text = renderConsole(r, { color: false });
+    const progress = 11 * 160;
+    const lines = text.split('\n');
+    const longest = lines.reduce((a, l) => (l.length > a.length ? l : a), '');
+    const bytes = Buffer.byteLength(text);
+    expect(
+      { bytes: bytes + progress < 20_000, longest: longest.length <= 400 },
+      `${bytes} bytes; longest: ${longest}`,
+    ).toEqual({
+      bytes: true,
+      longest: true,
+    });
+    const info = lines.filter((l) => l.startsWith('  i '));
+    expect(info.length).toBe(r.checks.filter((c) => c.status === 'info').length);
+    for (const l of info) expect(l, l).toMatch(/^ {2}i \S+ \[INFO, §[\d.]+\] \S/);
+  });
+});
+
+describe('levels as reported', () => {
+  it("every check of a run reports its rule's level of spec/rules.json, unless its definition writes why not (levelReason)", async () => {
+    // a whole run of every check, a faulty server's failures (core profile) and a pinned open point (reference profile)
+    const whole = await wholeReferenceRun();
+    expect(whole.checks.length).toBe(checks.length);
+    expect(silentLevels(whole)).toEqual([]);
+    const fault = mutants.find((m) => m.name.startsWith('JSON body not covered'))?.options ?? {};
+    const failing = await runAgainstServer(fault, { runs: 8, seed: 3, only: ['SIG-', 'BATCH-'] });
+    expect(failing.checks.some((c) => c.status === 'fail' && c.level === 'MUST')).toBe(true);
+    expect(silentLevels(failing)).toEqual([]);
+    const pinned = await runAgainstServer(
+      { policy: { validateBatch: (b) => (Array.isArray(b) && b.length === 0 ? [] : defaultPolicy.validateBatch(b)) } },
+      { profile: 'reference', only: ['BATCH-EMPTY'] },
+    );
+    expect(pinned.checks.find((c) => c.id === 'BATCH-EMPTY')).toMatchObject({ status: 'fail', level: 'MUST' });
+    expect(silentLevels(pinned)).toEqual([]);
+  });
+
+  it('a check reporting another level than its rule without a written reason is named', async () => {
+    const whole = await wholeReferenceRun();
+    const quiet = whole.checks.find((c) => checks.find((d) => d.id === c.id)?.levelReason === undefined);
+    expect(quiet).toBeDefined();
+    const other = quiet?.level === 'MUST' ? 'INFO' : 'MUST';
+    const moved = {
+      ...whole,
+      checks: whole.checks.map((c) => (c === quiet ? { ...c, level: other } : c)),
+    } as RunReport;
+    expect(silentLevels(moved)).toEqual([
+      `${quiet?.id}: reported at ${other}, its rule ${quiet?.ruleId} is ${quiet?.level} in spec/rules.json`,
+    ]);
   });
 });
 

@@ -296,7 +296,7 @@ describe('signing playground', () => {
     const bad = await diagnoseTyped({ query: left?.query ?? '', body: left?.body ?? '', secret: left?.secret ?? '' });
     expect(bad.code).toBe('SIGNATURE_PARAM_SIGNED');
     expect(bad.text).toMatch(/^SIGNATURE_PARAM_SIGNED: /);
-    expect(bad.text).toContain('[>');
+    expect(bad.text).toContain('⟦');
     expect(bad.text).not.toContain(left?.secret ?? '');
     const joined = pickVector(
       golden,

@@ -13,6 +13,10 @@ import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
 import { parsePairs, signatureValues } from '../src/core/signing/query.js';
 import { signingSteps, type BodyKind } from '../src/core/signing/total-params.js';
 import { verify } from '../src/signing/hmac.js';
+import { afterAll } from 'vitest';
+import { sendRaw } from '../src/client/http.js';
+import { batchOrdersRequest, orderRequest, type NewOrderV1 } from '../src/client/requests.js';
+import { startServer, type RunningServer } from '../src/server/server.js';
 
 type Obj = Record<string, unknown>;
 
@@ -418,5 +422,103 @@ describe('spec/openapi.yaml security and rules', () => {
     expect(rulesOf('/api/v1.1/spot/order')).not.toContain('ORDER-QUANTITY-REQUIRED-V1');
     expect(rulesOf('/api/v1/spot/batchOrders').filter((id) => id.startsWith('BATCH-')).length).toBeGreaterThan(5);
     expect(rulesOf('/api/v1/spot/order').filter((id) => id.startsWith('BATCH-'))).toEqual([]);
+  });
+});
+
+/** The request an example labelled reference shows the answer to (`x-reference-request`): an endpoint and its orders. */
+interface ReferenceRequest {
+  endpoint: 'batch' | 'v1' | 'v1.1';
+  orders: Obj[];
+}
+
+/** Values the reference generates per request: compared as digit strings (D-WIRE-NUMBERS), not by value. */
+const GENERATED = new Set(['orderId', 'transactTime']);
+
+/**
+ * Where an example and an answer differ: keys (the shape), JSON types, and values but for the
+ * generated ones (empty: the same).
+ */
+function differences(example: unknown, answer: unknown, at: string): string[] {
+  const kind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+  if (kind(example) !== kind(answer))
+    return [
+      `${at}: ${kind(example)} ${JSON.stringify(example)} in the example, ${kind(answer)} ${JSON.stringify(answer)} answered`,
+    ];
+  if (Array.isArray(example) && Array.isArray(answer)) {
+    if (example.length !== answer.length)
+      return [`${at}: ${example.length} items in the example, ${answer.length} answered`];
+    return example.flatMap((x, i) => differences(x, answer[i], `${at}[${i}]`));
+  }
+  if (isObj(example) && isObj(answer)) {
+    const keys = [...new Set([...Object.keys(example), ...Object.keys(answer)])];
+    return keys.flatMap((k) =>
+      !(k in example)
+        ? [`${at}.${k}: answered, not in the example`]
+        : !(k in answer)
+          ? [`${at}.${k}: in the example, not answered`]
+          : differences(example[k], answer[k], `${at}.${k}`),
+    );
+  }
+  const field = at.split('.').at(-1) ?? '';
+  if (GENERATED.has(field))
+    return /^\d+$/.test(String(answer)) && /^\d+$/.test(String(example)) ? [] : [`${at}: not a digit string`];
+  return example === answer
+    ? []
+    : [`${at}: ${JSON.stringify(example)} in the example, ${JSON.stringify(answer)} answered`];
+}
+
+describe('spec/openapi.yaml examples labelled reference, against the reference server', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ port: 0 });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  /** Every response example whose summary says it is the reference's answer, with its operation and status. */
+  function labelled(): Array<{ where: string; status: number; example: Obj }> {
+    const out: Array<{ where: string; status: number; example: Obj }> = [];
+    const seen = new Set<Obj>();
+    for (const [path, method] of OPERATIONS)
+      for (const [status, r] of Object.entries(obj(operation(path, method).responses, 'responses'))) {
+        const json = obj(obj(obj(r, status).content, 'content')['application/json'], 'json');
+        for (const [name, ex] of Object.entries(isObj(json.examples) ? json.examples : {})) {
+          const example = obj(ex, name);
+          // a response shared by both single-order endpoints is one example (its client id is used once)
+          if (seen.has(example)) continue;
+          seen.add(example);
+          if (/\(reference\b/.test(String(example.summary ?? '')))
+            out.push({ where: `${path} ${status} ${name}`, status: Number(status), example });
+        }
+      }
+    return out;
+  }
+
+  it('the reference answers the request each shows with the same fields, types and values (generated ids and times aside)', async () => {
+    const all = labelled();
+    expect(all.map((x) => x.where).length).toBeGreaterThanOrEqual(4);
+    for (const { where, status, example } of all) {
+      const req = example['x-reference-request'] as ReferenceRequest | undefined;
+      expect(req, `${where}: x-reference-request (the request it answers)`).toBeDefined();
+      if (req === undefined) continue;
+      const auth = { apiKey: DEMO_API_KEY, secret: DEMO_SECRET, timestamp: Date.now(), recvWindow: undefined };
+      const built =
+        req.endpoint === 'batch'
+          ? batchOrdersRequest(req.orders, auth)
+          : orderRequest(req.orders[0] as unknown as NewOrderV1, { version: req.endpoint, placement: 'query' }, auth);
+      const answer = await sendRaw(server.url, built.request);
+      expect(answer.status, where).toBe(status);
+      expect(differences(example.value, answer.json, where)).toEqual([]);
+    }
+  });
+
+  it('the comparison sees a drifted example: an empty msg, a LONG as a JSON number, a field too many', () => {
+    const answer = { code: 0, result: [{ code: 0, msg: 'OK', order: { accountId: '1000000001', orderId: '17' } }] };
+    expect(differences(structuredClone(answer), answer, 'x')).toEqual([]);
+    expect(differences({ ...answer, result: [{ ...answer.result[0], msg: '' }] }, answer, 'x')).toHaveLength(1);
+    const numeric = { code: 0, result: [{ code: 0, msg: 'OK', order: { accountId: 1000000001, orderId: '17' } }] };
+    expect(differences(numeric, answer, 'x')).toHaveLength(1);
+    expect(differences({ ...answer, extra: 1 }, answer, 'x')).toEqual(['x.extra: in the example, not answered']);
   });
 });

@@ -3,12 +3,16 @@
  * line of the README and the guides goes through its command's own parser (the arguments
  * as printed, then `--help`: an unknown flag or a missing value is exit 2), none uses a bare
  * `npx spotcheck` (npx would fetch whatever the registry serves under that name, with the
- * secret in the environment), and the README's `load init` example writes its project.
+ * secret in the environment), every API path in their code blocks is an endpoint of the API,
+ * the README's commands for another folder (`npx --prefix "$KIT" spotcheck`, `node
+ * "$KIT/dist/..."`) run the clone's bin from there, and the README's `load init` example
+ * writes its project.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { ENDPOINTS } from '../../src/core/wire.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { kitPath } from '../../src/paths.js';
@@ -39,6 +43,11 @@ function shellWords(line: string): string[] {
   }
   if (word !== undefined) words.push(word);
   return words;
+}
+
+/** The fenced code blocks of a Markdown text, continuation lines joined. */
+function codeBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/```[a-z]*\n([\s\S]*?)```/g)].map((b) => (b[1] ?? '').replace(/\\\n\s*/g, ' '));
 }
 
 /** Each `spotcheck` invocation in the fenced blocks of a Markdown text (continuation lines joined), as argv after `spotcheck`. */
@@ -72,6 +81,45 @@ describe("the documentation's example commands", () => {
     for (const f of [...docs, 'action.yml']) {
       expect(readFileSync(kitPath(f), 'utf8'), f).not.toMatch(/npx spotcheck/);
     }
+  });
+
+  it('name only endpoints of the API (§4.1, §4.2, §9) where they show a path', () => {
+    const paths = new Set(Object.values(ENDPOINTS).map((e) => e.path));
+    let count = 0;
+    for (const f of docs) {
+      for (const block of codeBlocks(readFileSync(kitPath(f), 'utf8'))) {
+        for (const m of block.matchAll(/\/api\/[A-Za-z0-9_./-]*/g)) {
+          count++;
+          expect(paths.has(m[0]), `${f}: ${m[0]} is not one of ${[...paths].join(', ')}`).toBe(true);
+        }
+      }
+    }
+    expect(count).toBeGreaterThan(2);
+  });
+
+  it("the README's commands for another folder run the clone's bin from there, and write there", () => {
+    const bin = kitPath('dist', 'conformance', 'cli', 'bin.js');
+    if (!existsSync(bin)) throw new Error('dist/ is missing: run `npm run build` (npm ci does it) before the tests');
+    const lines = codeBlocks(readFileSync(kitPath('README.md'), 'utf8'))
+      .flatMap((b) => b.split('\n'))
+      .map((l) => l.replace(/\s+#.*$/, '').trim())
+      .filter((l) => /^(npx --prefix "\$KIT" spotcheck|node "\$KIT\/dist\/conformance\/cli\/bin\.js") /.test(l));
+    expect(lines.map((l) => l.split(' ')[0])).toEqual(['npx', 'node']);
+    const elsewhere = mkdtempSync(join(tmpdir(), 'spotcheck-elsewhere-'));
+    // no registry: neither form may need one
+    const env = {
+      ...process.env,
+      KIT: kitPath(),
+      npm_config_registry: 'http://127.0.0.1:9/',
+      npm_config_offline: 'true',
+    };
+    for (const line of lines) {
+      // init as printed (it writes into the folder it runs from); a run only parses (--help)
+      const command = / init$/.test(line) ? line : `${line} --help`;
+      const out = execFileSync('bash', ['-c', command], { cwd: elsewhere, env, encoding: 'utf8' });
+      expect(out, command).toMatch(/spotcheck/);
+    }
+    expect(readdirSync(elsewhere)).toEqual(['spotcheck.target.jsonc']);
   });
 
   it('parse as printed with the command they name', async () => {

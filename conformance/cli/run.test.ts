@@ -474,6 +474,20 @@ describe('spotcheck run (command line)', () => {
     }
   });
 
+  it('a run stopped for missing credentials (exit 2, a usage error) leaves no report file: no NDJSON, as no JSON or JUnit, and no earlier one', async () => {
+    const events = join(dir, 'no-credentials.ndjson');
+    const json = join(dir, 'no-credentials.json');
+    // a file of an earlier run at that path must not pass for this one's
+    writeFileSync(events, '{"event":"start"}\n{"event":"end"}\n');
+    for (const env of [{}, { SPOTCHECK_API_KEY: 'k' }]) {
+      const io = capture(env);
+      const argv = ['run', '--base-url', broken.url, '--report-ndjson', events, '--report-json', json];
+      expect(await cli(argv, io)).toBe(2);
+      expect(io.stderr()).toMatch(/a target needs credentials/);
+      expect({ ndjson: existsSync(events), json: existsSync(json) }).toEqual({ ndjson: false, json: false });
+    }
+  });
+
   it('exits 2 when the target cannot be reached', async () => {
     const io = capture({ SPOTCHECK_API_KEY: 'k', SPOTCHECK_SECRET: 's' });
     expect(await cli(['run', '--base-url', 'http://127.0.0.1:9', '--timeout', '1000'], io)).toBe(2);

@@ -10,6 +10,8 @@ import { sendRaw } from '../../src/client/http.js';
 import { buildRequest } from '../../src/core/request.js';
 import { startServer } from '../../src/server/server.js';
 import { sign } from '../../src/signing/hmac.js';
+import { API_KEY_HEADER, ENDPOINTS, SEED_WIRE, wireWith, type WireProfile } from '../../src/core/wire.js';
+import { writeFileSync } from 'node:fs';
 import { conformanceCommands } from '../cli/commands.js';
 import { secretSpellings } from '../report/secret-spellings.js';
 import { gradeCommand } from './command.js';
@@ -54,15 +56,19 @@ const order = (id: string, ts = Date.now()): Array<[string, string]> => [
   ['timestamp', String(ts)],
 ];
 
-async function send(url: string, id: string, defects = {}): Promise<number> {
-  const b = buildRequest(sign, {
-    endpoint: 'v1',
-    params: order(id),
-    placement: 'split',
-    secret: SECRET,
-    apiKey: KEY,
-    defects,
-  });
+async function send(url: string, id: string, defects = {}, wire: WireProfile = SEED_WIRE): Promise<number> {
+  const b = buildRequest(
+    sign,
+    {
+      endpoint: 'v1',
+      params: order(id),
+      placement: 'split',
+      secret: SECRET,
+      apiKey: KEY,
+      defects,
+    },
+    wire,
+  );
   return (await sendRaw(url, b.request)).status;
 }
 
@@ -88,6 +94,71 @@ describe('spotcheck grade (command line)', () => {
     expect(await cli(['grade', '--scenarios'], list)).toBe(0);
     for (const s of SCENARIOS) expect(list.stdout()).toContain(s.name);
     expect(list.stdout()).toContain('X-Spotcheck-Scenario');
+  });
+
+  it("grades and shows the wire of a target description: its path prefix and API-key header, never the seed's", async () => {
+    const config = join(dir, 'gw.target.jsonc');
+    writeFileSync(config, '{\n  // a gateway\n  "pathPrefix": "/gw",\n}\n');
+    const wire = wireWith('X-Gw-Key', {
+      batch: `/gw${ENDPOINTS.batch.path}`,
+      v1: `/gw${ENDPOINTS.v1.path}`,
+      'v1.1': `/gw${ENDPOINTS['v1.1'].path}`,
+    });
+    const files = { json: join(dir, 'gw.json'), junit: join(dir, 'gw.xml'), html: join(dir, 'gw.html') };
+    // the file gives the prefix, the flag the header
+    const flags = ['--config', config, '--api-key-header', 'X-Gw-Key'];
+    const { code, io } = await runGrade(
+      [...flags, '--report-json', files.json, '--junit', files.junit, '--report-html', files.html],
+      async (url) => {
+        expect(await send(url, 'gw-good-1', {}, wire)).toBe(200);
+        expect(await send(url, 'gw-bad-1', { signedString: (_tp: string, q: string) => q }, wire)).toBe(401);
+        // the seed's path and header are not this deployment's: not graded
+        expect(await send(url, 'seed-1')).toBe(404);
+      },
+      { SPOTCHECK_API_KEY: KEY, SPOTCHECK_SECRET: SECRET },
+    );
+    expect(code).toBe(1);
+    const report = JSON.parse(readFileSync(files.json, 'utf8')) as GradeReport;
+    expect(schema(report), JSON.stringify(schema.errors)).toBe(true);
+    expect(report.server).toMatchObject({
+      apiKeyHeader: 'X-Gw-Key',
+      paths: { batch: wire.endpoints.batch.path, v1: wire.endpoints.v1.path, 'v1.1': wire.endpoints['v1.1'].path },
+    });
+    expect(report.summary).toMatchObject({ requests: 2, ungraded: 1 });
+    expect(report.rules.find((r) => r.id === 'CLIENT-APIKEY-HEADER')).toMatchObject({
+      status: 'kept',
+      requirement: 'Every signed request carries the X-Gw-Key header with the issued API key.',
+    });
+    const bad = report.requests.find((q) => q.key === 'gw-bad-1');
+    expect(bad?.correctedCurl).toContain("-H 'X-Gw-Key: cmd-key'");
+    expect(bad?.correctedCurl).toContain(`${wire.endpoints.v1.path}?`);
+    expect(report.scenarios.find((x) => x.name === 'batch-20')?.send).toBe(
+      `one batch of 20 orders for one symbol to ${wire.endpoints.batch.path}`,
+    );
+    expect(io.stdout()).toContain(`grading: API-key header X-Gw-Key; ${wire.endpoints.batch.path}, `);
+    expect(io.stdout()).toContain(`served: API-key header X-Gw-Key; ${wire.endpoints.batch.path}`);
+    // no output names the seed's header or an unprefixed path
+    const seedPath = new RegExp(`(^|[^w])${ENDPOINTS.v1.path.replace(/\./g, '\\.')}|${ENDPOINTS.batch.path}`);
+    for (const [what, text] of [
+      ['console', io.stdout()],
+      ['JSON', JSON.stringify({ ...report, requests: report.requests.filter((q) => q.key !== 'seed-1') })],
+      ['HTML', readFileSync(files.html, 'utf8')],
+      ['JUnit', readFileSync(files.junit, 'utf8')],
+    ] as const) {
+      expect(text.includes(API_KEY_HEADER), `${what} names ${API_KEY_HEADER}`).toBe(false);
+      expect(
+        text
+          .replaceAll(wire.endpoints.batch.path, '')
+          .replaceAll(wire.endpoints.v1.path, '')
+          .replaceAll(wire.endpoints['v1.1'].path, ''),
+        what,
+      ).not.toMatch(seedPath);
+    }
+    // --scenarios lists the description's paths too
+    const list = capture();
+    expect(await cli(['grade', '--scenarios', ...flags], list)).toBe(0);
+    expect(list.stdout()).toContain(`to ${wire.endpoints.v1.path} or ${wire.endpoints['v1.1'].path}`);
+    expect(list.stdout()).not.toContain(`to ${ENDPOINTS.v1.path}`);
   });
 
   it.each([

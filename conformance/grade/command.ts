@@ -14,14 +14,18 @@ import { startGrade } from './front.js';
 import { renderGradeHtml } from './html.js';
 import { buildGradeReport, gradeExitCode, renderGradeConsole, renderGradeJunit } from './report.js';
 import { SCENARIO_HEADER, scenarioList } from './scenarios.js';
+import { API_KEY_HEADER, ENDPOINT_NAMES } from '../../src/core/wire.js';
+import { loadDescription, resolveDescription, type TargetDescription } from '../target/description.js';
+import { wireOfProfile } from '../load/flags.js';
 
 /** Usage text of `spotcheck grade`. */
 export const GRADE_HELP = `Usage: spotcheck grade [--port N] [--api-key K --secret S] [--upstream URL] [--duration S]
+                      [--config FILE] [--api-key-header NAME] [--path-prefix PATH]
                       [--report-json F] [--report-html F] [--junit F] [--hold S]
                       [--recv-window-cap MS]
-       spotcheck grade --scenarios
+       spotcheck grade --scenarios [--config FILE] [--api-key-header NAME] [--path-prefix PATH]
 
-Grades your client: serves the seed's endpoints and grades every signed request that
+Grades your client: serves the seed's endpoints (or those of a target description) and grades every signed request that
 arrives, per rule a client must keep: the API-key header, the signature over the bytes
 as sent (with the doctor's diagnosis when wrong), the placement, percent and form
 encoding, Content-Type, the timestamp against the server clock, recvWindow of 5000 or
@@ -39,6 +43,12 @@ Options:
                     way (default: the embedded reference server answers); scenario cues
                     are answered by the grading server, their follow-ups by yours (on
                     its own clock: after clock-jump it refuses a client that followed)
+  --config FILE     a target description (spotcheck init): the API-key header name, a
+                    path prefix or each endpoint's path are graded and served as it says
+  --api-key-header NAME
+                    the API-key header name (default ${API_KEY_HEADER}; over --config)
+  --path-prefix PATH
+                    prepended to every endpoint path (e.g. /gateway; over --config)
   --duration S      stop after S seconds (default: until SIGINT or SIGTERM)
   --report-json F   write the grade as JSON (schema: conformance/grade/grade.schema.json)
   --report-html F   write the grade as one self-contained HTML page
@@ -118,6 +128,9 @@ export async function gradeCommand(argv: string[], io: Io, stop: () => Promise<s
         junit: { type: 'string' },
         hold: { type: 'string' },
         'recv-window-cap': { type: 'string' },
+        config: { type: 'string' },
+        'api-key-header': { type: 'string' },
+        'path-prefix': { type: 'string' },
         scenarios: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -128,8 +141,13 @@ export async function gradeCommand(argv: string[], io: Io, stop: () => Promise<s
     io.out(GRADE_HELP);
     return 0;
   }
+  // The wire graded: a target description, then the flags over it; what neither says is the seed's.
+  const description: TargetDescription = values.config === undefined ? {} : loadDescription(values.config);
+  if (values['api-key-header'] !== undefined) description.apiKeyHeader = values['api-key-header'];
+  if (values['path-prefix'] !== undefined) description.pathPrefix = values['path-prefix'];
+  const wire = wireOfProfile(resolveDescription(description));
   if (values.scenarios) {
-    io.out(scenarioList());
+    io.out(scenarioList(wire));
     return 0;
   }
   const port = parsePort(values.port);
@@ -166,6 +184,7 @@ export async function gradeCommand(argv: string[], io: Io, stop: () => Promise<s
     secret,
     ...(upstream !== undefined ? { upstream } : {}),
     holdMs: (hold ?? 30) * 1000,
+    wire,
     ...(recvWindowCap !== undefined ? { recvWindowCap } : {}),
     onGraded: (g) => {
       const broken = g.results.filter((x) => !x.kept).map((x) => x.rule);
@@ -177,7 +196,7 @@ export async function gradeCommand(argv: string[], io: Io, stop: () => Promise<s
   });
   const answeredBy = upstream ?? 'the embedded reference server';
   io.out(
-    `spotcheck grade listening on ${grade.url}\nanswered by ${answeredBy}\napi key: ${apiKey}${flagKey === undefined ? ' (documented demo key, secret spotcheck-demo-secret)' : ''}\n${duration !== undefined ? `stops after ${duration} s` : 'stop with Ctrl-C (SIGINT) or SIGTERM'}; scenarios: spotcheck grade --scenarios\n`,
+    `spotcheck grade listening on ${grade.url}\nanswered by ${answeredBy}\ngrading: API-key header ${wire.apiKeyHeader}; ${ENDPOINT_NAMES.map((n) => wire.endpoints[n].path).join(', ')}\napi key: ${apiKey}${flagKey === undefined ? ' (documented demo key, secret spotcheck-demo-secret)' : ''}\n${duration !== undefined ? `stops after ${duration} s` : 'stop with Ctrl-C (SIGINT) or SIGTERM'}; scenarios: spotcheck grade --scenarios\n`,
   );
   if (!['127.0.0.1', '::1', 'localhost'].includes(values.host))
     io.err(`warning: listening on ${values.host}, not only on loopback\n`);

@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SpotcheckError } from '../../src/core/errors.js';
-import { endpointAt } from '../../src/core/wire.js';
+import { endpointAt, SEED_WIRE, type WireProfile } from '../../src/core/wire.js';
 import { sendRaw } from '../../src/client/http.js';
 import { closeGracefully, startServer, type RunningServer } from '../../src/server/server.js';
 import type { RecordedRequest } from './rules.js';
@@ -38,6 +38,8 @@ export interface GradeOptions {
   upstream?: string;
   /** The largest recvWindow the target declares, ms (CLIENT-RECVWINDOW). */
   recvWindowCap?: number;
+  /** The wire graded and served (API-key header name, endpoint paths; a target description): default the seed's. */
+  wire?: WireProfile;
   /** The embedded reference server explains signature rejections (`serve --explain`); default off. */
   explain?: boolean;
   /** How long the slow-answer scenario holds its answer when the client stays, ms (default 30 s). */
@@ -53,7 +55,7 @@ export interface RunningGrade {
   /** Where requests are forwarded. */
   upstream: string;
   session: GradeSession;
-  /** Requests to paths that are not the seed's endpoints (forwarded, not graded). */
+  /** Requests to paths that are not the wire's endpoints (forwarded, not graded). */
   ungraded: () => number;
   close(): Promise<void>;
 }
@@ -102,9 +104,11 @@ const codeOf = (json: unknown): number | undefined => {
 
 /** Start the front (and, without `upstream`, the embedded reference server behind it). */
 export async function startGrade(opts: GradeOptions): Promise<RunningGrade> {
+  const wire = opts.wire ?? SEED_WIRE;
   const session = new GradeSession({
     apiKey: opts.apiKey,
     secret: opts.secret,
+    wire,
     ...(opts.recvWindowCap !== undefined ? { recvWindowCap: opts.recvWindowCap } : {}),
   });
   const holdMs = opts.holdMs ?? 30_000;
@@ -113,6 +117,7 @@ export async function startGrade(opts: GradeOptions): Promise<RunningGrade> {
     embedded = await startServer({
       credentials: [{ apiKey: opts.apiKey, secret: opts.secret, permissions: ['TRADE', 'USER_DATA'] }],
       clock: session.clock,
+      wire,
       ...(opts.explain === true ? { explain: true } : {}),
     });
   const upstream = opts.upstream ?? (embedded as RunningServer).url;
@@ -174,7 +179,7 @@ export async function startGrade(opts: GradeOptions): Promise<RunningGrade> {
       body,
       headers: headersOf(req),
     };
-    if (endpointAt(path) === undefined) {
+    if (endpointAt(path, wire) === undefined) {
       ungraded++;
       await forward(r, res);
       return;

@@ -7,7 +7,7 @@
  */
 import { page } from '../report/html.js';
 import { esc, symlog, timePlot, type PlottedProbe } from '../report/plots.js';
-import type { GradeReport, ReportedRequest } from './report.js';
+import { servedLine, type GradeReport, type ReportedRequest } from './report.js';
 
 const STATUS = {
   kept: { cls: 's-pass', words: 'kept' },
@@ -154,16 +154,16 @@ function skewSection(r: GradeReport): string {
 function scenariosSection(r: GradeReport): string {
   const rows = r.scenarios.map((s) => {
     if (!s.ran)
-      return `<tr><td><code>${esc(s.name)}</code></td><td><span class="status s-skip">not run</span></td><td>${esc(s.expect)}</td><td></td></tr>`;
+      return `<tr><td><code>${esc(s.name)}</code></td><td><span class="status s-skip">not run</span></td><td>${esc(s.send)}</td><td>${esc(s.expect)}</td><td></td></tr>`;
     return s.runs
       .map(
         (run) =>
-          `<tr><td><code>${esc(s.name)}</code></td><td><span class="status ${run.verdict === 'kept' ? 's-pass' : 's-fail'}">${run.verdict}</span></td><td>${esc(s.expect)}</td><td><a href="#${requestAnchor(run.cueSeq)}">#${run.cueSeq}</a> ${esc(run.key)}: ${esc(run.behaviour)}</td></tr>`,
+          `<tr><td><code>${esc(s.name)}</code></td><td><span class="status ${run.verdict === 'kept' ? 's-pass' : 's-fail'}">${run.verdict}</span></td><td>${esc(s.send)}</td><td>${esc(s.expect)}</td><td><a href="#${requestAnchor(run.cueSeq)}">#${run.cueSeq}</a> ${esc(run.key)}: ${esc(run.behaviour)}</td></tr>`,
       )
       .join('\n');
   });
   return `<section id="scenarios"><h2>Scenarios (${r.scenarios.filter((s) => s.ran).length} of ${r.scenarios.length} ran)</h2>
-<table><tr><th>scenario</th><th>verdict</th><th>expected of the client</th><th>what the client did</th></tr>${rows.join('\n')}</table></section>`;
+<table><tr><th>scenario</th><th>verdict</th><th>the client sends</th><th>expected of the client</th><th>what the client did</th></tr>${rows.join('\n')}</table></section>`;
 }
 
 function requestsSection(r: GradeReport): string {
@@ -180,6 +180,7 @@ function requestsSection(r: GradeReport): string {
 export function renderGradeHtml(r: GradeReport): string {
   const body = `<header><h1>spotcheck grade report</h1>
 <p class="meta">Grading server <code>${esc(r.server.url)}</code> · answered by ${esc(r.server.upstream)} · ${esc(r.startedAt)} to ${esc(r.endedAt)} · ${esc(r.tool)} ${esc(r.version)}</p>
+<p class="meta">Graded: ${esc(servedLine(r))}</p>
 </header>
 <nav><a href="#summary">Verdict</a><a href="#rules">Rules</a><a href="#broken">Broken requests</a><a href="#skew">Skew</a><a href="#scenarios">Scenarios</a><a href="#requests">Requests</a></nav>
 <main>

@@ -8,11 +8,11 @@ import { DOCTOR_FIXES } from '../../src/core/doctor/diagnose.js';
 import type { Observation } from '../../src/core/response.js';
 import { parsePairs, encodePairs, SIGNATURE_PARAM } from '../../src/core/signing/query.js';
 import { DEFAULT_RECV_WINDOW } from '../../src/core/time.js';
-import { API_KEY_HEADER, endpointAt } from '../../src/core/wire.js';
+import { ENDPOINT_NAMES, endpointAt, SEED_WIRE, type EndpointName, type WireProfile } from '../../src/core/wire.js';
 import { curlFor } from '../curl.js';
 import { xmlEscape } from '../report/junit.js';
 import { secretSpellings } from '../report/secret-spellings.js';
-import { CLIENT_RULES, CLIENT_RULE_IDS, encodingFault, type ClientRuleId } from './rules.js';
+import { CLIENT_RULES, CLIENT_RULE_IDS, encodingFault, requirementOn, type ClientRuleId } from './rules.js';
 import { SCENARIOS } from './scenarios.js';
 import type { Episode, GradeSession, GradedRequest } from './session.js';
 
@@ -94,6 +94,8 @@ export interface ScenarioRun {
 /** A scenario in the report: published, and its runs (none: it did not run). */
 export interface ScenarioReport {
   name: string;
+  /** What the client sends, on the paths served. */
+  send: string;
   expect: string;
   ran: boolean;
   runs: ScenarioRun[];
@@ -105,7 +107,8 @@ export interface GradeReport {
   version: string;
   startedAt: string;
   endedAt: string;
-  server: { url: string; upstream: string };
+  /** Where it listened, who answered, and the wire graded: the API-key header and each endpoint's path (a target description may move them). */
+  server: { url: string; upstream: string; apiKeyHeader: string; paths: Record<EndpointName, string> };
   verdict: 'kept' | 'broken' | 'nothing-graded';
   summary: {
     requests: number;
@@ -150,9 +153,14 @@ const PLACEHOLDER_SIG = 'f'.repeat(64);
  * endpoint, a clean percent-encoding, recvWindow at most 5000, a fresh timestamp and the
  * signature computed over the query string and body as sent (§5.3), appended to the query.
  */
-export function correctedCurl(baseUrl: string, g: GradedRequest, apiKey: string): string {
+export function correctedCurl(
+  baseUrl: string,
+  g: GradedRequest,
+  apiKey: string,
+  wire: WireProfile = SEED_WIRE,
+): string {
   const r = g.request;
-  const ep = endpointAt(r.path);
+  const ep = endpointAt(r.path, wire);
   const form = ep?.bodyKind === 'form';
   const clean = (raw: string): string => {
     const pairs = parsePairs(raw).filter(([k]) => k !== SIGNATURE_PARAM);
@@ -178,7 +186,7 @@ export function correctedCurl(baseUrl: string, g: GradedRequest, apiKey: string)
     query = query === '' ? `timestamp=${ts}` : `${query}&timestamp=${ts}`;
   const signedString = query + body;
   const fullQuery = `${query === '' ? '' : `${query}&`}signature=${PLACEHOLDER_SIG}`;
-  const headers: Record<string, string> = { [API_KEY_HEADER]: apiKey };
+  const headers: Record<string, string> = { [wire.apiKeyHeader]: apiKey };
   if (body !== '' && ep !== undefined) headers['Content-Type'] = ep.contentType;
   const observation: Observation = { verdict: 'not-sent' };
   const text = curlFor(baseUrl, {
@@ -308,7 +316,7 @@ export function buildGradeReport(session: GradeSession, meta: ReportMeta, secret
       id,
       section: rule.section,
       catalog: rule.catalog,
-      requirement: rule.requirement,
+      requirement: requirementOn(rule, session.wire),
       status: all.length === 0 ? 'not-exercised' : broken > 0 ? 'broken' : warned > 0 ? 'warned' : 'kept',
       exercised,
       broken,
@@ -364,12 +372,12 @@ export function buildGradeReport(session: GradeSession, meta: ReportMeta, secret
       if (a.heldMs !== undefined) out.answer.heldMs = a.heldMs;
       if (a.clientClosed !== undefined) out.answer.clientClosed = a.clientClosed;
     }
-    if (broken.length > 0) out.correctedCurl = correctedCurl(meta.url, g, apiKey);
+    if (broken.length > 0) out.correctedCurl = correctedCurl(meta.url, g, apiKey, session.wire);
     return out;
   });
   const scenarios: ScenarioReport[] = SCENARIOS.map((s) => {
     const runs = session.episodes.filter((e) => e.scenario.name === s.name).map((e) => scenarioRun(e, byseq));
-    return { name: s.name, expect: s.expect, ran: runs.length > 0, runs };
+    return { name: s.name, send: s.send(session.wire), expect: s.expect, ran: runs.length > 0, runs };
   });
   const runs = scenarios.flatMap((s) => s.runs);
   const rulesBroken = rules.filter((r) => r.status === 'broken').length;
@@ -379,7 +387,15 @@ export function buildGradeReport(session: GradeSession, meta: ReportMeta, secret
     version: meta.version,
     startedAt: new Date(session.startedAt).toISOString(),
     endedAt: new Date(meta.endedAt ?? Date.now()).toISOString(),
-    server: { url: meta.url, upstream: meta.upstream },
+    server: {
+      url: meta.url,
+      upstream: meta.upstream,
+      apiKeyHeader: session.wire.apiKeyHeader,
+      paths: Object.fromEntries(ENDPOINT_NAMES.map((n) => [n, session.wire.endpoints[n].path])) as Record<
+        EndpointName,
+        string
+      >,
+    },
     verdict: session.graded.length === 0 ? 'nothing-graded' : rulesBroken + scenariosBroken > 0 ? 'broken' : 'kept',
     summary: {
       requests: session.graded.length,
@@ -419,6 +435,19 @@ export function gradeExitCode(r: GradeReport): number {
   return r.verdict === 'kept' ? 0 : 1;
 }
 
+/** The endpoint paths graded, as text. */
+export function pathsText(r: GradeReport): string {
+  return ENDPOINT_NAMES.map((n) => r.server.paths[n]).join(', ');
+}
+
+/** The wire graded in one line: header and paths, saying when they are the seed's. */
+export function servedLine(r: GradeReport): string {
+  const seed =
+    r.server.apiKeyHeader === SEED_WIRE.apiKeyHeader &&
+    ENDPOINT_NAMES.every((n) => r.server.paths[n] === SEED_WIRE.endpoints[n].path);
+  return `API-key header ${r.server.apiKeyHeader}; ${pathsText(r)}${seed ? " (the seed's)" : ' (target description)'}`;
+}
+
 /** The report as console text. */
 export function renderGradeConsole(r: GradeReport): string {
   const lines: string[] = [];
@@ -426,8 +455,9 @@ export function renderGradeConsole(r: GradeReport): string {
   lines.push(
     `spotcheck grade: ${word}: ${r.summary.requests} signed request(s) graded, ${r.summary.broken} with a broken rule${r.summary.rulesWarned > 0 ? `; ${r.summary.rulesWarned} rule(s) with warnings only (no MUST of the seed at stake: they never change the exit code)` : ''}`,
   );
+  lines.push(`  served: ${servedLine(r)}`);
   if (r.verdict === 'nothing-graded')
-    lines.push('  no signed request reached the seed endpoints: point the client at the URL printed at start');
+    lines.push(`  no signed request reached ${pathsText(r)}: point the client at the URL printed at start`);
   lines.push('');
   for (const rule of r.rules) {
     const what =

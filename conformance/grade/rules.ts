@@ -13,7 +13,7 @@ import { validateBatch } from '../../src/core/validation/batch.js';
 import type { Issue } from '../../src/core/validation/issue.js';
 import { validateOrder } from '../../src/core/validation/order.js';
 import { checkTimeParams, MAX_RECV_WINDOW } from '../../src/core/validation/time-params.js';
-import { endpointAt, SEED_WIRE, type EndpointSpec } from '../../src/core/wire.js';
+import { API_KEY_HEADER, endpointAt, SEED_WIRE, type EndpointSpec, type WireProfile } from '../../src/core/wire.js';
 import { rule } from '../../src/rules.js';
 import { sign } from '../../src/signing/hmac.js';
 
@@ -45,7 +45,12 @@ export interface ClientRule {
   requirement: string;
 }
 
-/** The client rules, in report order. */
+/** A rule's requirement on the wire served: the API-key header it names is that wire's (a target description may name another). */
+export function requirementOn(rule: ClientRule, wire: WireProfile = SEED_WIRE): string {
+  return rule.requirement.split(API_KEY_HEADER).join(wire.apiKeyHeader);
+}
+
+/** The client rules, in report order (their requirements name the seed's wire; {@link requirementOn} another). */
 export const CLIENT_RULES: Readonly<Record<ClientRuleId, ClientRule>> = {
   'CLIENT-APIKEY-HEADER': {
     id: 'CLIENT-APIKEY-HEADER',
@@ -199,9 +204,9 @@ export function mediaTypeOf(v: string | undefined): string {
   return (v ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
-/** Read the facts of one recorded request (§4.1, §4.2, §5.3). */
-export function factsOf(r: RecordedRequest): RequestFacts {
-  const endpoint = endpointAt(r.path);
+/** Read the facts of one recorded request (§4.1, §4.2, §5.3), its endpoint found among the paths `wire` serves. */
+export function factsOf(r: RecordedRequest, wire: WireProfile = SEED_WIRE): RequestFacts {
+  const endpoint = endpointAt(r.path, wire);
   const bodyKind: BodyKind =
     r.body === '' ? 'none' : endpoint?.bodyKind === 'json' || /^\s*[[{]/.test(r.body) ? 'json' : 'form';
   const q = parsePairs(r.query);
@@ -274,6 +279,8 @@ export interface GradeContext {
   retryNotBefore?: number;
   /** The largest recvWindow the target declares (`--recv-window-cap`), ms. */
   recvWindowCap?: number;
+  /** The wire served (API-key header name, paths): the seed's unless a target description says otherwise. */
+  wire?: WireProfile;
 }
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('base64url');
@@ -393,20 +400,21 @@ function orderIssues(f: RequestFacts): Map<ClientRuleId, { texts: string[]; advi
  */
 export function gradeRequest(r: RecordedRequest, f: RequestFacts, ctx: GradeContext): RuleResult[] {
   const out: RuleResult[] = [];
-  const apiKeyHeader = r.headers[SEED_WIRE.apiKeyHeader.toLowerCase()];
+  const header = (ctx.wire ?? SEED_WIRE).apiKeyHeader;
+  const apiKeyHeader = r.headers[header.toLowerCase()];
   // CLIENT-APIKEY-HEADER (§5.2)
   out.push(
     apiKeyHeader === undefined
-      ? result('CLIENT-APIKEY-HEADER', false, `no ${SEED_WIRE.apiKeyHeader} header`)
+      ? result('CLIENT-APIKEY-HEADER', false, `no ${header} header`)
       : apiKeyHeader === ctx.secret
         ? result(
             'CLIENT-APIKEY-HEADER',
             false,
-            `${SEED_WIRE.apiKeyHeader} holds the secret key, not the API key (key and secret swapped)`,
+            `${header} holds the secret key, not the API key (key and secret swapped)`,
           )
         : apiKeyHeader !== ctx.apiKey
-          ? result('CLIENT-APIKEY-HEADER', false, `${SEED_WIRE.apiKeyHeader} holds a key this server did not issue`)
-          : result('CLIENT-APIKEY-HEADER', true, `${SEED_WIRE.apiKeyHeader} sent`),
+          ? result('CLIENT-APIKEY-HEADER', false, `${header} holds a key this server did not issue`)
+          : result('CLIENT-APIKEY-HEADER', true, `${header} sent`),
   );
   // CLIENT-SIGNATURE (§5.3): over the bytes as sent, the doctor's diagnosis when wrong
   const steps = signingSteps(r.query, r.body, f.bodyKind);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildRequest } from '../../src/core/request.js';
 import { sign } from '../../src/signing/hmac.js';
+import { ENDPOINT_NAMES, ENDPOINTS, SEED_WIRE, wireWith } from '../../src/core/wire.js';
 import type { RecordedRequest } from './rules.js';
 import { SCENARIO_HEADER, SCENARIOS, scenarioList, selectedScenario } from './scenarios.js';
 import { GradeSession } from './session.js';
@@ -46,7 +47,21 @@ describe('scenario selection (header or client id prefix)', () => {
 
   it('lists every scenario with what to send, what the server does and what is expected', () => {
     const text = scenarioList();
-    for (const s of SCENARIOS) for (const part of [s.name, s.send, s.expect]) expect(text).toContain(part);
+    for (const s of SCENARIOS) for (const part of [s.name, s.send(SEED_WIRE), s.expect]) expect(text).toContain(part);
+  });
+
+  it("names the paths of the wire served: a target description's prefix, never the seed's paths", () => {
+    const wire = wireWith('X-Other-Key', {
+      batch: `/gateway${ENDPOINTS.batch.path}`,
+      v1: `/gateway${ENDPOINTS.v1.path}`,
+      'v1.1': `/gateway${ENDPOINTS['v1.1'].path}`,
+    });
+    const text = scenarioList(wire);
+    for (const s of SCENARIOS) expect(text).toContain(s.send(wire));
+    for (const n of ENDPOINT_NAMES) expect(text).toContain(`/gateway${ENDPOINTS[n].path}`);
+    expect(text.replaceAll('/gateway/api/', '')).not.toContain('/api/');
+    // the seed's by default
+    expect(scenarioList()).toContain(`to ${ENDPOINTS.batch.path}`);
   });
 
   it('plays the cue once per order: a 429 with Retry-After, then follow-ups forwarded', () => {

@@ -10,7 +10,7 @@
  * The first request of a scenario with a given content (its orders, without timestamp and
  * signature) gets the cue; the requests that repeat that content are its follow-ups.
  */
-import type { EndpointSpec } from '../../src/core/wire.js';
+import { SEED_WIRE, type EndpointSpec, type WireProfile } from '../../src/core/wire.js';
 
 /** The request header that selects a scenario. */
 export const SCENARIO_HEADER = 'X-Spotcheck-Scenario';
@@ -26,8 +26,8 @@ export type Cue =
 /** One scenario: its name, what the client is to send, what the server plays, what is expected of the client. */
 export interface Scenario {
   name: string;
-  /** What the client sends. */
-  send: string;
+  /** What the client sends, naming the paths of the wire served (a target description may move them). */
+  send: (wire: WireProfile) => string;
   /** What the server answers on cue. */
   server: string;
   /** What a correct client does. */
@@ -56,7 +56,7 @@ const single =
 export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'limit-order',
-    send: 'one LIMIT order (price and quantity) to /api/v1/spot/order or /api/v1.1/spot/order',
+    send: (w) => `one LIMIT order (price and quantity) to ${w.endpoints.v1.path} or ${w.endpoints['v1.1'].path}`,
     server: 'answers normally',
     expect: 'the order is accepted',
     cue: { kind: 'normal' },
@@ -64,7 +64,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'market-v1',
-    send: 'one MARKET order by quantity to /api/v1/spot/order',
+    send: (w) => `one MARKET order by quantity to ${w.endpoints.v1.path}`,
     server: 'answers normally',
     expect: 'the order is accepted',
     cue: { kind: 'normal' },
@@ -72,7 +72,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'market-amount-v1.1',
-    send: 'one MARKET order by amount (quote currency) to /api/v1.1/spot/order',
+    send: (w) => `one MARKET order by amount (quote currency) to ${w.endpoints['v1.1'].path}`,
     server: 'answers normally',
     expect: 'the order is accepted',
     cue: { kind: 'normal' },
@@ -80,7 +80,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'batch-20',
-    send: 'one batch of 20 orders for one symbol to /api/v1/spot/batchOrders',
+    send: (w) => `one batch of 20 orders for one symbol to ${w.endpoints.batch.path}`,
     server: 'answers normally',
     expect: 'all 20 orders are accepted',
     cue: { kind: 'normal' },
@@ -93,7 +93,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'batch-failing-entry',
-    send: 'one batch of 2 or more orders, each with a newClientOrderId',
+    send: (w) => `one batch of 2 or more orders, each with a newClientOrderId, to ${w.endpoints.batch.path}`,
     server: 'places every entry but the last, which fails with code -1130',
     expect: 'the client sends again only the failed entry (re-signed), or stops; never the placed ones',
     cue: { kind: 'failing-entry' },
@@ -106,7 +106,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'clock-jump',
-    send: 'one order, and the same order again after a refusal',
+    send: () => 'one order, and the same order again after a refusal',
     server:
       'its clock jumps 10 s ahead and stays there: the order is refused with the time error (-1021); every answer’s Date header shows the new time',
     expect:
@@ -115,7 +115,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'rate-limit-429',
-    send: 'one order',
+    send: () => 'one order',
     server: 'answers 429 with Retry-After: 1 (nothing placed)',
     expect: 'the client waits at least 1 s, then re-signs and sends again, or gives up',
     cue: {
@@ -128,14 +128,14 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'server-error-5xx',
-    send: 'one order with a newClientOrderId',
+    send: () => 'one order with a newClientOrderId',
     server: 'answers 500 (nothing placed)',
     expect: 'the client re-signs and sends again with the same newClientOrderId, or gives up; never the same bytes',
     cue: { kind: 'status', status: 500, code: -1000, msg: 'Internal error (scenario server-error-5xx)' },
   },
   {
     name: 'slow-answer',
-    send: 'one order with a newClientOrderId',
+    send: () => 'one order with a newClientOrderId',
     server:
       'holds the answer past the client’s timeout (until the client closes the connection, at most the hold time), nothing placed',
     expect: 'the client gives up on the answer, then re-signs and sends again with the same newClientOrderId, or stops',
@@ -143,7 +143,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'time-refusal',
-    send: 'one order',
+    send: () => 'one order',
     server: 'refuses it with the time error (400, code -1021; nothing placed)',
     expect: 'the client re-signs with a fresh timestamp and sends again, never the same bytes',
     cue: {
@@ -172,15 +172,15 @@ export function selectedScenario(
   return {};
 }
 
-/** `spotcheck grade --scenarios`: the list as text. */
-export function scenarioList(): string {
+/** `spotcheck grade --scenarios`: the list as text, on the paths of the wire served. */
+export function scenarioList(wire: WireProfile = SEED_WIRE): string {
   const lines = [
     `Scenarios (select one with the header ${SCENARIO_HEADER}: <name>, or a newClientOrderId starting with <name>.):`,
     '',
   ];
   for (const s of SCENARIOS) {
     lines.push(`  ${s.name}`);
-    lines.push(`    send:   ${s.send}`);
+    lines.push(`    send:   ${s.send(wire)}`);
     lines.push(`    server: ${s.server}`);
     lines.push(`    expect: ${s.expect}`);
   }

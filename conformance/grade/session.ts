@@ -16,6 +16,7 @@ import {
   withoutTime,
 } from './rules.js';
 import { field, selectedScenario, type Scenario } from './scenarios.js';
+import { SEED_WIRE, type WireProfile } from '../../src/core/wire.js';
 
 /** What came back to the client for one request. */
 export interface Answer {
@@ -77,6 +78,8 @@ export interface SessionOptions {
   now?: () => number;
   /** The largest recvWindow the target declares, ms (CLIENT-RECVWINDOW). */
   recvWindowCap?: number;
+  /** The wire served: its API-key header and endpoint paths (default the seed's). */
+  wire?: WireProfile;
 }
 
 /** The grading session (secret held in memory only, never in what it returns). */
@@ -97,9 +100,12 @@ export class GradeSession {
   private readonly idFields = new Map<string, string>();
   private retryNotBefore: number | undefined;
   private readonly recvWindowCap: number | undefined;
+  /** The wire served (API-key header, paths). */
+  readonly wire: WireProfile;
 
   constructor(opts: SessionOptions) {
     this.recvWindowCap = opts.recvWindowCap;
+    this.wire = opts.wire ?? SEED_WIRE;
     this.apiKey = opts.apiKey;
     this.secret = opts.secret;
     this.realNow = opts.now ?? Date.now;
@@ -111,7 +117,7 @@ export class GradeSession {
 
   /** Grade a request that has arrived, and say how to answer it. */
   receive(r: RecordedRequest): { graded: GradedRequest; plan: Plan } {
-    const f = factsOf(r);
+    const f = factsOf(r, this.wire);
     const content = contentKey(r, f);
     const episode = this.episodes.find(
       (e) => e.open && (e.content === content || f.clientOrderIds.some((id) => e.ids.has(id))),
@@ -127,6 +133,7 @@ export class GradeSession {
       idFields: this.idFields,
       ...(this.retryNotBefore !== undefined ? { retryNotBefore: this.retryNotBefore } : {}),
       ...(this.recvWindowCap !== undefined ? { recvWindowCap: this.recvWindowCap } : {}),
+      wire: this.wire,
     });
     this.retryNotBefore = undefined;
     if (!this.seenBytes.has(bytesKey(r))) this.seenBytes.set(bytesKey(r), r.seq);

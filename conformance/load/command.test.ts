@@ -123,8 +123,9 @@ describe('spotcheck load (command line)', () => {
       expect(io.stdout()).toMatch(/FAIL:\n {2}batch: \d+ result entries echoing another client id/);
     });
 
-    it("learns a stranger server's refusals in discovery and stops before --max-orders", async () => {
+    it("learns a stranger server's refusals in discovery and stops before --max-orders, saying so in the verdict", async () => {
       const out = join(dir, 'honest.json');
+      const io = capture(creds);
       expect(
         await cli(
           [
@@ -139,10 +140,16 @@ describe('spotcheck load (command line)', () => {
             '--report-json',
             out,
           ],
-          capture(creds),
+          io,
         ),
       ).toBe(0);
       const r = readReport(out);
+      // a cut-short pass says so, and what to change, where the verdict is read
+      expect(r.durationSeconds).toBeLessThan(5);
+      const text = io.stdout().replace(/\n/g, ' ');
+      expect(text).toContain(`PASS, CUT SHORT: no correctness failure in the ${r.durationSeconds} s of load that ran`);
+      expect(text).toContain(`--max-orders 300 was reached after ${r.durationSeconds} s of the 5 s asked`);
+      expect(text).toMatch(/raise --max-orders \(about \d+ at this pace\) or lower --batch-size/);
       expect(r.discovery?.fingerprints).toEqual({
         signature: [{ status: 401, code: 40101 }],
         time: [{ status: 400, code: 40102 }],

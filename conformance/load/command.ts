@@ -65,7 +65,10 @@ Safety:
                         request (discovery's three a route included) reserves its
                         orders before it is sent, requests in flight included, and
                         the load stops at the first that does not fit (default
-                        ${TARGET_MAX_ORDERS} for a target; none for the embedded server)
+                        ${TARGET_MAX_ORDERS} for a target; none for the embedded server).
+                        A load it ends before --duration says PASS, CUT SHORT with
+                        how long it ran and the cap (or --batch-size) that would
+                        hold the whole duration
   --yes                 do not pause before loading a non-loopback host
 
 Output:

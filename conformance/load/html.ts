@@ -6,7 +6,7 @@
 import { esc } from '../report/plots.js';
 import { page } from '../report/html.js';
 import { LOAD_ROUTES } from './mix.js';
-import type { LoadReport } from './report.js';
+import { cutShort, type LoadReport } from './report.js';
 import { FAILURE_KINDS } from './verdict.js';
 
 /** Latency over time: p50 and p99 lines (left axis, ms) over requests-per-second bars (right axis). */
@@ -70,9 +70,14 @@ const cell = (v: number | null): string => `<td class="num">${v === null ? '-' :
 
 /** The whole page. */
 export function renderLoadHtml(r: LoadReport): string {
-  const verdict = r.passed
-    ? '<p class="verdict pass">PASS: no correctness failure under load</p>'
-    : `<p class="verdict fail">FAIL</p><ul>${r.failures.map((f) => `<li>${esc(f.route)}: ${f.count} ${esc(FAILURE_KINDS[f.kind])}</li>`).join('')}${r.accepted === 0 ? '<li>no request was accepted</li>' : ''}</ul>`;
+  const short = cutShort(r);
+  const verdict = `${
+    r.passed
+      ? short === undefined
+        ? '<p class="verdict pass">PASS: no correctness failure under load</p>'
+        : `<p class="verdict pass">PASS, CUT SHORT: no correctness failure in the ${r.durationSeconds} s of load that ran</p>`
+      : `<p class="verdict fail">FAIL</p><ul>${r.failures.map((f) => `<li>${esc(f.route)}: ${f.count} ${esc(FAILURE_KINDS[f.kind])}</li>`).join('')}${r.accepted === 0 ? '<li>no request was accepted</li>' : ''}</ul>`
+  }${short === undefined ? '' : `<p class="cut-short">${esc(short)}</p>`}`;
   const rows = LOAD_ROUTES.filter((route) => r.routes[route] !== undefined).map((route) => {
     const t = r.routes[route]!;
     const refused = Object.entries(t.refused)

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isSpotcheckError } from '../../src/core/errors.js';
-import { artilleryReport, renderLoad, reportFromJson } from './report.js';
+import { renderLoadHtml } from './html.js';
+import { artilleryReport, cutShort, renderLoad, reportFromJson, type LoadReport } from './report.js';
 
 /** Recorded `artillery run --output` files of the generated project (Artillery 2.0.21, npm run test:artillery). */
 const recorded = (name: string): { aggregate: { counters: Record<string, number> } } =>
@@ -60,5 +61,43 @@ describe('reportFromJson', () => {
     const again = reportFromJson(JSON.parse(JSON.stringify(tampered)));
     expect(again.passed).toBe(false);
     expect(again.failures.map((f) => f.kind)).toContain('misalignedEntries');
+  });
+});
+
+describe('a load the order cap ended early', () => {
+  const ran = (stopped: LoadReport['stopped'], mix: string): LoadReport => ({
+    ...artilleryReport(recorded('reference')),
+    source: 'engine',
+    durationSeconds: 0.95,
+    ordersPlaced: 9500,
+    settings: { durationSeconds: 5, maxOrders: 10000, batchSize: 20, mix },
+    ...(stopped === undefined ? {} : { stopped }),
+  });
+
+  it('passes saying it was cut short, how much ran, and what to change, in the console and the HTML page', () => {
+    const r = ran('max-orders', 'batch=6,v1/query=1');
+    expect(r.passed).toBe(true);
+    const text = renderLoad(r);
+    expect(text).not.toContain('PASS: no correctness failure under load');
+    expect(text).toContain('PASS, CUT SHORT: no correctness failure in the 0.95 s of load that ran');
+    const hint = cutShort(r) ?? '';
+    // 9500 orders in 0.95 s: 10000 a second, 50000 for the 5 s asked
+    expect(hint).toBe(
+      '--max-orders 10000 was reached after 0.95 s of the 5 s asked: the load stopped early, and the verdict covers only that much. ' +
+        'For the whole duration raise --max-orders (about 50000 at this pace) or lower --batch-size (20 orders a batch request now).',
+    );
+    expect(text.replace(/\n/g, ' ')).toContain(hint);
+    const html = renderLoadHtml(r);
+    expect(html).toContain('PASS, CUT SHORT');
+    expect(html).toContain('raise --max-orders (about 50000 at this pace)');
+  });
+
+  it('names --batch-size only when batches are in the mix, and says nothing when the load ran its duration', () => {
+    expect(cutShort(ran('max-orders', 'v1/query=1'))).not.toContain('--batch-size');
+    expect(cutShort(ran('max-orders', 'v1/query=1'))).toContain('raise --max-orders');
+    for (const stopped of [undefined, 'interrupted'] as const) {
+      expect(cutShort(ran(stopped, 'batch=1'))).toBeUndefined();
+      expect(renderLoad(ran(stopped, 'batch=1'))).not.toContain('CUT SHORT');
+    }
   });
 });

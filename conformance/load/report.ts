@@ -11,6 +11,7 @@ import { FAILURE_KINDS, failuresOf, totalOf, type Failure, type RouteTally } fro
 import { FAIL_COUNTERS, latencyName, talliesFromCounters } from './counters.js';
 import { quantile, round, type EngineResult, type SeriesPoint } from './engine.js';
 import type { Discovery } from './discover.js';
+import { wrapWords } from '../report/words.js';
 
 /** Latency figures, ms. */
 export interface LatencySummary {
@@ -230,6 +231,37 @@ export function reportFromJson(json: unknown): LoadReport {
 
 const ms = (x: number | null): string => (x === null ? '-' : `${x} ms`);
 
+/** A number rounded up to two significant digits (a figure to pass on the command line). */
+function roundUp(n: number): number {
+  const unit = 10 ** Math.max(0, Math.floor(Math.log10(Math.max(1, n))) - 1);
+  return Math.ceil(n / unit) * unit;
+}
+
+/**
+ * When the order cap (`--max-orders`) ended the load before its `--duration`: the sentence saying
+ * so, how much of the duration ran, and what to change for the whole of it (a higher cap at this
+ * pace, or fewer orders a batch request when batches are in the mix). Undefined otherwise.
+ */
+export function cutShort(r: LoadReport): string | undefined {
+  if (r.stopped !== 'max-orders') return undefined;
+  const s = r.settings ?? {};
+  const asked = typeof s.durationSeconds === 'number' ? s.durationSeconds : undefined;
+  const cap = typeof s.maxOrders === 'number' ? s.maxOrders : undefined;
+  const batchSize = typeof s.batchSize === 'number' ? s.batchSize : undefined;
+  const batches = typeof s.mix === 'string' ? /(^|,)batch=/.test(s.mix) : r.routes.batch !== undefined;
+  const ran = `${r.durationSeconds} s${asked === undefined ? '' : ` of the ${asked} s asked`}`;
+  const pace = r.durationSeconds > 0 ? r.ordersPlaced / r.durationSeconds : 0;
+  const need = asked !== undefined && pace > 0 ? roundUp(pace * asked + (r.discovery?.ordersPlaced ?? 0)) : undefined;
+  const raise = `raise --max-orders${need === undefined ? '' : ` (about ${need} at this pace)`}`;
+  const lower = batches
+    ? ` or lower --batch-size${batchSize === undefined ? '' : ` (${batchSize} orders a batch request now)`}`
+    : '';
+  return (
+    `--max-orders${cap === undefined ? '' : ` ${cap}`} was reached after ${ran}: the load stopped early, and the verdict covers only that much. ` +
+    `For the whole duration ${raise}${lower}.`
+  );
+}
+
 /** The console rendering. */
 export function renderLoad(r: LoadReport): string {
   const lines: string[] = [];
@@ -280,14 +312,20 @@ export function renderLoad(r: LoadReport): string {
     );
   }
   for (const n of r.discovery?.notes ?? []) lines.push(`note: ${n}`);
-  if (r.stopped === 'max-orders') lines.push('stopped early: --max-orders reached');
   if (r.stopped === 'interrupted') lines.push('stopped early: interrupted');
   lines.push('');
-  if (r.passed) lines.push('PASS: no correctness failure under load');
+  const short = cutShort(r);
+  if (r.passed)
+    lines.push(
+      short === undefined
+        ? 'PASS: no correctness failure under load'
+        : `PASS, CUT SHORT: no correctness failure in the ${r.durationSeconds} s of load that ran`,
+    );
   else {
     lines.push('FAIL:');
     for (const f of r.failures) lines.push(`  ${f.route}: ${f.count} ${FAILURE_KINDS[f.kind]}`);
     if (r.accepted === 0) lines.push('  no request was accepted');
   }
+  if (short !== undefined) lines.push(...wrapWords(short, 100, ''));
   return `${lines.join('\n')}\n`;
 }

@@ -136,6 +136,124 @@ export function discoveryLines(r: RunReport): string[] {
   return out;
 }
 
+/** Where the tree's short lines are written whole; said once under the tree. */
+export const TREE_NOTE =
+  "each check's title: spotcheck run --list; whole observations and answers: --report-json, --report-html";
+
+/** The longest console line of a check, its mark and indent included (its route cells wrap at 100 columns). */
+export const CHECK_LINE_MAX = 300;
+
+/** What an undecided or skipped check's line keeps of its title (whole words). */
+const TITLE_MAX = 110;
+
+/**
+ * A server's answer body inside an observation, `(HTTP 200 {"code":0,...})` or cut short
+ * `(HTTP 200 {"code":0,"transactTime"…)`: from the body's first bracket to the `}` or `]` (or
+ * the `…` of a cut answer) closing the parenthesis before a `;`, `,`, a space or the end.
+ */
+const ANSWER_BODY = /\(HTTP (\d{3}) [{[][\s\S]*?(?:…|[}\]])\)(?=[;,\s]|$)/g;
+
+/** `text` without its parenthesised explanations (balanced, at any depth), those holding `HTTP ddd` kept; an unbalanced one is kept. */
+function withoutAsides(text: string): string {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i] as string;
+    if (c === '(' && !/^\(HTTP \d{3}/.test(text.slice(i))) {
+      let depth = 0;
+      let j = i;
+      for (; j < text.length; j++) {
+        if (text[j] === '(') depth++;
+        else if (text[j] === ')' && --depth === 0) break;
+      }
+      if (j < text.length) {
+        out = out.replace(/ $/, '');
+        i = j + 1;
+        continue;
+      }
+    }
+    out += c;
+    i++;
+  }
+  return out;
+}
+
+/** `text` split at its top-level `; ` (outside parentheses and brackets). */
+function topItems(text: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth = Math.max(0, depth - 1);
+    else if (c === ';' && text[i + 1] === ' ' && depth === 0) {
+      items.push(text.slice(from, i));
+      from = i + 2;
+    }
+  }
+  items.push(text.slice(from));
+  return items.filter((s) => s.trim() !== '');
+}
+
+/**
+ * An observation in at most `max` characters for one console line: what the server did and
+ * on which route, the answers' bodies left to the JSON and HTML reports (`HTTP 400` kept); when
+ * that is still too long, the parenthesised explanations go too, then whole items (`; `-separated)
+ * from the end, the line saying how many more the reports hold.
+ */
+export function shortObservation(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim().replace(ANSWER_BODY, '(HTTP $1)');
+  if (flat.length <= max) return flat;
+  const plain = withoutAsides(flat);
+  if (plain.length <= max) return plain;
+  const items = topItems(plain);
+  const kept: string[] = [];
+  for (const [i, item] of items.entries()) {
+    const more = items.length - i - 1;
+    const tail = more === 0 ? '' : `; … ${more} more in the reports`;
+    const line = [...kept, item].join('; ') + tail;
+    if (line.length > max) break;
+    kept.push(item);
+  }
+  if (kept.length === 0) return clipWords(plain, max);
+  const more = items.length - kept.length;
+  return more === 0 ? kept.join('; ') : `${kept.join('; ')}; … ${more} more in the reports`;
+}
+
+/**
+ * One check's console line, at most CHECK_LINE_MAX characters: its mark, ID, level and seed
+ * section, then what a reader needs of it: nothing more for a pass (its title is in `run --list`
+ * and the reports), what the server did for an INFO, the title and the reason for a skip, an
+ * inconclusive check or a failure (a failure's whole text follows under Failures).
+ */
+export function checkLine(x: CheckReport, color: boolean): string {
+  const listed =
+    x.baseline === undefined
+      ? ''
+      : x.baseline.state === 'stale'
+        ? ' (STALE baseline entry: passes now)'
+        : ' (baselined)';
+  const head = `  ${mark(x, color)} ${x.id} [${x.level}, §${x.section}]`;
+  // the mark's color codes take no column
+  const width = head.length - (color ? 9 : 0) + listed.length;
+  const room = Math.max(40, CHECK_LINE_MAX - width);
+  switch (x.status) {
+    case 'pass':
+      return `${head}${listed}`;
+    case 'info':
+      return `${head} ${shortObservation(x.observed ?? clipWords(x.title, TITLE_MAX), room - 1)}${listed}`;
+    case 'fail':
+      return `${head} ${clipWords(x.title, room - 1)}${listed}`;
+    case 'skip':
+    case 'inconclusive': {
+      const title = clipWords(x.title, Math.min(TITLE_MAX, room - 40));
+      const label = x.status === 'skip' ? 'skipped' : 'inconclusive';
+      return `${head} ${title} (${label}: ${clipWords(x.reason ?? '', room - title.length - label.length - 6)})${listed}`;
+    }
+  }
+}
+
 /** Render the whole report for a terminal. */
 /** The causes of a check never started because the run stopped (conformance/decide.ts notRun). */
 const STOPPED_CAUSES: ReadonlySet<string> = new Set(['target-down', 'interrupted', 'fail-fast']);
@@ -159,25 +277,12 @@ export function renderConsole(r: RunReport, style: ConsoleStyle): string {
     if (list.length === 0) continue;
     out.push(paint(style.color, '1', fam));
     for (const x of list) {
-      const note =
-        x.status === 'info'
-          ? `: ${x.observed ?? ''}`
-          : x.status === 'skip'
-            ? ` (skipped: ${x.reason ?? ''})`
-            : x.status === 'inconclusive'
-              ? ` (inconclusive: ${x.reason ?? ''})`
-              : '';
-      const listed =
-        x.baseline === undefined
-          ? ''
-          : x.baseline.state === 'stale'
-            ? ' (STALE baseline entry: passes now)'
-            : ' (baselined)';
-      out.push(`  ${mark(x, style.color)} ${x.id} [${x.level}, §${x.section}] ${x.title}${note}${listed}`);
+      out.push(checkLine(x, style.color));
       // the routes, when they did not all pass (a pass means every offered route was decided)
       if (x.cells?.some((c) => c.verdict !== 'pass')) out.push(...cellsLines(x.cells, '      '));
     }
   }
+  out.push(`  (${TREE_NOTE})`);
   if (notRun.length > 0)
     out.push(
       '',

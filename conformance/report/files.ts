@@ -10,6 +10,7 @@ import {
   existsSync,
   mkdirSync,
   openSync,
+  rmSync,
   statSync,
   unlinkSync,
   writeFileSync,
@@ -124,16 +125,24 @@ export function openNdjson(path: string): NdjsonSink {
     throw cannot('report-ndjson', path, err);
   }
   let open = true;
+  let written = false;
   const line = (event: Record<string, unknown>) => {
-    if (open) writeSync(fd, `${JSON.stringify({ ...event, time: new Date().toISOString() })}\n`);
+    if (!open) return;
+    writeSync(fd, `${JSON.stringify({ ...event, time: new Date().toISOString() })}\n`);
+    written = true;
   };
   return {
     start: (info) => line({ event: 'start', ...info }),
     evidence: (info) => line({ event: 'evidence', ...info }),
     check: (report) => line({ event: 'check', ...report }),
     end: (report) => line({ event: 'end', ...report }),
+    // A run that never started (a usage error such as missing credentials, exit 2) writes no
+    // report, as JSON, JUnit and HTML: the file opened to check its path goes, never left empty.
     close: () => {
-      if (open) closeSync(fd);
+      if (open) {
+        closeSync(fd);
+        if (!written) rmSync(path, { force: true });
+      }
       open = false;
     },
   };

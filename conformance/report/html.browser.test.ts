@@ -86,6 +86,20 @@ async function open(file: string): Promise<{ page: Page; errors: string[] }> {
   return { page, errors };
 }
 
+/**
+ * How a page sits in the 1280 px window: the page's own width (no horizontal scroll when it is
+ * 1280 at most), and each table or `pre` wider than its box, which must scroll inside that box.
+ */
+async function widths(page: Page): Promise<{ page: number; window: number; unscrolled: string[] }> {
+  return page.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    window: window.innerWidth,
+    unscrolled: Array.from(document.querySelectorAll('table, pre'))
+      .filter((el) => el.scrollWidth > el.clientWidth + 1 && !/auto|scroll/.test(getComputedStyle(el).overflowX))
+      .map((el) => `${el.tagName.toLowerCase()} ${el.scrollWidth} px in ${el.clientWidth} px`),
+  }));
+}
+
 /** The fragment links of a page whose target id is missing. */
 async function missingAnchors(page: Page): Promise<string[]> {
   return page.evaluate(() =>
@@ -158,6 +172,17 @@ describe('the HTML report of `npm start -- --report-html`', () => {
     expect(await page.locator('#time-plot rect.band').count()).toBeGreaterThan(2 * rows);
     await plot.screenshot({ path: join(ARTIFACTS, 'report-time-plot.png') });
     await page.close();
+  });
+
+  it('fits a 1280 px window, passing or failing: nothing wider than the page but what scrolls in its own box', async () => {
+    // the passing run's report, and a failing one (the docs matrix's faulty server: failures with
+    // Expected, Actual, long answers and curl lines)
+    for (const file of [REPORT, join(MEDIA, 'faulty-time-lead.html'), join(MEDIA, 'matrix.html')]) {
+      const { page } = await open(file);
+      const w = await widths(page);
+      expect({ file, ...w }).toEqual({ file, page: 1280, window: 1280, unscrolled: [] });
+      await page.close();
+    }
   });
 
   it('holds no spelling of the secret', () => {

@@ -31,7 +31,11 @@ export const CELL_LOOK: Record<CellStatus, { mark: string; words: string }> = {
   'not-run': { mark: '·', words: 'not run' },
 };
 
-/** The page's style sheet (also used by the matrix page). */
+/**
+ * The page's style sheet (also used by the matrix page). It fits a 1280 px window: a table wider
+ * than the page scrolls inside its own box, and long unbroken text (JSON answers, curl lines)
+ * wraps in its cell instead of widening the page.
+ */
 export const STYLE = `
 :root{--pass:#1b7a36;--pass-bg:#cdebd3;--fail:#b3261e;--fail-bg:#f8d0cc;--inc:#6a3d9a;--inc-bg:#e6d8f2;--info:#1f5f99;--info-bg:#d3e4f5;--skip:#7a5c00;--skip-bg:#f7ebc0;--na:#f4f4f4;--line:#d0d0d0;--ink:#1d1d1f;--muted:#5f6368}
 *{box-sizing:border-box}
@@ -46,8 +50,9 @@ nav a{color:var(--info);text-decoration:none}nav a:hover{text-decoration:underli
 .verdict.pass{background:var(--pass-bg);color:var(--pass)}.verdict.fail{background:var(--fail-bg);color:var(--fail)}.verdict.partial{background:var(--skip-bg);color:var(--skip)}
 .chips{display:flex;gap:8px;flex-wrap:wrap;margin:6px 0}
 .chip{border-radius:12px;padding:2px 10px;font-weight:600}
-table{border-collapse:collapse;margin:6px 0}
-th,td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}
+table{border-collapse:collapse;margin:6px 0;display:block;max-width:100%;overflow-x:auto}
+th,td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top;overflow-wrap:break-word}
+td:last-child,td .muted{overflow-wrap:anywhere}td:first-child:not(:last-child)>code:only-child{white-space:nowrap}
 th{background:#fafafa}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 .grid{font-size:12px}.grid th.rule{white-space:nowrap;font-weight:500;font-family:ui-monospace,"DejaVu Sans Mono",monospace}
@@ -63,7 +68,7 @@ td.num{text-align:right;font-variant-numeric:tabular-nums}
 .failure{border:1px solid var(--fail);border-left:6px solid var(--fail);border-radius:6px;padding:8px 14px;margin:12px 0;background:#fffafa}
 .failure h3{margin-top:4px}
 blockquote{margin:6px 0;padding:4px 12px;border-left:4px solid var(--line);color:#333;background:#fafafa}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:6px 0}dt{font-weight:600}dd{margin:0}
+dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:4px 12px;margin:6px 0}dt{font-weight:600}dd{margin:0;min-width:0;overflow-wrap:anywhere}
 pre{background:#f6f8fa;border:1px solid var(--line);border-radius:4px;padding:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-all;font:12px/1.4 ui-monospace,"DejaVu Sans Mono",monospace;margin:4px 0}
 code{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px}
 .status{font-weight:700;border-radius:4px;padding:0 6px;white-space:nowrap}

@@ -70,6 +70,34 @@ describe('target description', () => {
     expect(() => loadDescription(join(dir, 'missing.jsonc'))).toThrow(/cannot read/);
   });
 
+  it('an enum or const error lists the values allowed and the one given', () => {
+    expect(descriptionIssues({ batchSignature: 'query-plus' })).toEqual([
+      '/batchSignature: must be equal to one of the allowed values: "query+body", "query-only" (got "query-plus")',
+    ]);
+    expect(descriptionIssues({ endpoints: { v1: { placements: ['qery'] } } })).toEqual([
+      '/endpoints/v1/placements/0: must be equal to one of the allowed values: "query", "body", "split" (got "qery")',
+    ]);
+  });
+
+  it('a description file cut short is one usage error, said once, naming the file and where it ends', () => {
+    const dir = tmp();
+    const whole = targetTemplate();
+    const cut = join(dir, 'cut.jsonc');
+    writeFileSync(cut, whole.slice(0, Math.floor(whole.length / 2)));
+    let message = '';
+    try {
+      loadDescription(cut);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    const lines = message.split('\n');
+    expect(lines[0]).toBe(`--config: ${cut} is not JSON (comments and trailing commas allowed):`);
+    expect(lines.slice(1)).toHaveLength(1);
+    expect(lines[1]).toMatch(
+      /^ {2}.*cut\.jsonc:\d+:\d+: the file ends before its JSON value does \(\d+ closing } missing\): is it cut short\?$/,
+    );
+  });
+
   it('accepts trailing commas; a syntax error names the file, line and column', () => {
     const dir = tmp();
     const good = join(dir, 'good.jsonc');

@@ -5,7 +5,7 @@
  * file (`--config`), overridden by flags; whatever is left out is the seed's value.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { SpotcheckError } from '../../src/core/errors.js';
 import { API_KEY_HEADER, ENDPOINT_NAMES, ENDPOINTS, type EndpointName } from '../../src/core/wire.js';
 import type { Placement } from '../../src/core/signing/build.js';
@@ -97,6 +97,18 @@ interface Issue {
   credential: boolean;
 }
 
+/** A schema error's message, naming the values allowed where the schema lists them (`enum`, `const`). */
+function withAllowed(e: ErrorObject): string {
+  const message = e.message ?? 'is invalid';
+  if (e.keyword === 'enum') {
+    const allowed = (e.params as { allowedValues?: unknown[] }).allowedValues ?? [];
+    return `${message}: ${allowed.map((v) => JSON.stringify(v)).join(', ')} (got ${JSON.stringify(e.data)})`;
+  }
+  if (e.keyword === 'const')
+    return `${message}: ${JSON.stringify((e.params as { allowedValue?: unknown }).allowedValue)} (got ${JSON.stringify(e.data)})`;
+  return message;
+}
+
 function issuesOf(value: unknown): Issue[] {
   validator ??= new Ajv2020({ allErrors: true, strict: true, verbose: true }).compile(
     JSON.parse(readFileSync(kitPath('conformance', 'target', 'target.schema.json'), 'utf8')) as object,
@@ -116,7 +128,7 @@ function issuesOf(value: unknown): Issue[] {
         };
       return { pointer, key, credential: false, message: unknownKeyMessage(key, known) };
     }
-    return { pointer, credential: false, message: e.message ?? 'is invalid' };
+    return { pointer, credential: false, message: withAllowed(e) };
   });
 }
 

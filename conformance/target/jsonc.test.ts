@@ -15,6 +15,24 @@ describe('JSONC reading', () => {
     expect(lineColumn('ab\ncd', 4)).toEqual({ line: 2, column: 2 });
   });
 
+  it('a file cut short is said once, with the closing brackets it lacks; a problem met twice at one place is said once', () => {
+    const whole =
+      '{\n  "endpoints": {\n    "v1": { "placements": ["query", "body"] },\n    "batch": { "offered": true }\n  }\n}\n';
+    expect(parseJsonc(whole).errors).toEqual([]);
+    for (let cut = 2; cut < whole.trimEnd().length; cut++) {
+      const text = whole.slice(0, cut);
+      const { errors } = parseJsonc(text);
+      expect(errors, JSON.stringify(text)).toHaveLength(1);
+      expect(new Set(errors).size).toBe(errors.length);
+    }
+    // cut after the second key's object opened: two objects and one array left open
+    const text = whole.slice(0, whole.indexOf('"body"'));
+    const { line, column } = lineColumn(text, text.length);
+    expect(parseJsonc(text).errors).toEqual([
+      `${line}:${column}: the file ends before its JSON value does (3 closing } and 1 closing ] missing): is it cut short?`,
+    ]);
+  });
+
   it('locates a JSON Pointer and a key in the text', () => {
     const { doc } = parseJsonc('{\n  "order": {\n    "price": "1",\n    "prcie": 2\n  }\n}');
     expect(doc.where('/order/price')).toBe('3:14');

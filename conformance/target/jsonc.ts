@@ -40,6 +40,39 @@ export function lineColumn(text: string, offset: number): { line: number; column
   return { line, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
 }
 
+/**
+ * One line per syntax problem, `line:column: problem`, each said once (jsonc-parser reports one
+ * error per construct it could not close, several at one place). A file whose value began and
+ * whose every error runs to its very end (an unterminated string included) was cut short: one
+ * line says so, with the closing brackets it lacks.
+ */
+function syntaxErrors(text: string, found: readonly ParseError[], begun: boolean): string[] {
+  const place = (offset: number): string => {
+    const { line, column } = lineColumn(text, offset);
+    return `${line}:${column}`;
+  };
+  if (begun && found.length > 0 && found.every((e) => e.offset + e.length >= text.length)) {
+    const count = (code: string): number => found.filter((e) => printParseErrorCode(e.error) === code).length;
+    const missing = [
+      [count('CloseBraceExpected'), '}'],
+      [count('CloseBracketExpected'), ']'],
+    ]
+      .filter(([n]) => (n as number) > 0)
+      .map(([n, c]) => `${n} closing ${c}`)
+      .join(' and ');
+    return [
+      `${place(text.length)}: the file ends before its JSON value does${missing === '' ? '' : ` (${missing} missing)`}: is it cut short?`,
+    ];
+  }
+  const lines: string[] = [];
+  for (const e of found) {
+    const code = printParseErrorCode(e.error);
+    const line = `${place(e.offset)}: ${WORDS[code] ?? code}`;
+    if (!lines.includes(line)) lines.push(line);
+  }
+  return lines;
+}
+
 /** A parsed document: its value, and where each JSON Pointer of it sits (`line:column`). */
 export interface JsoncDocument {
   value: unknown;
@@ -54,11 +87,7 @@ export interface JsoncDocument {
 export function parseJsonc(text: string): { doc: JsoncDocument; errors: string[] } {
   const found: ParseError[] = [];
   const root = parseTree(text, found, { allowTrailingComma: true, disallowComments: false });
-  const errors = found.map((e) => {
-    const { line, column } = lineColumn(text, e.offset);
-    const code = printParseErrorCode(e.error);
-    return `${line}:${column}: ${WORDS[code] ?? code}`;
-  });
+  const errors = syntaxErrors(text, found, root !== undefined);
   if (root === undefined && errors.length === 0) errors.push('1:1: the file is empty (a JSON value expected)');
   const at = (node: Node | undefined): string => {
     const { line, column } = lineColumn(text, node?.offset ?? 0);

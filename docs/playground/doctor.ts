@@ -3,7 +3,7 @@
  * the pasted request with the Web Crypto HMAC, in the page; nothing is sent anywhere and
  * the secret is never shown. Hooked into the playground by one call in `page.ts`.
  */
-import { diagnoseAsync, type Diagnosis } from '../../src/core/doctor/diagnose.js';
+import { diagnoseAsync, firstDifferenceLines, type Diagnosis } from '../../src/core/doctor/diagnose.js';
 import { webCryptoHmac } from '../../src/core/signing/webcrypto.js';
 import { resolveBodyKind, type PlaygroundInput } from './signer.js';
 
@@ -70,13 +70,7 @@ export function verdictLines(v: PastedVerdict): string[] {
     `server signed: ${d.serverSigned}`,
   ];
   if (d.clientSigned !== undefined) lines.push(`client signed: ${d.clientSigned}`);
-  if (d.firstDifference !== undefined) {
-    lines.push(
-      `first difference at index ${d.firstDifference.index}:`,
-      `  server ${d.firstDifference.server}`,
-      `  client ${d.firstDifference.client}`,
-    );
-  }
+  if (d.firstDifference !== undefined) lines.push(...firstDifferenceLines(d.firstDifference));
   return lines;
 }
 

@@ -5,12 +5,13 @@
  * `npm run test:browser` (vitest.browser.config.ts), as vitest
  * itself resolves each configuration; and `npm run test:burn` finds every file it names.
  */
-import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createVitest } from 'vitest/node';
 import { ROOT } from '../tools/graph.mjs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { BURN_FILES, INTEROP_FILES, PACKAGE_FILES } from './suites.js';
+import { readmeFigures } from './readme-figures.js';
 
 const SKIP = new Set(['node_modules', 'dist', 'site', '.git', 'artifacts', 'reports']);
 
@@ -49,6 +50,17 @@ describe('the test suites', () => {
       .filter(([, in_]) => in_.length !== 1)
       .map(([f, in_]) => `${f}: ${in_.length === 0 ? 'in no suite' : in_.join(' and ')}`);
     expect(wrong).toEqual([]);
+    // the README's file counts are these (its test counts: FiguresReporter, on a whole run)
+    const said = readmeFigures(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+    expect({
+      'npm test': said['npm test'].files,
+      'test:interop': said['test:interop'].files,
+      'test:package': said['test:package'].files,
+    }).toEqual({
+      'npm test': suites['npm test'].length,
+      'test:interop': suites['test:interop'].length,
+      'test:package': suites['test:package'].length,
+    });
     expect(suites['test:interop']).toEqual([...INTEROP_FILES].sort());
     expect(suites['test:package']).toEqual([...PACKAGE_FILES].sort());
     // the developer loop keeps the runner and one whole-kit run against a stranger venue

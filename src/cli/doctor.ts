@@ -5,7 +5,7 @@
 import { SpotcheckError } from '../core/errors.js';
 import { guessBodyKind, type BodyKind } from '../core/signing/total-params.js';
 import { sign } from '../signing/hmac.js';
-import { diagnose } from '../core/doctor/diagnose.js';
+import { diagnose, firstDifferenceLines } from '../core/doctor/diagnose.js';
 import { credential, parse, type Io } from './args.js';
 
 export const DOCTOR_HELP = `Usage: spotcheck doctor --secret S --url URL [--body B] [--body-kind K] [--signature SIG] [--api-key K] [--json]
@@ -103,13 +103,7 @@ export function doctorCommand(argv: string[], io: Io): number {
     `server signed: ${d.serverSigned}`,
   ];
   if (d.clientSigned !== undefined) lines.push(`client signed: ${d.clientSigned}`);
-  if (d.firstDifference !== undefined) {
-    lines.push(
-      `first difference at index ${d.firstDifference.index}:`,
-      `  server ${d.firstDifference.server}`,
-      `  client ${d.firstDifference.client}`,
-    );
-  }
+  if (d.firstDifference !== undefined) lines.push(...firstDifferenceLines(d.firstDifference));
   io.out(`${lines.join('\n')}\n`);
   return 1;
 }

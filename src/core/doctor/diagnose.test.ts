@@ -6,7 +6,10 @@ import {
   candidates,
   diagnose,
   diagnoseAsync,
+  DIFFERENCE_CLOSE,
+  DIFFERENCE_OPEN,
   firstDifference,
+  firstDifferenceLines,
   DOCTOR_SENTENCES,
   SEARCH_BUDGET_CHARS,
   type DoctorRequest,
@@ -118,8 +121,39 @@ describe('diagnose (§5.3)', () => {
   });
 
   it('marks the first difference', () => {
-    expect(firstDifference('abc', 'abd')).toEqual({ index: 2, server: 'ab[>c<]', client: 'ab[>d<]' });
+    expect(firstDifference('abc', 'abd')).toEqual({
+      index: 2,
+      server: 'ab⟦c⟧',
+      client: 'ab⟦d⟧',
+      serverChar: '"c" (U+0063)',
+      clientChar: '"d" (U+0064)',
+    });
     expect(firstDifference('abc', 'abc')).toBeUndefined();
+  });
+
+  it('marks a differing bracket readably: the marks are never characters of a query string or a JSON body', () => {
+    // the batch body signed with and without its opening bracket, and a query against a body
+    const d = firstDifference('timestamp=1[{"symbol":"BTCUSDT"}]', 'timestamp=1&[{"symbol":"BTCUSDT"}]');
+    expect(d?.server).toBe('timestamp=1⟦[⟧{"symbol":"BTCUS');
+    expect(d?.client).toBe('timestamp=1⟦&⟧[{"symbol":"BTCU');
+    expect(firstDifferenceLines(d as NonNullable<typeof d>)).toEqual([
+      'first difference at index 11: the server signed "[" (U+005B), the client "&" (U+0026):',
+      '  server timestamp=1⟦[⟧{"symbol":"BTCUS',
+      '  client timestamp=1⟦&⟧[{"symbol":"BTCU',
+    ]);
+    for (const c of ['[', ']', '<', '>', '{', '}', '(', ')']) {
+      const m = firstDifference(`a=${c}`, 'a=x');
+      // exactly one pair of marks, around the differing character, whatever it is
+      expect(m?.server).toBe(`a=${DIFFERENCE_OPEN}${c}${DIFFERENCE_CLOSE}`);
+      expect(m?.server.split(DIFFERENCE_OPEN)).toHaveLength(2);
+    }
+    // the shorter side ends there: nothing between the marks, and said in words
+    expect(firstDifference('a=1', 'a=1&b=2')).toMatchObject({
+      server: 'a=1⟦⟧',
+      client: 'a=1⟦&⟧b=2',
+      serverChar: 'the end of the text',
+      clientChar: '"&" (U+0026)',
+    });
   });
 });
 

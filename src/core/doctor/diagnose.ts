@@ -71,10 +71,23 @@ export interface DoctorRequest {
 export interface FirstDifference {
   /** Index (UTF-16 code unit) of the first differing character. */
   index: number;
-  /** Excerpt of the server's string around the difference, the difference marked `[>…<]`. */
+  /**
+   * Excerpt of the server's string around the difference, the differing character between
+   * {@link DIFFERENCE_OPEN} and {@link DIFFERENCE_CLOSE} (`⟦` `⟧`, which no query string or JSON
+   * body of this API needs, unlike `[`, `<` or `>`); nothing between them where the text ends.
+   */
   server: string;
   client: string;
+  /** The server's differing character in words: `"&" (U+0026)`, or `the end of the text`. */
+  serverChar: string;
+  /** The client's, likewise. */
+  clientChar: string;
 }
+
+/** The mark before the first differing character of an excerpt. */
+export const DIFFERENCE_OPEN = '⟦';
+/** The mark after it. */
+export const DIFFERENCE_CLOSE = '⟧';
 
 /**
  * Why a signature did not verify (never holds the secret). Two mistakes combined (§5.3):
@@ -622,14 +635,35 @@ export function candidates(req: DoctorRequest): Candidate[] {
 
 const EXCERPT = 16;
 
+/** A character in words: itself quoted as JSON writes it (`"&"`, `"\\n"`) and its code point, or the end of the text. */
+function charWords(c: string | undefined): string {
+  if (c === undefined) return 'the end of the text';
+  return `${JSON.stringify(c)} (U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`;
+}
+
 /** First differing index of two strings and marked excerpts, or undefined when equal. */
 export function firstDifference(server: string, client: string): FirstDifference | undefined {
   let i = 0;
   while (i < server.length && i < client.length && server[i] === client[i]) i++;
   if (i === server.length && i === client.length) return undefined;
   const mark = (s: string): string =>
-    `${s.slice(Math.max(0, i - EXCERPT), i)}[>${s.slice(i, i + 1)}<]${s.slice(i + 1, i + 1 + EXCERPT)}`;
-  return { index: i, server: mark(server), client: mark(client) };
+    `${s.slice(Math.max(0, i - EXCERPT), i)}${DIFFERENCE_OPEN}${s.slice(i, i + 1)}${DIFFERENCE_CLOSE}${s.slice(i + 1, i + 1 + EXCERPT)}`;
+  return {
+    index: i,
+    server: mark(server),
+    client: mark(client),
+    serverChar: charWords(server[i]),
+    clientChar: charWords(client[i]),
+  };
+}
+
+/** The first difference for people: where, what each side has there, and the two marked excerpts. */
+export function firstDifferenceLines(d: FirstDifference): string[] {
+  return [
+    `first difference at index ${d.index}: the server signed ${d.serverChar}, the client ${d.clientChar}:`,
+    `  server ${d.server}`,
+    `  client ${d.client}`,
+  ];
 }
 
 function sentSignature(req: DoctorRequest): string | undefined {
