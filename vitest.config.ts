@@ -8,9 +8,9 @@ import { INTEROP_FILES, longFirst, NODE_SUITE, PACKAGE_FILES } from './harness/t
  * last was the tail of the whole run.
  */
 const LONG_FIRST = [
-  'conformance/runner.test.ts',
+  'conformance/engine/runner.test.ts',
   'harness/edge-mutants.test.ts',
-  'conformance/hostile.test.ts',
+  'conformance/engine/hostile.test.ts',
   'conformance/cli/matrix.test.ts',
   'harness/budget.test.ts',
   'harness/grade-client.test.ts',

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { TargetDescription } from '../conformance/target/description.js';
 import { runVariant } from './run-variant.js';
 import type { VariantOptions } from './variants.js';
-import type { RunReport } from '../conformance/types.js';
+import type { RunReport } from '../conformance/judgement/types.js';
 
 const ORDER = {
   price: { min: '100', max: '150', step: '0.5' },

@@ -5,12 +5,12 @@
  * harness's self-test runs (mutants, variants, stranger venues) go through it, so any output that
  * drifts from decide() fails the suite that met it.
  */
-import { runConformance, type RunOptions } from '../conformance/runner.js';
+import { runConformance, type RunOptions } from '../conformance/engine/runner.js';
 import { renderJunit } from '../conformance/report/junit.js';
 import { renderHtml } from '../conformance/report/html.js';
 import { renderConsole } from '../conformance/report/console.js';
 import type { EvidenceEvent } from '../conformance/report/files.js';
-import type { CheckReport, RunReport } from '../conformance/types.js';
+import type { CheckReport, RunReport } from '../conformance/judgement/types.js';
 
 /** What disagrees between the report and the other outputs of one run (empty: they agree). */
 export function disagreements(

@@ -23,7 +23,7 @@ describe.concurrent('edge mutants: each caught by its edge check only', () => {
       const family = rule(checks.find((c) => c.id === m.caughtBy)?.ruleId ?? 'AUTH-APIKEY-REQUIRED').family;
       const r = await runAgainstServer(m.options, { runs: 4, seed: 43, only: [`${family}-`], concurrency: 2 });
       // the domain catalogue's probes of the same rule (spec/domain.json) may carry the same fault, and the
-      // rule's run-wide invariant judges the same answers (conformance/invariant.ts)
+      // rule's run-wide invariant judges the same answers (conformance/judgement/invariant.ts)
       const ofRule = ['domain', 'invariant'].map((k) => `${m.caughtBy.split('.')[0] ?? ''}.${k}`);
       expect(r.checks.filter((c) => c.status === 'fail' && !ofRule.includes(c.id)).map((c) => c.id)).toEqual([
         m.caughtBy,
@@ -48,7 +48,7 @@ describe('a server reading the API-key header case-sensitively', () => {
 
 describe('the coverage matrix lists every edge probe', () => {
   it('each edge check and each time-parameter form probe covers at least one rule x route cell', async () => {
-    const { coverageMatrix } = await import('../conformance/coverage.js');
+    const { coverageMatrix } = await import('../conformance/judgement/coverage.js');
     const { LONG_FORMS } = await import('../conformance/checks/time.js');
     const m = coverageMatrix(checks);
     for (const id of [...edgeMutants.map((e) => e.caughtBy), ...LONG_FORMS.map((f) => f.id)]) {

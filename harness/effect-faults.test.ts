@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { TargetDescription } from '../conformance/target/description.js';
 import { runVariant } from './run-variant.js';
 import type { VariantOptions } from './variants.js';
-import type { RunReport } from '../conformance/types.js';
+import type { RunReport } from '../conformance/judgement/types.js';
 import { effectFaults } from './effect-faults.js';
 
 const LOOKUP = '/api/v1/spot/order/lookup';

@@ -11,12 +11,12 @@ import { describe, expect, it } from 'vitest';
 import { startServer } from '../src/server/server.js';
 import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
 import { parsePairs, SIGNATURE_PARAM } from '../src/core/signing/query.js';
-import { runConformance } from '../conformance/runner.js';
-import { DEFAULT_TIMEOUT_MS } from '../conformance/transport.js';
+import { runConformance } from '../conformance/engine/runner.js';
+import { DEFAULT_TIMEOUT_MS } from '../conformance/engine/transport.js';
 import { resolveDescription, type TargetDescription } from '../conformance/target/description.js';
 import { offGrid, toGrid, type DecimalSpec, type Grid } from '../conformance/target/decimal-grid.js';
 import { validateOrder } from '../src/core/validation/order.js';
-import type { CheckRecord } from '../conformance/decide.js';
+import type { CheckRecord } from '../conformance/judgement/decide.js';
 
 const PLACEMENTS = ['query', 'body', 'split'] as const;
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { runAgreeing } from './agreeing-run.js';
 import { resolveDescription } from '../conformance/target/description.js';
-import type { RunReport } from '../conformance/types.js';
+import type { RunReport } from '../conformance/judgement/types.js';
 import { startGateway, type GatewayFaults } from './gateway.js';
 
 async function run(

@@ -19,7 +19,7 @@ import type { Io } from '../src/cli/args.js';
 import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
 import { startServer, type RunningServer } from '../src/server/server.js';
 import { conformanceCommands } from '../conformance/cli/commands.js';
-import type { RunReport } from '../conformance/types.js';
+import type { RunReport } from '../conformance/judgement/types.js';
 import { startVariant } from './variants.js';
 import { startPythonVenue } from './foreign/venues.js';
 

@@ -10,7 +10,7 @@ import { API_KEY_HEADER } from '../src/core/wire.js';
 import { checkTimeWindow } from '../src/core/time.js';
 import type { RuleFamily } from '../src/core/rule-id.js';
 import { resign, type ProxiedRequest, type VariantOptions } from './variants.js';
-import type { RouteKey } from '../conformance/requests.js';
+import type { RouteKey } from '../conformance/engine/requests.js';
 
 /** The request's signature is not the one its text needs (a wrong signature was sent). */
 function badlySigned(r: ProxiedRequest): boolean {

@@ -3,10 +3,10 @@
  * the test declares: the set-up the harness's verdict tests share (the server's seed, the run's
  * seed and cases, and the check families the test reads are theirs).
  */
-import { DEFAULT_TIMEOUT_MS } from '../conformance/transport.js';
+import { DEFAULT_TIMEOUT_MS } from '../conformance/engine/transport.js';
 import { runAgreeing } from './agreeing-run.js';
 import { resolveDescription, type TargetDescription } from '../conformance/target/description.js';
-import type { RunReport } from '../conformance/types.js';
+import type { RunReport } from '../conformance/judgement/types.js';
 import { DEMO_API_KEY, DEMO_SECRET } from '../src/server/credentials.js';
 import { startVariant, type RunningVariant, type VariantOptions } from './variants.js';
 

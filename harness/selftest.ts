@@ -2,12 +2,12 @@
  * Running the whole suite against an in-process server, for the runner's self-tests
  * and the benchmark.
  */
-import { DEFAULT_TIMEOUT_MS } from '../conformance/transport.js';
+import { DEFAULT_TIMEOUT_MS } from '../conformance/engine/transport.js';
 import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_READONLY_SECRET, DEMO_SECRET } from '../src/server/credentials.js';
 import { startServer, type ServerOptions } from '../src/server/server.js';
-import type { RunOptions } from '../conformance/runner.js';
+import type { RunOptions } from '../conformance/engine/runner.js';
 import { runAgreeing } from './agreeing-run.js';
-import type { RunReport } from '../conformance/types.js';
+import type { RunReport } from '../conformance/judgement/types.js';
 
 /** Start a reference server with `options`, run the checks against it, stop it. */
 export async function runAgainstServer(

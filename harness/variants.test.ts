@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isSpotcheckError } from '../src/core/errors.js';
-import type { RunReport } from '../conformance/types.js';
+import type { RunReport } from '../conformance/judgement/types.js';
 import { byId, checkVariant as check, idsWith as ids, servedBy as served } from './run-variant.js';
 
 /** Checks that send nothing but batches: without a batch endpoint they cannot pass. */

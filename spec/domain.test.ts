@@ -22,7 +22,7 @@ import {
   paramsWithForm,
   type DomainForm,
   type Fill,
-} from '../conformance/domain.js';
+} from '../conformance/judgement/domain.js';
 
 const ROOT = packageRoot();
 const schema = JSON.parse(readFileSync(join(ROOT, 'spec', 'domain.schema.json'), 'utf8')) as object;

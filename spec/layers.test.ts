@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { kitPath } from '../src/paths.js';
-import { acceptedPlan, domainCatalogue, invalidPlan, lenientPlan, openPlan } from '../conformance/domain.js';
+import { acceptedPlan, domainCatalogue, invalidPlan, lenientPlan, openPlan } from '../conformance/judgement/domain.js';
 import { checks } from '../conformance/checks/index.js';
 
 interface FailureMode {

@@ -21,10 +21,10 @@ import {
   openPlan,
   ruleOfForm,
   typeOfForm,
-} from '../conformance/domain.js';
-import { routeKey } from '../conformance/requests.js';
+} from '../conformance/judgement/domain.js';
+import { routeKey } from '../conformance/engine/requests.js';
 import { checks } from '../conformance/checks/index.js';
-import { ECHO_TRACES, echoCovered, judgeAnswer } from '../conformance/invariant.js';
+import { ECHO_TRACES, echoCovered, judgeAnswer } from '../conformance/judgement/invariant.js';
 import { advisoryIssue } from '../conformance/grade/rules.js';
 import type { RawRequest } from '../src/client/http.js';
 

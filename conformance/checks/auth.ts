@@ -2,8 +2,8 @@
  * AUTH family: the API key header (§5.2), the key's own secret (§5.3), permissions
  * and security type (§5.1), each on every route.
  */
-import type { CheckContext, CheckDefinition } from '../types.js';
-import { routeKey } from '../requests.js';
+import type { CheckContext, CheckDefinition } from '../judgement/types.js';
+import { routeKey } from '../engine/requests.js';
 import { expectAccepted, expectRejected, firstFailure, send, skip, type Step } from './helpers.js';
 import type { RawRequest } from '../../src/client/http.js';
 import { API_KEY_HEADER } from '../../src/core/wire.js';

@@ -6,8 +6,8 @@ import fc from 'fast-check';
 import type { RuleId } from '../../src/core/rule-id.js';
 import { LIMITS } from '../../src/core/wire.js';
 import { validateBatch } from '../../src/core/validation/batch.js';
-import type { CheckDefinition } from '../types.js';
-import { boundaryBatches, editableBatch, validBatch, validOrder, withClientIds } from '../generators.js';
+import type { CheckDefinition } from '../judgement/types.js';
+import { boundaryBatches, editableBatch, validBatch, validOrder, withClientIds } from '../engine/generators.js';
 import { describe, entryFailed, entryPlaced, isRecord, resultEntries } from '../../src/core/response.js';
 import {
   expectAccepted,
@@ -23,9 +23,9 @@ import {
   sendBatchOnce,
 } from './helpers.js';
 import { ofType, oneOrder } from './orders.js';
-import { flipFirstDigit } from '../sig-edits.js';
-import type { Built } from '../requests.js';
-import type { SendResult } from '../transport.js';
+import { flipFirstDigit } from '../engine/sig-edits.js';
+import type { Built } from '../engine/requests.js';
+import type { SendResult } from '../engine/transport.js';
 
 /** A refused batch whose answer reports no placed entry (an answer that is no refusal is judged elsewhere). */
 function placedNothing(r: SendResult, what: string) {

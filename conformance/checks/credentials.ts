@@ -6,10 +6,10 @@
  */
 import type { RuleId } from '../../src/core/rule-id.js';
 import { API_KEY_HEADER } from '../../src/core/wire.js';
-import type { CheckContext, CheckDefinition } from '../types.js';
-import { routeKey, type Route } from '../requests.js';
+import type { CheckContext, CheckDefinition } from '../judgement/types.js';
+import { routeKey, type Route } from '../engine/requests.js';
 import { expectRejected, firstFailure, outcome, send, type Step } from './helpers.js';
-import { inOrder } from '../pool.js';
+import { inOrder } from '../engine/pool.js';
 import { limitParams } from './orders.js';
 import { ALL_ROUTES, onRoute, SINGLE_ROUTES } from './routes.js';
 

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { runAgainstServer } from '../../harness/selftest.js';
 import { mustFailures, runVenue } from '../../harness/strangers/run-venue.js';
-import { acceptedPlan, domainCatalogue, invalidPlan, lenientPlan, openPlan, routesFor } from '../domain.js';
-import { routeKey } from '../requests.js';
+import { acceptedPlan, domainCatalogue, invalidPlan, lenientPlan, openPlan, routesFor } from '../judgement/domain.js';
+import { routeKey } from '../engine/requests.js';
 import { domainChecks } from './domain.js';
 
 const cat = domainCatalogue();

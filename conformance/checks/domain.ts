@@ -10,12 +10,12 @@ import type { RuleId } from '../../src/core/rule-id.js';
 import type { RawRequest } from '../../src/client/http.js';
 import { rule } from '../../src/rules.js';
 import { describe, entriesOf, entryFailed } from '../../src/core/response.js';
-import type { SignatureEdit } from '../sig-edits.js';
-import type { CheckContext, CheckDefinition } from '../types.js';
-import type { CheckOutcome } from '../verdict.js';
-import { expect as want } from '../verdict.js';
-import type { Built, Route, SignOptions } from '../requests.js';
-import { routeKey } from '../requests.js';
+import type { SignatureEdit } from '../engine/sig-edits.js';
+import type { CheckContext, CheckDefinition } from '../judgement/types.js';
+import type { CheckOutcome } from '../judgement/verdict.js';
+import { expect as want } from '../judgement/verdict.js';
+import type { Built, Route, SignOptions } from '../engine/requests.js';
+import { routeKey } from '../engine/requests.js';
 import {
   acceptRule,
   acceptedPlan,
@@ -33,7 +33,7 @@ import {
   type DomainForm,
   type Fill,
   type PlannedProbe,
-} from '../domain.js';
+} from '../judgement/domain.js';
 import {
   expectAccepted,
   expectRefused,
@@ -50,7 +50,7 @@ import {
 } from './helpers.js';
 import { limitParams, marketParams } from './orders.js';
 import { encodeComponent } from '../../src/core/signing/query.js';
-import { inOrder } from '../pool.js';
+import { inOrder } from '../engine/pool.js';
 import { MAX_RECV_WINDOW } from '../../src/core/validation/time-params.js';
 
 type Params = Record<string, unknown>;

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { classify } from '../../src/core/response.js';
-import type { SendResult } from '../transport.js';
-import type { Route } from '../requests.js';
+import type { SendResult } from '../engine/transport.js';
+import type { Route } from '../engine/requests.js';
 import { judgeExtreme, PAST_DOUBLE, PAST_LONG } from './extremes.js';
 
 const V1: Route = { endpoint: 'v1', placement: 'query' };

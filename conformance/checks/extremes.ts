@@ -8,14 +8,14 @@
  */
 import { echoesDecimal } from '../../src/core/validation/decimal.js';
 import { describe, entriesOf, entryFailed, entryPlaced, isRecord } from '../../src/core/response.js';
-import type { CheckContext, CheckDefinition } from '../types.js';
-import type { SendResult } from '../transport.js';
-import { firstValue } from '../generators.js';
-import { expect as want } from '../verdict.js';
+import type { CheckContext, CheckDefinition } from '../judgement/types.js';
+import type { SendResult } from '../engine/transport.js';
+import { firstValue } from '../engine/generators.js';
+import { expect as want } from '../judgement/verdict.js';
 import { fail, firstFailure, inconclusive, send, type Step, verdictOf } from './helpers.js';
 import { limitParams, marketParams, oneOrder } from './orders.js';
 import { ALL_ROUTES, onRoute, perRoute, routes, SINGLE_ROUTES } from './routes.js';
-import { routeKey, type Route } from '../requests.js';
+import { routeKey, type Route } from '../engine/requests.js';
 
 /** The order field a decimal is sent in, and the §2.2 field that echoes it. */
 const ECHO = { quantity: 'origQty', price: 'price', amount: 'reqAmount' } as const;

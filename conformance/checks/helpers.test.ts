@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CheckContext } from '../types.js';
+import type { CheckContext } from '../judgement/types.js';
 import { fail, property, SHRINK_ORDER_BUDGET } from './helpers.js';
-import { boundaryBatches } from '../generators.js';
+import { boundaryBatches } from '../engine/generators.js';
 
 /** A context with only what `property` reads, and a counter standing in for orders placed. */
 function fakeContext(withBudget: boolean): { ctx: CheckContext; placed: () => number; place: (n: number) => void } {

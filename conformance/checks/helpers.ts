@@ -3,7 +3,7 @@
  * and running a fast-check property with the run's seed.
  */
 import fc from 'fast-check';
-import type { CheckOutcome } from '../verdict.js';
+import type { CheckOutcome } from '../judgement/verdict.js';
 import { describe } from '../../src/core/response.js';
 import {
   expect as want,
@@ -12,14 +12,14 @@ import {
   type Expectation,
   type Knowledge,
   type RefusalLayer,
-} from '../verdict.js';
-import type { Exchange, SendResult } from '../transport.js';
-import type { CheckContext, Probed } from '../types.js';
-import type { Built } from '../requests.js';
+} from '../judgement/verdict.js';
+import type { Exchange, SendResult } from '../engine/transport.js';
+import type { CheckContext, Probed } from '../judgement/types.js';
+import type { Built } from '../engine/requests.js';
 import type { BatchOrderItem } from '../../src/core/types.js';
-import { withClientIds } from '../generators.js';
+import { withClientIds } from '../engine/generators.js';
 import { validateBatch } from '../../src/core/validation/batch.js';
-import { inOrder } from '../pool.js';
+import { inOrder } from '../engine/pool.js';
 
 export const pass = (extra: { observed?: string; runs?: number } = {}): CheckOutcome => ({ status: 'pass', ...extra });
 export const skip = (reason: string): CheckOutcome => ({ status: 'skip', reason });
@@ -80,8 +80,8 @@ const NOTHING_KNOWN: Knowledge = { routes: {}, missing: [] };
 
 /**
  * State what a probe expects of its answer: recorded as the probe's evidence by the run's session
- * (conformance/session.ts), with the verdict for it from what the run knows now (the final one is
- * conformance/decide.ts's); outside a run, the answer's own verdict.
+ * (conformance/engine/session.ts), with the verdict for it from what the run knows now (the final one is
+ * conformance/judgement/decide.ts's); outside a run, the answer's own verdict.
  */
 export function verdictOf(r: SendResult, exp: Expectation): ExchangeVerdict {
   return (r as Probed).expect?.(exp) ?? judgeExchange(exp, NOTHING_KNOWN, { observation: r.observation });

@@ -2,7 +2,7 @@
  * Every conformance check, grouped by rule family (AUTH, SIG, TIME, BATCH, ORDER,
  * RESULT, SCHEMA, ROBUST). IDs are names: the rule ID, or rule ID + `.` + variant.
  */
-import type { CheckDefinition } from '../types.js';
+import type { CheckDefinition } from '../judgement/types.js';
 import { authChecks } from './auth.js';
 import { sigChecks } from './sig.js';
 import { timeChecks } from './time.js';

@@ -1,13 +1,13 @@
 /**
- * The run-wide invariants (conformance/invariant.ts) as one check per rule: each judges every
+ * The run-wide invariants (conformance/judgement/invariant.ts) as one check per rule: each judges every
  * accepted answer the run received, from any check, once the other checks have ended (`runLast`:
  * the run's answers are all in), and sends nothing. A broken invariant fails its RESULT rule with
  * the exchange that showed it; a run whose answers echoed nothing the rule compares leaves it
  * undecided (§2.2, §4.1 rule 4).
  */
-import type { CheckDefinition } from '../types.js';
-import { INVARIANT_RULES, judgeAnswer, type InvariantRule } from '../invariant.js';
-import { routeKey } from '../requests.js';
+import type { CheckDefinition } from '../judgement/types.js';
+import { INVARIANT_RULES, judgeAnswer, type InvariantRule } from '../judgement/invariant.js';
+import { routeKey } from '../engine/requests.js';
 import { fail, inconclusive, pass, skip } from './helpers.js';
 
 const WHAT: Record<InvariantRule, string> = {

@@ -6,9 +6,9 @@ import fc from 'fast-check';
 import type { RuleId } from '../../src/core/rule-id.js';
 import { LIMITS } from '../../src/core/wire.js';
 import { validateOrder, type ApiVersion } from '../../src/core/validation/order.js';
-import type { CheckContext, CheckDefinition } from '../types.js';
-import type { CheckOutcome } from '../verdict.js';
-import { disputedReading, firstValue, validOrder } from '../generators.js';
+import type { CheckContext, CheckDefinition } from '../judgement/types.js';
+import type { CheckOutcome } from '../judgement/verdict.js';
+import { disputedReading, firstValue, validOrder } from '../engine/generators.js';
 import { describe, entriesOf, isRecord, resultEntries } from '../../src/core/response.js';
 import {
   expectAccepted,
@@ -25,7 +25,7 @@ import {
 import { limitParams, marketAmount, marketParams, ofType, oneOrder } from './orders.js';
 import { ALL_ROUTES, onRoute, perRoute, routes, versionOf } from './routes.js';
 import { ORDER_PATHS } from '../../src/client/requests.js';
-import { routeKey, type Route } from '../requests.js';
+import { routeKey, type Route } from '../engine/requests.js';
 import { orderParams } from './sig.js';
 
 type Params = Record<string, unknown>;

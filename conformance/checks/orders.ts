@@ -3,8 +3,8 @@
  * them: the building blocks of probes.
  */
 import fc from 'fast-check';
-import type { CheckContext } from '../types.js';
-import { firstValue, validOrder } from '../generators.js';
+import type { CheckContext } from '../judgement/types.js';
+import { firstValue, validOrder } from '../engine/generators.js';
 
 /** One valid order for the target, with a fresh client id. */
 export function oneOrder(ctx: Pick<CheckContext, 'target' | 'seed' | 'clientId'>): Record<string, unknown> {

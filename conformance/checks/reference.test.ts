@@ -9,7 +9,7 @@ import { classify } from '../../src/core/response.js';
 import { SEED_WIRE } from '../../src/core/wire.js';
 import { referenceReply } from '../../src/server/answer.js';
 import { DEMO_CREDENTIALS } from '../../src/server/credentials.js';
-import type { Answered } from '../transport.js';
+import type { Answered } from '../engine/transport.js';
 import { runAgainstVenue, runVenue } from '../../harness/strangers/run-venue.js';
 import { startServletVenue } from '../../harness/strangers/servlet-venue.js';
 import { compareHeaders, compareWithReference } from './reference.js';

@@ -14,8 +14,8 @@ import { wireWith, type EndpointName, type WireProfile } from '../../src/core/wi
 import { referenceReply, type SentRequest } from '../../src/server/answer.js';
 import type { Credential } from '../../src/server/policy.js';
 import type { Reply } from '../../src/server/respond.js';
-import type { Answered, AnswerHeaders } from '../transport.js';
-import type { CheckContext, CheckDefinition, Target } from '../types.js';
+import type { Answered, AnswerHeaders } from '../engine/transport.js';
+import type { CheckContext, CheckDefinition, Target } from '../judgement/types.js';
 import { info } from './helpers.js';
 
 /** The code the reference gives a newClientOrderId already used (D-DUPLICATE-CLIENT-ID): it depends on what the server holds. */

@@ -8,8 +8,8 @@ import { charLength, parseDecimal } from '../../src/core/validation/fields.js';
 import { sameDecimalValue } from '../../src/core/validation/decimal.js';
 import { longValue, sameSymbol } from '../../src/core/validation/meaning.js';
 import type { BatchOrderItem } from '../../src/core/types.js';
-import type { CheckDefinition } from '../types.js';
-import { boundaryBatches, editableBatch, firstValue, validBatch, withClientIds } from '../generators.js';
+import type { CheckDefinition } from '../judgement/types.js';
+import { boundaryBatches, editableBatch, firstValue, validBatch, withClientIds } from '../engine/generators.js';
 import { describe, isRecord, resultEntries, type Observation } from '../../src/core/response.js';
 import {
   expectAccepted,
@@ -26,12 +26,12 @@ import {
   type Step,
   verdictOf,
 } from './helpers.js';
-import { expect as want } from '../verdict.js';
+import { expect as want } from '../judgement/verdict.js';
 import { ofType, oneOrder } from './orders.js';
 import { judgeExtreme } from './extremes.js';
-import type { Route } from '../requests.js';
+import type { Route } from '../engine/requests.js';
 import { offGrid } from '../target/decimal-grid.js';
-import type { Exchange } from '../transport.js';
+import type { Exchange } from '../engine/transport.js';
 
 type Sent = Array<BatchOrderItem & { newClientOrderId: string }>;
 /** Judges one accepted batch; `seen` lives for one run of the check (e.g. orderIds given so far); `now` is the server's estimated time, ms. */

@@ -4,15 +4,15 @@
  * answer an integer code).
  */
 import fc from 'fast-check';
-import { flipFirstDigit } from '../sig-edits.js';
+import { flipFirstDigit } from '../engine/sig-edits.js';
 import { API_KEY_HEADER, LIMITS } from '../../src/core/wire.js';
 import type { RawRequest } from '../../src/client/http.js';
-import type { CheckDefinition } from '../types.js';
+import type { CheckDefinition } from '../judgement/types.js';
 import { describe, entryFailed, entryPlaced, resultEntries } from '../../src/core/response.js';
-import type { SendResult } from '../transport.js';
+import type { SendResult } from '../engine/transport.js';
 import { BATCH_ORDERS_PATH as BATCH_PATH, ORDER_PATHS } from '../../src/client/requests.js';
-import { routeKey, type Route } from '../requests.js';
-import { inOrder } from '../pool.js';
+import { routeKey, type Route } from '../engine/requests.js';
+import { inOrder } from '../engine/pool.js';
 import { ALL_ROUTES, onRoute, perRoute, SINGLE_ROUTES } from './routes.js';
 import {
   expectAccepted,
@@ -27,7 +27,7 @@ import {
   type Step,
 } from './helpers.js';
 import { limitParams, oneOrder } from './orders.js';
-import type { Built, SignOptions } from '../requests.js';
+import type { Built, SignOptions } from '../engine/requests.js';
 
 const without = (o: Record<string, unknown>, k: string): Record<string, unknown> =>
   Object.fromEntries(Object.entries(o).filter(([key]) => key !== k));

@@ -5,14 +5,14 @@
  * its probes inconclusive, never passed.
  */
 import type { ApiVersion } from '../../src/core/validation/order.js';
-import type { Built, SignOptions } from '../requests.js';
-import type { CheckContext, CheckDefinition } from '../types.js';
-import type { RouteCell } from '../verdict.js';
-import { allRoutes } from '../discovery.js';
-import { routeKey, type Route } from '../requests.js';
+import type { Built, SignOptions } from '../engine/requests.js';
+import type { CheckContext, CheckDefinition } from '../judgement/types.js';
+import type { RouteCell } from '../judgement/verdict.js';
+import { allRoutes } from '../engine/discovery.js';
+import { routeKey, type Route } from '../engine/requests.js';
 import { limitParams, oneOrder } from './orders.js';
 import { firstFailure, outcome, type Step } from './helpers.js';
-import { inOrder } from '../pool.js';
+import { inOrder } from '../engine/pool.js';
 
 /** Every route of the seed, by key. */
 export const ALL_ROUTES: readonly Route[] = allRoutes();

@@ -6,10 +6,10 @@
 import fc from 'fast-check';
 import { LIMITS } from '../../src/core/wire.js';
 import { validateBatch } from '../../src/core/validation/batch.js';
-import type { CheckDefinition } from '../types.js';
-import { boundaryBatches, firstValue, validBatch, withClientIds } from '../generators.js';
+import type { CheckDefinition } from '../judgement/types.js';
+import { boundaryBatches, firstValue, validBatch, withClientIds } from '../engine/generators.js';
 import { isRecord, resultEntries } from '../../src/core/response.js';
-import { schemaErrors } from '../schemas.js';
+import { schemaErrors } from '../judgement/schemas.js';
 import { expectAccepted, fail, info, property, send, sendBatchOnce } from './helpers.js';
 import { limitParams } from './orders.js';
 

@@ -9,8 +9,8 @@ import type { RawRequest } from '../../src/client/http.js';
 import { validateBatch } from '../../src/core/validation/batch.js';
 import { validateOrder, type ApiVersion } from '../../src/core/validation/order.js';
 import type { Placement } from '../../src/core/signing/build.js';
-import type { CheckDefinition } from '../types.js';
-import { boundaryBatches, disputedReading, validBatch, validOrder, withClientIds } from '../generators.js';
+import type { CheckDefinition } from '../judgement/types.js';
+import { boundaryBatches, disputedReading, validBatch, validOrder, withClientIds } from '../engine/generators.js';
 import type { BatchOrderItem } from '../../src/core/types.js';
 import {
   expectAccepted,
@@ -24,8 +24,8 @@ import {
   type Step,
 } from './helpers.js';
 import { ALL_ROUTES, onRoute, perRoute, routes } from './routes.js';
-import { routeKey, type Route } from '../requests.js';
-import type { CheckOutcome } from '../verdict.js';
+import { routeKey, type Route } from '../engine/requests.js';
+import type { CheckOutcome } from '../judgement/verdict.js';
 
 /** SIG-BODY-COVERED for a target that declares query-only batch signatures: one failure, nothing sent. */
 function declaredQueryOnly(): CheckOutcome {
@@ -35,7 +35,7 @@ function declaredQueryOnly(): CheckOutcome {
   );
 }
 import { limitParams, oneOrder } from './orders.js';
-import * as edits from '../sig-edits.js';
+import * as edits from '../engine/sig-edits.js';
 
 /** An order's fields in the bodies a framework may read besides the seed's form encoding: multipart, form pairs as text, JSON (RFC 7578; RFC 8259). */
 function otherEncodings(order: Record<string, unknown>): Array<[string, string, string]> {

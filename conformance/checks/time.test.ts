@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckContext } from '../types.js';
+import type { CheckContext } from '../judgement/types.js';
 import { checks } from './index.js';
 import { earlyMargin, probeMargin, windowSides } from './time.js';
 

@@ -5,8 +5,8 @@
  * bounded tightly enough the check is skipped with the reason, never guessed.
  */
 import { DEFAULT_RECV_WINDOW, MAX_LEAD_MS } from '../../src/core/time.js';
-import type { CheckContext, CheckDefinition } from '../types.js';
-import type { CheckOutcome, RouteCell } from '../verdict.js';
+import type { CheckContext, CheckDefinition } from '../judgement/types.js';
+import type { CheckOutcome, RouteCell } from '../judgement/verdict.js';
 import type { RuleId } from '../../src/core/rule-id.js';
 import {
   expectAccepted,
@@ -24,10 +24,10 @@ import {
   type Step,
 } from './helpers.js';
 import { oneOrder } from './orders.js';
-import { expect as want } from '../verdict.js';
-import { inOrder } from '../pool.js';
+import { expect as want } from '../judgement/verdict.js';
+import { inOrder } from '../engine/pool.js';
 import { ALL_ROUTES, cellOf, onRoute, perRoute } from './routes.js';
-import { routeKey, type Route } from '../requests.js';
+import { routeKey, type Route } from '../engine/requests.js';
 
 /** Safety added to every margin: scheduling jitter on a busy machine. */
 const SAFETY_MS = 150;

@@ -4,7 +4,7 @@
  * JSON report into DIR, then DIR/matrix.html (rules x targets) and DIR/matrix.json.
  * `--from-reports A.json B.json ...` builds the same from existing JSON reports.
  */
-import { inOrder } from '../pool.js';
+import { inOrder } from '../engine/pool.js';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parse, type Io } from '../../src/cli/args.js';
@@ -15,7 +15,7 @@ import { makeDirectory, writeReportFile } from '../report/files.js';
 import { renderHtml } from '../report/html.js';
 import { buildMatrix, renderMatrixHtml, type MatrixEntry } from '../report/matrix.js';
 import { credentialKey, parseJsonc, unknownKeyMessage } from '../target/jsonc.js';
-import type { RunReport } from '../types.js';
+import type { RunReport } from '../judgement/types.js';
 import { runCommand } from './run.js';
 
 export const MATRIX_HELP = `Usage: spotcheck matrix FILE --out DIR [options]

@@ -28,14 +28,14 @@ import { assertWritable, openNdjson, writeReportFile } from '../report/files.js'
 import { earlyReport, type EarlyStop } from '../report/stopped.js';
 import { readCa, targetAgent, tlsAdvice } from './tls.js';
 import { loadDescription, resolveDescription, type TargetDescription } from '../target/description.js';
-import { coverageMatrix, renderMatrix } from '../coverage.js';
-import { DEFAULT_TIMEOUT_MS, routeProtocols } from '../transport.js';
+import { coverageMatrix, renderMatrix } from '../judgement/coverage.js';
+import { DEFAULT_TIMEOUT_MS, routeProtocols } from '../engine/transport.js';
 import { protocolSummary, type ReportWithProtocols } from '../report/protocols.js';
-import { runConformance, selectChecks, unmatched } from '../runner.js';
-import { incompleteMust } from '../run-report.js';
+import { runConformance, selectChecks, unmatched } from '../engine/runner.js';
+import { incompleteMust } from '../report/run-report.js';
 import { clipWords } from '../report/words.js';
-import { targetArgv, type RunSettings } from '../reproduce.js';
-import type { CheckReport, DiscoveryReport, Strictness, RunReport, Target } from '../types.js';
+import { targetArgv, type RunSettings } from '../report/reproduce.js';
+import type { CheckReport, DiscoveryReport, Strictness, RunReport, Target } from '../judgement/types.js';
 
 /** Default generated cases per property (the mutant self-test catches every mutant with half the old 100). */
 

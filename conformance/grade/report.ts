@@ -9,7 +9,7 @@ import type { Observation } from '../../src/core/response.js';
 import { parsePairs, encodePairs, SIGNATURE_PARAM } from '../../src/core/signing/query.js';
 import { DEFAULT_RECV_WINDOW } from '../../src/core/time.js';
 import { ENDPOINT_NAMES, endpointAt, SEED_WIRE, type EndpointName, type WireProfile } from '../../src/core/wire.js';
-import { curlFor } from '../curl.js';
+import { curlFor } from '../report/curl.js';
 import { xmlEscape } from '../report/junit.js';
 import { secretSpellings } from '../report/secret-spellings.js';
 import { CLIENT_RULES, CLIENT_RULE_IDS, encodingFault, requirementOn, type ClientRuleId } from './rules.js';

@@ -16,7 +16,7 @@ import { assertWritable, writeReportFile } from '../report/files.js';
 import { loadDescription, resolveDescription, type TargetDescription } from '../target/description.js';
 import { isLoopback, notLoopbackWarning, remoteTarget } from '../cli/run.js';
 import { clientIdSource, DEFAULT_ORDER, runPrefix, type LoadBuildOptions } from './build.js';
-import { createOrderBudget } from '../budget.js';
+import { createOrderBudget } from '../engine/budget.js';
 import { discover } from './discover.js';
 import { runLoad, splitBase } from './engine.js';
 import { DEFAULT_MIX, formatMix } from './mix.js';

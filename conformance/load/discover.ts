@@ -7,7 +7,7 @@
  */
 import { SpotcheckError } from '../../src/core/errors.js';
 import { codeValue } from '../../src/core/response.js';
-import { BUDGET_REASON, type OrderBudget } from '../budget.js';
+import { BUDGET_REASON, type OrderBudget } from '../engine/budget.js';
 import { buildLoadRequest, ordersPerRequest, type LoadBuildOptions } from './build.js';
 import { budgetObservation, dispatch, type Answer, type Dispatcher } from './engine.js';
 import type { LoadRoute, MixEntry } from './mix.js';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sign } from '../../src/signing/hmac.js';
 import { startAcceptAll } from '../../harness/accept-all.js';
-import { createOrderBudget } from '../budget.js';
+import { createOrderBudget } from '../engine/budget.js';
 import { DEFAULT_ORDER, runPrefix } from './build.js';
 import { budgetObservation, runLoad, type EngineOptions } from './engine.js';
 import { parseMix } from './mix.js';

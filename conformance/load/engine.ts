@@ -8,7 +8,7 @@
 import { Client } from 'undici';
 import type { WireRequest } from '../../src/core/request.js';
 import { answerVerdict, isRecord, type Observation } from '../../src/core/response.js';
-import { createOrderBudget, type OrderBudget } from '../budget.js';
+import { createOrderBudget, type OrderBudget } from '../engine/budget.js';
 import { readAnswer } from './answer.js';
 import {
   buildLoadRequest,
@@ -97,7 +97,7 @@ export interface Answer {
 }
 
 /**
- * The answer as conformance/budget.ts reads it, classified by the core's one classifier
+ * The answer as conformance/engine/budget.ts reads it, classified by the core's one classifier
  * (src/core/response.ts answerVerdict) from what the load verdict read (`json`, the pruned body):
  * no answer, a 5xx or an unreadable 2xx may have placed everything; a 4xx, a non-zero code or
  * rate limiting placed nothing.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckReport, RunReport } from '../types.js';
+import type { CheckReport, RunReport } from '../judgement/types.js';
 import { applyBaseline, baselineIssues, gateFails } from './baseline.js';
 import { renderConsole } from './console.js';
 import { renderJunit } from './junit.js';

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { SpotcheckError } from '../../src/core/errors.js';
-import type { CheckReport, RunReport } from '../types.js';
+import type { CheckReport, RunReport } from '../judgement/types.js';
 
 export interface BaselineEntry {
   /** A check ID as printed by `spotcheck run --list` (e.g. `SIG-CASE-INSENSITIVE`). */

@@ -5,7 +5,7 @@
  * or a report written before checks had cells) gives its status, a pass counting only
  * on the routes it reached with a deciding answer.
  */
-import type { CheckReport, CheckStatus, RunReport } from '../types.js';
+import type { CheckReport, CheckStatus, RunReport } from '../judgement/types.js';
 
 /** What a run found on one rule x route cell. */
 export type CellStatus = CheckStatus | 'unanswered' | 'not-offered' | 'not-applicable' | 'explained' | 'not-run';
@@ -47,7 +47,7 @@ export function worst(statuses: readonly CellStatus[]): CellStatus | undefined {
   return statuses[0];
 }
 
-/** A check's own verdicts per route (`cells`, conformance/verdict.ts); empty for a check without route cells (info, skip). */
+/** A check's own verdicts per route (`cells`, conformance/judgement/verdict.ts); empty for a check without route cells (info, skip). */
 export function ownCells(c: CheckReport): Array<{ route: string; status: CellStatus; reason?: string }> {
   return (c.cells ?? []).map((x) => ({
     route: x.route,

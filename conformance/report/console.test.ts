@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RouteCell } from '../verdict.js';
+import type { RouteCell } from '../judgement/verdict.js';
 import { CHECK_LINE_MAX, cellsLine, cellsLines, checkLine, shortObservation } from './console.js';
 
 const reason =

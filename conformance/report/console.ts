@@ -2,9 +2,9 @@
  * Console output of a run: an h2spec-like tree grouped by family, a Failures
  * section (Requirement / Expected / Actual / reproduction), and the summary line.
  */
-import { NO_TRADE_SECRET_VAR } from '../curl.js';
-import type { CheckReport, RunReport } from '../types.js';
-import type { RouteCell } from '../verdict.js';
+import { NO_TRADE_SECRET_VAR } from './curl.js';
+import type { CheckReport, RunReport } from '../judgement/types.js';
+import type { RouteCell } from '../judgement/verdict.js';
 import { RULE_FAMILIES } from '../../src/core/rule-id.js';
 import { clipWords, packItems, wrapWords } from './words.js';
 import { protocolLine, type ReportWithProtocols } from './protocols.js';
@@ -255,7 +255,7 @@ export function checkLine(x: CheckReport, color: boolean): string {
 }
 
 /** Render the whole report for a terminal. */
-/** The causes of a check never started because the run stopped (conformance/decide.ts notRun). */
+/** The causes of a check never started because the run stopped (conformance/judgement/decide.ts notRun). */
 const STOPPED_CAUSES: ReadonlySet<string> = new Set(['target-down', 'interrupted', 'fail-fast']);
 
 export function renderConsole(r: RunReport, style: ConsoleStyle): string {

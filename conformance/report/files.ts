@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { SpotcheckError } from '../../src/core/errors.js';
-import type { CheckReport, RunReport } from '../types.js';
+import type { CheckReport, RunReport } from '../judgement/types.js';
 
 function cannot(flag: string, path: string, err: unknown): SpotcheckError {
   const e = err as NodeJS.ErrnoException;
@@ -105,7 +105,7 @@ export interface NdjsonSink {
   start(info: { target: string; profile: string; seed: number; runs: number; checks: number }): void;
   /** A check's probes have all come back: its evidence, by route and answer, before any verdict. */
   evidence(info: EvidenceEvent): void;
-  /** A check's final verdict, once the run has decided (conformance/decide.ts). */
+  /** A check's final verdict, once the run has decided (conformance/judgement/decide.ts). */
   check(report: CheckReport): void;
   end(
     report:

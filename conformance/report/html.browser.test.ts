@@ -16,7 +16,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kitPath } from '../../src/paths.js';
 import { DEMO_SECRET } from '../../src/server/credentials.js';
-import type { RunReport } from '../types.js';
+import type { RunReport } from '../judgement/types.js';
 import type { MatrixData } from './matrix.js';
 import { secretSpellings } from './secret-spellings.js';
 

@@ -10,7 +10,7 @@ import { verify } from '../../src/signing/hmac.js';
 import { defaultPolicy } from '../../src/server/policy.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { conformanceCommands } from '../cli/commands.js';
-import type { CheckReport, RunReport } from '../types.js';
+import type { CheckReport, RunReport } from '../judgement/types.js';
 import { reportCells } from './cells.js';
 import { checkAnchor, renderHtml } from './html.js';
 import { secretSpellings } from './secret-spellings.js';

@@ -5,7 +5,7 @@
  * its seed sentence, Expected, Actual, counterexample, replay line and curl, the
  * time-window probes against the server clock (§5.4), and the requests' latency.
  */
-import type { CheckReport, RunReport } from '../types.js';
+import type { CheckReport, RunReport } from '../judgement/types.js';
 import { ownCells, reportCells, type CellStatus, type ReportCells } from './cells.js';
 import { esc, latencyHistogram, timePlot, type PlottedProbe } from './plots.js';
 import { stopCase } from './stopped.js';

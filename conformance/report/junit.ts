@@ -2,7 +2,7 @@
  * JUnit XML: one testcase per check, grouped in a testsuite per family, for CI
  * gates (design notes: `--junit FILE`).
  */
-import type { CheckReport, RunReport } from '../types.js';
+import type { CheckReport, RunReport } from '../judgement/types.js';
 import { cellsLine } from './console.js';
 import { stopCase } from './stopped.js';
 

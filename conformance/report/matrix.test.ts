@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckReport, RunReport } from '../types.js';
+import type { CheckReport, RunReport } from '../judgement/types.js';
 import { buildMatrix, renderMatrixHtml } from './matrix.js';
 
 const check = (id: string, level: 'MUST' | 'INFO', status: CheckReport['status'], route?: string): CheckReport =>

@@ -5,7 +5,7 @@
  * and DIR/matrix.html beside each target's own reports.
  */
 import { rules } from '../../src/rules.js';
-import type { RunReport } from '../types.js';
+import type { RunReport } from '../judgement/types.js';
 import { reportCells, ruleStatus, type CellStatus } from './cells.js';
 import { cellLegend, CELL_LOOK, page, ruleAnchor, verdictOf } from './html.js';
 import { esc } from './plots.js';

@@ -3,7 +3,7 @@
  * estimate (§5.4: accepted when `serverTime - recvWindow <= timestamp < serverTime + 1000`)
  * and the latency histogram. Pure text, no script, no font files.
  */
-import type { TimeProbe, TrafficReport } from '../traffic.js';
+import type { TimeProbe, TrafficReport } from '../engine/traffic.js';
 
 /** Escape text for HTML (and SVG) content and attribute values. */
 export function esc(s: string): string {

@@ -3,8 +3,8 @@
  * the server picks): the report's `protocols`, and its line in the console and HTML reports.
  */
 import type { HttpProtocol } from '../../src/client/http.js';
-import type { RouteProtocols } from '../transport.js';
-import type { RunReport } from '../types.js';
+import type { RouteProtocols } from '../engine/transport.js';
+import type { RunReport } from '../judgement/types.js';
 
 /** The report's `protocols`: answered exchanges per route and protocol, and the protocols met at all. */
 export interface ProtocolSummary {
@@ -19,7 +19,7 @@ export interface ProtocolSummary {
 /** A run report with the protocols its routes used. */
 export type ReportWithProtocols = RunReport & { protocols?: ProtocolSummary };
 
-/** The summary of a transport's counts (conformance/transport.ts `routeProtocols`). */
+/** The summary of a transport's counts (conformance/engine/transport.ts `routeProtocols`). */
 export function protocolSummary(counts: RouteProtocols, http2: boolean): ProtocolSummary {
   const routes: ProtocolSummary['routes'] = {};
   const used = new Set<HttpProtocol>();

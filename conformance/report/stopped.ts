@@ -4,9 +4,9 @@
  * with `stopped` saying why, so a CI job always has a report to upload and show.
  */
 import { readKitJson } from '../../src/paths.js';
-import type { CheckDefinition, DiscoveryReport, Strictness, RunReport } from '../types.js';
-import type { RunFacts } from '../decide.js';
-import { createRecordBook } from '../run-report.js';
+import type { CheckDefinition, DiscoveryReport, Strictness, RunReport } from '../judgement/types.js';
+import type { RunFacts } from '../judgement/decide.js';
+import { createRecordBook } from './run-report.js';
 
 /** Why a run stopped before its checks: see `RunReport.stopped`. */
 export type EarlyStop = 'interrupted' | 'discovery' | 'unreachable' | 'error';
@@ -54,7 +54,7 @@ function kitVersion(): string {
 
 /** A valid, schema-conforming report of a run that ran no check. */
 export function earlyReport(i: EarlyStopInfo): RunReport {
-  // the checks of a run a signal stopped: each skipped, decided as every check is (conformance/decide.ts)
+  // the checks of a run a signal stopped: each skipped, decided as every check is (conformance/judgement/decide.ts)
   const listed = i.reason === 'interrupted' ? (i.checks ?? []) : [];
   const book = createRecordBook(listed, { baseUrl: i.target, seed: i.seed });
   for (const k of listed.keys())

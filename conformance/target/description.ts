@@ -40,7 +40,7 @@ export interface TargetDescription {
   account?: { quote: string; base: string };
 }
 
-/** An order-lookup path: a signed request asking whether a client id names an order (conformance/effects.ts). */
+/** An order-lookup path: a signed request asking whether a client id names an order (conformance/judgement/effects.ts). */
 export interface OrderLookup {
   /** Path, prefix included (e.g. `/api/v1/spot/order`). */
   path: string;

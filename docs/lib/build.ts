@@ -20,7 +20,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Application, PackageJsonReader, TSConfigReader, TypeDocReader } from 'typedoc';
 import { checks } from '../../conformance/checks/index.js';
-import { DATE_HEADER_SLACK_MS } from '../../conformance/clock.js';
+import { DATE_HEADER_SLACK_MS } from '../../conformance/engine/clock.js';
 import { API_KEY_HEADER } from '../../src/core/wire.js';
 import { rules } from '../../src/rules.js';
 import { DEFAULT_BODY_LIMIT } from '../../src/server/body.js';
@@ -42,7 +42,7 @@ import { decisionRows, makeHelpers, moduleName, type DocsData } from './helpers.
 import { checkLinks, externalLinks, navigationEntries } from './link-check.js';
 import { renderOpenApi, type GeneratedPage, type OpenApiDocument } from './openapi-pages.js';
 import { renderRulesPage, ruleLink, RULES_TITLE, type CheckSummary } from './rules-page.js';
-import { coverageMatrix } from '../../conformance/coverage.js';
+import { coverageMatrix } from '../../conformance/judgement/coverage.js';
 import { renderTemplate } from './template.js';
 import { checkMatrix } from './clients-page.js';
 import { EXAMPLE_DIR, EXAMPLE_MATRIX, EXAMPLE_REFERENCE, writeExampleReports } from './example-reports.js';

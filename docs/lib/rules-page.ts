@@ -7,7 +7,7 @@
  */
 import type { Rule, RuleLevel } from '../../src/rules.js';
 import type { RuleFamily } from '../../src/core/rule-id.js';
-import type { CoverageMatrix } from '../../conformance/coverage.js';
+import type { CoverageMatrix } from '../../conformance/judgement/coverage.js';
 import { code, escapeMd, headingSlug } from './markdown.js';
 
 /** What the page needs of a conformance check (a structural subset of the runner's check definition). */

@@ -11,9 +11,9 @@ import { DEFAULT_RUNS, LOOPBACK_CONCURRENCY, REMOTE_CONCURRENCY, REMOTE_RATE } f
 import { mutants } from '../mutants.js';
 import { routeMutants } from '../route-mutants.js';
 import { startVariant } from '../variants.js';
-import type { RunOptions } from '../../conformance/runner.js';
+import type { RunOptions } from '../../conformance/engine/runner.js';
 import { runAgainstServer, runAgainstUrl } from '../selftest.js';
-import type { RunReport } from '../../conformance/types.js';
+import type { RunReport } from '../../conformance/judgement/types.js';
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);

@@ -9,8 +9,8 @@ import { DEMO_API_KEY, DEMO_SECRET } from '../../src/server/credentials.js';
 import { startServer } from '../../src/server/server.js';
 import { runAgainstServer } from '../selftest.js';
 import { DEFAULT_RUNS, LOOPBACK_CONCURRENCY } from '../../conformance/cli/run.js';
-import { createRequestFactory } from '../../conformance/requests.js';
-import { createTransport } from '../../conformance/transport.js';
+import { createRequestFactory } from '../../conformance/engine/requests.js';
+import { createTransport } from '../../conformance/engine/transport.js';
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);

@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TargetDescription } from '../../conformance/target/description.js';
-import type { RunReport } from '../../conformance/types.js';
+import type { RunReport } from '../../conformance/judgement/types.js';
 import { mustFailures, runAgainstVenue } from '../strangers/run-venue.js';
 import { type ForeignVenue, type Started, startGoVenue, startPythonVenue } from './venues.js';
 

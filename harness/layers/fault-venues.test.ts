@@ -15,7 +15,7 @@
  * warning saying so; CI installs them (.ci/run).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RunReport } from '../../conformance/types.js';
+import type { RunReport } from '../../conformance/judgement/types.js';
 import { mustFailures, runAgainstVenue } from '../strangers/run-venue.js';
 import { LAYER_FAULTS, type LayerFault } from './faults.js';
 import { type LayerVenue, missingTools, removeJavaClasses, startLayerVenue, type VenueName } from './venues.js';

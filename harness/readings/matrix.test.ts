@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runAgainstVenue } from '../strangers/run-venue.js';
-import type { RunReport } from '../../conformance/types.js';
+import type { RunReport } from '../../conformance/judgement/types.js';
 import { startFront, type Reading } from './front.js';
 import { allTogether, READINGS } from './readings.js';
 

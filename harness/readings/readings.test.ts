@@ -323,8 +323,8 @@ describe('each reading does what it says: its witness is answered otherwise than
 
 describe('the tight body limit is just above the largest valid request in its longest usual spelling', () => {
   it('the largest batch spelt as json.dumps writes it fits under the limit, with less than 5 KiB to spare', async () => {
-    const { largestBatchEscaped } = await import('../../conformance/domain.js');
-    const { clientIdSource } = await import('../../conformance/generators.js');
+    const { largestBatchEscaped } = await import('../../conformance/judgement/domain.js');
+    const { clientIdSource } = await import('../../conformance/engine/generators.js');
     const order = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '1', price: '0.1' };
     for (const seed of [1, 99999, 2 ** 31 - 1]) {
       const size = Buffer.byteLength(largestBatchEscaped(order, clientIdSource(seed)));

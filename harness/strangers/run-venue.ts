@@ -3,8 +3,8 @@
  */
 import { runAgreeing } from '../agreeing-run.js';
 import { resolveDescription, type TargetDescription } from '../../conformance/target/description.js';
-import { DEFAULT_TIMEOUT_MS } from '../../conformance/transport.js';
-import type { RunReport, Strictness } from '../../conformance/types.js';
+import { DEFAULT_TIMEOUT_MS } from '../../conformance/engine/transport.js';
+import type { RunReport, Strictness } from '../../conformance/judgement/types.js';
 import { startVenue, type VenueChoices, type VenueFaults, type VenueReaders } from './venue.js';
 
 export interface VenueRun {

@@ -2,7 +2,7 @@
  * The kit against venues written the way outside teams write them (harness/strangers/venue.ts):
  * their legitimate choices where the seed is silent pass with no MUST failure, their faults fail
  * the rule they break (design notes, "How a verdict is earned"). Each case names the principle
- * of conformance/decide.ts it shows end to end.
+ * of conformance/judgement/decide.ts it shows end to end.
  */
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';

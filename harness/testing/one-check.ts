@@ -1,6 +1,6 @@
 /**
  * One check of the catalogue run through the run's own session against a target answering in
- * process (no socket), and decided by conformance/decide.ts: the smallest real path from a
+ * process (no socket), and decided by conformance/judgement/decide.ts: the smallest real path from a
  * check's expectation, evaluated in its own code (an echo compared by meaning, a form every
  * reading accepts, a differential pair), through its recorded evidence to its decision. For
  * decide()'s table tests of the verdict rules whose comparison lives in check code. Test harness only.
@@ -10,17 +10,17 @@ import { classify } from '../../src/core/response.js';
 import { parsePairs, signatureValues } from '../../src/core/signing/query.js';
 import { guessBodyKind, signingSteps } from '../../src/core/signing/total-params.js';
 import { verify } from '../../src/signing/hmac.js';
-import { createOrderBudget } from '../../conformance/budget.js';
+import { createOrderBudget } from '../../conformance/engine/budget.js';
 import { checks } from '../../conformance/checks/index.js';
-import { decide, type Decision } from '../../conformance/decide.js';
-import type { EffectProber } from '../../conformance/effects.js';
-import { clientIdSource } from '../../conformance/generators.js';
-import { createRequestFactory, routeKey, type SigningFacts } from '../../conformance/requests.js';
-import { createCheckSession, createRunSender, type Learning } from '../../conformance/session.js';
+import { decide, type Decision } from '../../conformance/judgement/decide.js';
+import type { EffectProber } from '../../conformance/judgement/effects.js';
+import { clientIdSource } from '../../conformance/engine/generators.js';
+import { createRequestFactory, routeKey, type SigningFacts } from '../../conformance/engine/requests.js';
+import { createCheckSession, createRunSender, type Learning } from '../../conformance/engine/session.js';
 import { resolveDescription, type TargetDescription } from '../../conformance/target/description.js';
-import type { Transport } from '../../conformance/transport.js';
-import type { CheckContext } from '../../conformance/types.js';
-import type { RouteKnowledge } from '../../conformance/verdict.js';
+import type { Transport } from '../../conformance/engine/transport.js';
+import type { CheckContext } from '../../conformance/judgement/types.js';
+import type { RouteKnowledge } from '../../conformance/judgement/verdict.js';
 
 export const KEY = 'one-check-key';
 export const SECRET = 'one-check-secret';

@@ -65,7 +65,7 @@ describe('the test suites', () => {
     expect(suites['test:package']).toEqual([...PACKAGE_FILES].sort());
     // the developer loop keeps the runner and one whole-kit run against a stranger venue
     expect(suites['npm test']).toEqual(
-      expect.arrayContaining(['conformance/runner.test.ts', 'harness/strangers/clean-venue.test.ts']),
+      expect.arrayContaining(['conformance/engine/runner.test.ts', 'harness/strangers/clean-venue.test.ts']),
     );
   });
 

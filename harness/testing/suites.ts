@@ -39,7 +39,7 @@ export const INTEROP_FILES = [
  */
 export const PACKAGE_FILES = [
   'harness/tools/build.test.ts',
-  'conformance/package.test.ts',
+  'harness/tools/package.test.ts',
   'harness/testing/action.test.ts',
 ] as const;
 

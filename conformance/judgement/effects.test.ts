@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { Observation } from '../../src/core/response.js';
+import { clientIdsOf, duplicateMark, lookupRequest, readLookup, readReuse } from './effects.js';
+
+const BATCH = { endpoint: 'batch', placement: 'json' } as const;
+const V1Q = { endpoint: 'v1', placement: 'query' } as const;
+const req = (query: string, body: string) => ({ method: 'POST', path: '/x', query, body, headers: {} });
+const acceptedBatch = (...codes: number[]): Observation => ({
+  verdict: 'accepted',
+  status: 200,
+  json: { code: 0, result: codes.map((code) => ({ code, msg: '' })) },
+});
+const rejected = (status: number, code: number): Observation => ({ verdict: 'rejected', status, code, json: { code } });
+
+describe('place-nothing by effect: reading requests and answers', () => {
+  it('finds the client ids a refused request carried: batch elements, single parameters, even in a malformed body', () => {
+    expect(
+      clientIdsOf(BATCH, req('timestamp=1', '[{"symbol":"A","newClientOrderId":"a1"},{"newClientOrderId":"a2"}]')).map(
+        (c) => c.id,
+      ),
+    ).toEqual(['a1', 'a2']);
+    expect(clientIdsOf(V1Q, req('symbol=A&newClientOrderId=q1&timestamp=1', '')).map((c) => c.id)).toEqual(['q1']);
+    expect(clientIdsOf(V1Q, req('timestamp=1', 'symbol=A&newClientOrderId=b1')).map((c) => c.id)).toEqual(['b1']);
+    expect(
+      clientIdsOf(BATCH, req('', '[{"newClientOrderId":"cut1"},{"newClientOrderId":"cu')).map((c) => c.id),
+    ).toEqual(['cut1']);
+    expect(clientIdsOf(BATCH, req('', '[{"newClientOrderId":""}]'))).toEqual([]);
+  });
+
+  it('a repeated id leaves a mark: a whole-call fingerprint, or a failed first entry in a batch', () => {
+    expect(duplicateMark(V1Q, rejected(400, -1141))).toBe('HTTP 400 code -1141');
+    expect(duplicateMark(BATCH, acceptedBatch(-1141))).toBe('entry code -1141');
+    expect(duplicateMark(BATCH, acceptedBatch(0))).toBeUndefined();
+    expect(duplicateMark(V1Q, { verdict: 'accepted', status: 200, json: { code: 0 } })).toBeUndefined();
+  });
+
+  it('a reuse follow-up accepted shows nothing placed; refused like a repeat while the fresh-id twin was placed shows the refused call placed it; anything else shows nothing', () => {
+    const placedV1 = { verdict: 'accepted', status: 200, json: { code: 0 } } as const;
+    expect(readReuse(BATCH, acceptedBatch(0), 'entry code -1141')).toBe('placed-nothing');
+    expect(readReuse(BATCH, acceptedBatch(-1141), 'entry code -1141', acceptedBatch(0))).toBe('placed');
+    expect(readReuse(V1Q, rejected(400, -1141), 'HTTP 400 code -1141', placedV1)).toBe('placed');
+    expect(readReuse(V1Q, rejected(400, -2010), 'HTTP 400 code -1141', placedV1)).toBe('unknown');
+  });
+
+  it('a refusal sharing the duplicate code is no duplicate when the fresh-id twin sent with it was refused too (a balance refusal), or no twin was sent', () => {
+    const cases: Array<[Observation, Observation | undefined]> = [
+      [rejected(400, -2010), rejected(400, -2010)],
+      [rejected(400, -2010), undefined],
+      [rejected(400, -2010), { verdict: 'no-answer' }],
+    ];
+    for (const [reuse, fresh] of cases) expect(readReuse(V1Q, reuse, 'HTTP 400 code -2010', fresh)).toBe('unknown');
+    expect(readReuse(BATCH, acceptedBatch(-2010), 'entry code -2010', acceptedBatch(-2010))).toBe('unknown');
+  });
+
+  it('an order lookup: refused or without the id is not found; accepted naming the id is found', () => {
+    expect(readLookup(rejected(400, -2013), 'x1')).toBe('placed-nothing');
+    expect(readLookup({ verdict: 'accepted', status: 200, text: '{"code":0,"clientOrderId":"x1"}' }, 'x1')).toBe(
+      'placed',
+    );
+    expect(readLookup({ verdict: 'accepted', status: 200, text: '{"code":0}' }, 'x1')).toBe('placed-nothing');
+    expect(readLookup({ verdict: 'server-error', status: 500 }, 'x1')).toBe('unknown');
+    const r = lookupRequest({ path: '/q', method: 'GET', param: 'origClientOrderId' }, 'x 1', {
+      apiKey: 'k',
+      secret: 's',
+      apiKeyHeader: 'X-K',
+      now: 5,
+    });
+    expect(r.query).toMatch(/^origClientOrderId=x%201&timestamp=5&signature=[0-9a-f]{64}$/);
+    expect(r.headers).toEqual({ 'X-K': 'k' });
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * Valid orders that were accepted earlier in the run and now meet a refusal no earlier valid
+ * order met, while the opposite order sent at the same moment is placed: the account (balance,
+ * position) refuses one side. Then the checks failing on that refusal are inconclusive with that
+ * reason, never failed, and the run says so once. A failure that is an acceptance of what must be
+ * refused is never excused (conformance/judgement/decide.ts).
+ */
+import { codeValue, describe, entriesOf, isRecord, showsPlaced, type Observation } from '../../src/core/response.js';
+import { fingerprintOf } from './verdict.js';
+import { routeKey, type Built, type Route } from '../engine/requests.js';
+import type { Place, SendResult } from '../engine/transport.js';
+
+/** The refusals an answer shows: its whole-call fingerprint, or the codes of the failed entries of an accepted batch. */
+export function refusalMarks(o: Observation): string[] {
+  if (o.verdict === 'rejected') {
+    const f = fingerprintOf(o);
+    return f === undefined ? [] : [f];
+  }
+  if (o.verdict !== 'accepted') return [];
+  const out = new Set<string>();
+  for (const e of entriesOf(o.json) ?? []) {
+    const code = isRecord(e) ? codeValue(e.code) : undefined;
+    if (code !== undefined && code !== 0) out.add(`entry code ${code}`);
+  }
+  return [...out];
+}
+
+/** Two refusal marks name the same refusal: equal, or the same venue code (a whole call's `HTTP 400 code -2010` and a batch entry's `entry code -2010`). */
+export function sameRefusal(a: string, b: string): boolean {
+  if (a === b) return true;
+  const code = (m: string) => /code (-?[0-9]+)$/.exec(m)?.[1];
+  const ca = code(a);
+  return ca !== undefined && ca === code(b);
+}
+
+/** Whether one of `marks` is the refusal `mark`. */
+export function meets(marks: readonly string[], mark: string): boolean {
+  return marks.some((m) => sameRefusal(m, mark));
+}
+
+/** The refusal a valid order's answer shows (its first mark), or undefined when it was placed. */
+export function refusalMark(o: Observation): string | undefined {
+  return refusalMarks(o)[0];
+}
+
+/** The run's one explanation, once valid orders are shown to meet a new refusal. */
+export interface Exhaustion {
+  mark: string;
+  route: string;
+  /** What the re-sent valid order got. */
+  observed: string;
+  /** The sentence the run says once. */
+  reason: string;
+}
+
+export interface ExhaustionDeps {
+  /** A valid order for the route on this side (the positive control again, fresh client id); `small`: a thousandth of its quantity. */
+  control: (route: Route, side: 'BUY' | 'SELL', small?: boolean) => Built;
+  /** Send through the run (`place`: the queue place of the check asking). */
+  send: (b: Built, place?: Place) => Promise<SendResult | undefined>;
+  /** Whether the route's control was accepted in discovery (valid orders were accepted there earlier). */
+  acceptedEarlier: (route: Route) => boolean;
+}
+
+/**
+ * Follows the run: asked about a failure's refusal, it sends a valid order of each side on the
+ * route at the same moment, and when both meet it, a much smaller pair. The refusal is the
+ * account's (balance, position) only when one side meets it while the other is placed, or the
+ * smaller order is placed (design notes, "A refusal is recognised by a control, not its code");
+ * otherwise nothing is shown, and the failure stands (design notes, "A refusal is recognised by a control, not its code").
+ */
+export function createExhaustionWatch(deps: ExhaustionDeps) {
+  let found: Exhaustion | undefined;
+  return {
+    current: (): Exhaustion | undefined => found,
+    /** Whether `o` (on `route`) is a refusal a control pair shows to be the account's. */
+    async explains(route: Route | undefined, o: Observation, place?: Place): Promise<Exhaustion | undefined> {
+      const marks = refusalMarks(o);
+      if (marks.length === 0 || route === undefined) return undefined;
+      if (found !== undefined && meets(marks, found.mark)) return found;
+      if (!deps.acceptedEarlier(route)) return undefined;
+      const shown = await businessShown(deps, route, marks, place);
+      if (shown !== undefined) found ??= shown;
+      return shown;
+    },
+  };
+}
+
+/**
+ * Whether one of `marks` is the account's refusal on `route`, shown by controls sent now: a valid
+ * order of each side at the same moment (one meets it while the other is placed), and when both
+ * meet it, a pair a thousandth of their size (one placed: a balance). Undefined: not shown.
+ */
+export async function businessShown(
+  deps: Pick<ExhaustionDeps, 'control' | 'send'>,
+  route: Route,
+  marks: readonly string[],
+  place?: Place,
+): Promise<Exhaustion | undefined> {
+  const placed = (r: SendResult | undefined) => r !== undefined && showsPlaced(r.observation);
+  const meeting = (r: SendResult | undefined) => {
+    const mark = r === undefined ? undefined : refusalMark(r.observation);
+    return mark !== undefined && meets(marks, mark) ? mark : undefined;
+  };
+  const pair = (small: boolean) =>
+    Promise.all([
+      deps.send(deps.control(route, 'BUY', small), place),
+      deps.send(deps.control(route, 'SELL', small), place),
+    ]);
+  const shown = (mark: string, met: SendResult, reason: string): Exhaustion => ({
+    mark,
+    route: routeKey(route),
+    observed: describe(met.observation),
+    reason,
+  });
+  const [buy, sell] = await pair(false);
+  for (const [side, met, other] of [
+    ['BUY', buy, sell],
+    ['SELL', sell, buy],
+  ] as const) {
+    const mark = meeting(met);
+    if (mark !== undefined && met !== undefined && placed(other))
+      return shown(
+        mark,
+        met,
+        `valid ${side} orders are now refused with ${mark} on ${routeKey(route)} (${describe(met.observation)}) while a valid ${side === 'BUY' ? 'SELL' : 'BUY'} order sent with it was placed: the account's ${side === 'BUY' ? 'quote' : 'base'} balance or position, not the rule`,
+      );
+  }
+  const mark = meeting(buy) ?? meeting(sell);
+  const met = meeting(buy) !== undefined ? buy : sell;
+  if (mark === undefined || met === undefined) return undefined;
+  const [smallBuy, smallSell] = await pair(true);
+  if (placed(smallBuy) || placed(smallSell))
+    return shown(
+      mark,
+      met,
+      `valid orders are now refused with ${mark} on ${routeKey(route)} (${describe(met.observation)}) while an order a thousandth of their size, sent right after, was placed: the account's balance, not the rule`,
+    );
+  return undefined;
+}
+
+export type ExhaustionWatch = ReturnType<typeof createExhaustionWatch>;
