@@ -4,7 +4,7 @@
  * project documents (one site, one navigation, one search), copy the playground in,
  * then check the result. Any warning, broken link or missing page fails the build.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -35,6 +35,7 @@ import { renderDecisionsPage } from './decisions-page.js';
 import { renderDomainPage, type DomainData } from './domain-page.js';
 import { renderMutationPage, type EquivalentList, type MutationScore } from './mutation-page.js';
 import { renderLayersPage, type LayersData } from './layers-page.js';
+import { architectureTree, renderArchitecturePage } from './architecture-page.js';
 import { headingSlug } from './markdown.js';
 import { READINGS } from '../../harness/readings/readings.js';
 import { CORRECT_VENUES } from '../../harness/readings/venues.js';
@@ -70,6 +71,7 @@ export const REFERENCE_PAGES = [
   'domain.md',
   'layers.md',
   'mutation.md',
+  'architecture.md',
 ] as const;
 
 /** The `--help` text of every command the CLI's top-level help lists, by command (`''`: the top-level help). */
@@ -175,7 +177,23 @@ export function renderPages(root: string, data: DocsData, checkList: readonly Ch
         },
       ),
     },
+    {
+      file: 'architecture.md',
+      markdown: renderArchitecturePage(architectureTree(sourceEdges(root), (f) => readFileSync(join(root, f), 'utf8'))),
+    },
   ];
+}
+
+/** The import graph of `conformance/` as harness/tools/graph.mjs draws it (`--edges`). */
+export function sourceEdges(root: string): Record<string, string[]> {
+  const out = execFileSync(
+    process.execPath,
+    [join(root, 'harness', 'tools', 'graph.mjs'), 'conformance', '--json', '--edges'],
+    {
+      encoding: 'utf8',
+    },
+  );
+  return (JSON.parse(out) as { edges: Record<string, string[]> }).edges;
 }
 
 /** Options `runTypedoc` sets after reading the configuration (home page, documents, output). */

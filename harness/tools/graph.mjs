@@ -2,7 +2,8 @@
 /**
  * The source tree as a graph: files, lines, relative import edges and import cycles of the
  * folders named (default src/ and conformance/). `node harness/tools/graph.mjs [dir...] [--json]`
- * prints the counts per folder and every cycle; the structure test asserts there is none.
+ * prints the counts per folder and every cycle (`--json`; `--edges` adds each file's imports); the
+ * structure test asserts there is none.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -123,7 +124,14 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
     ]),
   );
   const all = counts(files, graph);
-  if (json) process.stdout.write(`${JSON.stringify({ folders: perFolder, total: all, cycles: found }, null, 2)}\n`);
+  // --edges: every file's imports too (the docs' architecture page reads them)
+  const edges = args.includes('--edges')
+    ? Object.fromEntries([...graph].map(([f, to]) => [f, [...to].sort()]))
+    : undefined;
+  if (json)
+    process.stdout.write(
+      `${JSON.stringify({ folders: perFolder, total: all, cycles: found, ...(edges === undefined ? {} : { edges }) }, null, 2)}\n`,
+    );
   else {
     for (const [d, c] of [...Object.entries(perFolder), ['total', all]])
       process.stdout.write(

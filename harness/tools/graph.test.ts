@@ -40,4 +40,27 @@ describe('import graph (harness/tools/graph.mjs)', () => {
     expect(graph.get('conformance/engine/transport.ts')?.has('conformance/engine/requests.ts')).toBe(true);
     expect(cycles(graph)).toEqual([]);
   });
+
+  it('conformance/ keeps at most five files at its root, and no file imports from a folder above its own', () => {
+    const files = sourceFiles(['conformance']);
+    const root = files.filter((f) => f.split('/').length === 2);
+    expect(root.length, root.join(', ')).toBeLessThanOrEqual(5);
+    const graph = importGraph(files);
+    const folder = (f: string) => f.slice(0, f.lastIndexOf('/') + 1);
+    // an arrow up: the imported file's folder is a strict prefix of the importer's (conformance/engine/x -> conformance/y);
+    // an entry point nothing imports (the Artillery processor, bundled on its own) stands above the folder it drives
+    const imported = new Set([...graph].filter(([f]) => !f.includes('.test.')).flatMap(([, to]) => [...to]));
+    const up = [...graph]
+      .filter(([f]) => imported.has(f))
+      .flatMap(([f, to]) =>
+        [...to].filter((t) => folder(f) !== folder(t) && folder(f).startsWith(folder(t))).map((t) => `${f} -> ${t}`),
+      );
+    expect(imported.has('conformance/engine/transport.ts')).toBe(true);
+    expect(up).toEqual([]);
+    // the rule can fire: a file in a sub-folder importing one at the root
+    const probe = importGraph(['conformance/a.ts', 'conformance/engine/b.ts'], (f) =>
+      f.endsWith('b.ts') ? "import { a } from '../a.js';" : '',
+    );
+    expect([...(probe.get('conformance/engine/b.ts') ?? [])]).toEqual(['conformance/a.ts']);
+  });
 });
