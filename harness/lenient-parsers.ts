@@ -16,7 +16,7 @@ export interface LenientParser {
 }
 
 /** Rewrite the value of `name` where it stands (query or form body), then re-sign. */
-function readAs(name: 'timestamp' | 'recvWindow', read: (v: string) => string | undefined): VariantOptions {
+export function readAs(name: 'timestamp' | 'recvWindow', read: (v: string) => string | undefined): VariantOptions {
   const edit = (part: string): string | undefined => {
     let changed = false;
     const out = part.split('&').map((p) => {

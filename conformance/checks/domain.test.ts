@@ -9,6 +9,18 @@ import { mustFailures, runVenue } from '../../harness/strangers/run-venue.js';
 import { acceptedPlan, domainCatalogue, invalidPlan, lenientPlan, openPlan, routesFor } from '../judgement/domain.js';
 import { routeKey } from '../engine/requests.js';
 import { domainChecks } from './domain.js';
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { readAs } from '../../harness/lenient-parsers.js';
+import { runVariant } from '../../harness/run-variant.js';
+import { reportCells } from '../report/cells.js';
+import { renderConsole } from '../report/console.js';
+import { renderJunit } from '../report/junit.js';
+import { renderHtml } from '../report/html.js';
+
+const validateReport = new Ajv2020({ allErrors: true, strict: false }).compile(
+  JSON.parse(readFileSync(new URL('../report/report.schema.json', import.meta.url), 'utf8')) as object,
+);
 
 const cat = domainCatalogue();
 
@@ -95,5 +107,49 @@ describe.concurrent('the domain checks against servers', () => {
     const invalidChecks = new Set(invalidPlan(11).map((p) => `${p.ruleId}.domain`));
     const sent = mine.filter((c) => invalidChecks.has(c.id)).reduce((n, c) => n + (c.runs ?? 0), 0);
     expect(sent).toBe(invalidPlan(11).length);
+  });
+});
+
+describe('a per-input check that fails lists every failing form, and its route cells agree', () => {
+  it('a recvWindow read with parseInt fails ORDER-RECVWINDOW-FORMAT.domain on each form it cuts short, each named, on failing route cells', async () => {
+    // parseInt("5000.0"), parseInt("5000abc"), parseInt("5000L"), parseInt("5000,5000"): all 5000
+    const parseIntReader = readAs('recvWindow', (v) =>
+      /^[0-9]+[.a-zA-Z,]/.test(v) ? String(Number.parseInt(v, 10)) : undefined,
+    );
+    const report = await runVariant(
+      parseIntReader,
+      {},
+      { serverSeed: 3, seed: 5, runs: 3, only: ['ORDER-RECVWINDOW-FORMAT.domain'] },
+    );
+    const c = report.checks.find((x) => x.id === 'ORDER-RECVWINDOW-FORMAT.domain');
+    expect(c?.status).toBe('fail');
+    const forms = (c?.failures ?? []).flatMap((f) => f.forms);
+    expect(forms).toEqual(
+      expect.arrayContaining(['recvWindow.fraction-zero', 'recvWindow.trailing-garbage', 'recvWindow.long-suffix']),
+    );
+    expect(c?.actual).toContain(`and ${forms.length - 1} more failing forms`);
+    // every failing form's route is a failing cell of the check, of the summary and of the rule x route grid
+    const failingRoutes = new Set((c?.failures ?? []).map((f) => f.route));
+    expect(
+      (c?.cells ?? [])
+        .filter((x) => x.verdict === 'fail')
+        .map((x) => x.route)
+        .sort(),
+    ).toEqual([...failingRoutes].sort());
+    expect(report.summary.cells?.fail).toBe(failingRoutes.size);
+    const grid = reportCells(report).cells.filter((x) => x.rule === 'ORDER-RECVWINDOW-FORMAT' && x.status === 'fail');
+    expect(grid.map((x) => x.route).sort()).toEqual(
+      [...failingRoutes].filter((r) => grid.some((g) => g.route === r)).sort(),
+    );
+    expect(grid.length).toBeGreaterThan(0);
+    // the console, the JSON schema and JUnit carry every form
+    const text = renderConsole(report, { color: false });
+    expect(text).toContain(`Every failing form (${forms.length}):`);
+    for (const f of forms) expect(text).toContain(f);
+    expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
+    expect(renderJunit(report)).toContain(`Every failing form (${forms.length}):`);
+    const html = renderHtml(report);
+    expect(html).toContain(`Every failing form (${forms.length})`);
+    for (const f of forms) expect(html).toContain(`<code>${f}</code>`);
   });
 });

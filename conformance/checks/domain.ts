@@ -12,7 +12,7 @@ import { rule } from '../../src/rules.js';
 import { describe, entriesOf, entryFailed } from '../../src/core/response.js';
 import type { SignatureEdit } from '../engine/sig-edits.js';
 import type { CheckContext, CheckDefinition } from '../judgement/types.js';
-import type { CheckOutcome } from '../judgement/verdict.js';
+import type { CheckOutcome, FormFailure, RouteCell } from '../judgement/verdict.js';
 import { expect as want } from '../judgement/verdict.js';
 import type { Built, Route, SignOptions } from '../engine/requests.js';
 import { routeKey } from '../engine/requests.js';
@@ -384,6 +384,75 @@ function build(ctx: CheckContext, route: Route, forms: readonly DomainForm[], si
   return ctx.requests.order(orderWith(base, orderForms, f).params, version, placement, opts);
 }
 
+/** A step of a per-input check with what it sent: its route and the forms its request carried. */
+interface FormStep {
+  step: Step;
+  route: Route;
+  forms: readonly DomainForm[];
+}
+
+/**
+ * A per-input check's outcome from all its steps: every failing form listed (`failures`; the
+ * first is Expected/Actual, so a second bug does not hide behind the first), and the check's own
+ * cell on every route it sent to (fail where a form failed, inconclusive where a probe was not
+ * decided, else pass), so the route cells agree with the check.
+ */
+export function formsOutcome(
+  results: readonly FormStep[],
+  extra: { observed?: string; runs?: number } = {},
+): CheckOutcome {
+  const byRoute = new Map<string, { fail?: string; open?: string; requests: number }>();
+  for (const r of results) {
+    const key = routeKey(r.route);
+    const c = byRoute.get(key) ?? { requests: 0 };
+    c.requests++;
+    const s = r.step;
+    if (s?.status === 'fail')
+      c.fail ??= `${r.forms.map((f) => f.id).join(', ')}: expected ${s.expected}; got ${s.actual}`;
+    else if (s !== undefined && s.status !== 'pass') c.open ??= 'reason' in s ? s.reason : s.status;
+    byRoute.set(key, c);
+  }
+  const cells: RouteCell[] = [...byRoute].map(([route, c]) =>
+    c.fail !== undefined
+      ? { route, verdict: 'fail', reason: c.fail, requests: c.requests }
+      : c.open !== undefined
+        ? { route, verdict: 'inconclusive', reason: c.open, requests: c.requests }
+        : { route, verdict: 'pass', requests: c.requests },
+  );
+  const failures: FormFailure[] = results.flatMap((r) =>
+    r.step?.status === 'fail'
+      ? [
+          {
+            route: routeKey(r.route),
+            forms: r.forms.map((f) => f.id),
+            expected: r.step.expected,
+            actual: r.step.actual,
+          },
+        ]
+      : [],
+  );
+  const first = results.find((r) => r.step?.status === 'fail')?.step;
+  if (first?.status === 'fail') {
+    const more = failures.slice(1);
+    return {
+      ...first,
+      ...(more.length === 0
+        ? {}
+        : {
+            actual: `${first.actual} (and ${more.length} more failing form${more.length === 1 ? '' : 's'}: ${more
+              .slice(0, 8)
+              .map((f) => `${f.forms.join(' + ')} on ${f.route}`)
+              .join(', ')}${more.length > 8 ? ', …' : ''}; every one in the report's failures)`,
+          }),
+      ...(extra.runs === undefined ? {} : { runs: extra.runs }),
+      failures,
+      cells,
+    };
+  }
+  const o = outcome(firstFailure(...results.map((r) => r.step)), extra);
+  return o.status === 'pass' || o.status === 'inconclusive' ? { ...o, cells } : o;
+}
+
 /** What a probe carries, for messages. */
 function label(p: { route: Route; forms: readonly DomainForm[]; size?: number }): string {
   const sized = p.size !== undefined && p.size > 1 ? ` in a batch of ${p.size}` : '';
@@ -461,7 +530,10 @@ function invalidCheck(ruleId: RuleId): CheckDefinition {
     async run(ctx) {
       const probes = invalidPlan(ctx.seed).filter((p) => p.ruleId === ruleId);
       const steps = await inOrder(probes, ctx.parallel ?? 1, (p) => probeInvalid(ctx, p));
-      return outcome(firstFailure(...steps), { observed: `${probes.length} invalid forms sent`, runs: probes.length });
+      return formsOutcome(
+        probes.map((p, i) => ({ step: steps[i], route: p.route, forms: [p.form] })),
+        { observed: `${probes.length} invalid forms sent`, runs: probes.length },
+      );
     },
   };
 }
@@ -481,7 +553,10 @@ function lenientCheck(ruleId: RuleId): CheckDefinition {
     async run(ctx) {
       const probes = lenientPlan(ctx.seed).filter((p) => p.ruleId === ruleId);
       const steps = await inOrder(probes, ctx.parallel ?? 1, (p) => probeInvalid(ctx, p));
-      return outcome(firstFailure(...steps), { observed: `${probes.length} extensions sent`, runs: probes.length });
+      return formsOutcome(
+        probes.map((p, i) => ({ step: steps[i], route: p.route, forms: [p.form] })),
+        { observed: `${probes.length} extensions sent`, runs: probes.length },
+      );
     },
   };
 }
@@ -609,7 +684,10 @@ const echoCheck: CheckDefinition = {
         r.exchange,
       );
     });
-    return outcome(firstFailure(...steps), { runs: plan.length });
+    return formsOutcome(
+      plan.map((a, i) => ({ step: steps[i], route: a.route, forms: a.forms })),
+      { runs: plan.length },
+    );
   },
 };
 
@@ -643,12 +721,20 @@ function acceptCheck(ruleId: RuleId): CheckDefinition {
         if (mine.length === a.forms.length) return expectAccepted(r, label(a));
         // the combined request was refused: this rule's forms alone decide
         const alone = await send(ctx, build(ctx, a.route, mine));
+        const others = a.forms.length - mine.length;
         return expectAccepted(
           alone,
-          `${label({ route: a.route, forms: mine })} (alone; with ${a.forms.length - mine.length} other forms it met ${r.observation.verdict})`,
+          `${label({ route: a.route, forms: mine })} (sent again on their own: the request that also carried ${others} form${others === 1 ? '' : 's'} of other rules was ${r.observation.verdict})`,
         );
       });
-      return outcome(firstFailure(...steps), { runs: plan.length });
+      return formsOutcome(
+        plan.map((a, i) => ({
+          step: steps[i],
+          route: a.route,
+          forms: a.forms.filter((f) => acceptRule(f) === ruleId),
+        })),
+        { runs: plan.length },
+      );
     },
   };
 }

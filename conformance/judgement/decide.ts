@@ -101,6 +101,7 @@ export type Decision = Pick<
   | 'notes'
   | 'routes'
   | 'cells'
+  | 'failures'
 > & {
   /** Why it is undecided or not run (typed). */
   cause?: Cause;
@@ -323,6 +324,8 @@ export function decide(rec: CheckRecord, facts: RunFacts): Decision {
   if ('reason' in out) d.reason = out.reason;
   if ('counterexample' in out && out.counterexample !== undefined) d.counterexample = out.counterexample;
   if ('runs' in out && out.runs !== undefined) d.runs = out.runs;
+  if (g.status === 'fail' && 'failures' in out && out.failures !== undefined && out.failures.length > 0)
+    d.failures = out.failures;
   if (g.status === 'inconclusive') {
     const open = cells.find((c) => c.verdict === 'inconclusive' || c.verdict === 'unanswered');
     d.cause =

@@ -12,7 +12,7 @@ import type { CoverageMatrix } from './coverage.js';
 
 import type { ClockEstimate } from '../engine/clock.js';
 import type { Cause } from './verdict.js';
-import type { CheckOutcome, ExchangeVerdict, Expectation, RouteCell } from './verdict.js';
+import type { CheckOutcome, ExchangeVerdict, Expectation, FormFailure, RouteCell } from './verdict.js';
 import type { RawRequest } from '../../src/client/http.js';
 import type { SigningFacts } from '../engine/requests.js';
 import type { TimeProbe, TrafficReport } from '../engine/traffic.js';
@@ -181,6 +181,8 @@ export interface CheckReport {
   cells?: RouteCell[];
   /** Why the check is inconclusive or was not run (conformance/judgement/decide.ts Cause). */
   cause?: Cause;
+  /** For a failing per-input check: every failing form, route and answer (the first is `expected`/`actual`). */
+  failures?: FormFailure[];
   /** For a time-window check: every probe it sent, its timestamp against the server clock estimate and the answer (§5.4). */
   timeProbes?: TimeProbe[];
   durationMs: number;

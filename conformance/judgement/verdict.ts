@@ -344,6 +344,14 @@ export interface RouteCell {
   requests: number;
 }
 
+/** One failing input form of a per-input check: the route, the form IDs a request carried, what it had to be and was. */
+export interface FormFailure {
+  route: string;
+  forms: string[];
+  expected: string;
+  actual: string;
+}
+
 /** What a check found (the runner applies level and profile). `cells`: the check's own verdict per route, where it judged them itself. */
 export type CheckOutcome =
   | { status: 'pass'; observed?: string; runs?: number; cells?: RouteCell[]; exchange?: ExchangeRef }
@@ -356,6 +364,8 @@ export type CheckOutcome =
       runs?: number;
       observed?: string;
       cells?: RouteCell[];
+      /** Every failing input form, when a check sends many (the per-input checks): the first is `expected`/`actual`. */
+      failures?: FormFailure[];
     }
   | { status: 'info'; observed: string; matchesReference?: boolean; exchange?: ExchangeRef }
   | { status: 'skip'; reason: string }
@@ -410,13 +420,16 @@ export function routeVerdicts(
   tallies: ReadonlyMap<string, RouteTally>,
   absent: ReadonlySet<string>,
 ): { outcome: CheckOutcome; cells: RouteCell[] } {
-  if (out.status === 'info' || out.status === 'skip' || covers.length === 0) return { outcome: out, cells: [] };
+  if (out.status === 'info' || out.status === 'skip') return { outcome: out, cells: [] };
   const own = new Map(('cells' in out ? (out.cells ?? []) : []).map((c) => [c.route, c]));
+  // a check covering no route has cells only where it judged routes itself (the per-input checks)
+  if (covers.length === 0 && own.size === 0) return { outcome: out, cells: [] };
   const failedAt = out.status === 'fail' ? refRoute(out.exchange) : undefined;
   // The routes it covers, and any other route where an answer decided its rule (a check free to use any route).
   const routes = [
     ...covers,
-    ...[...tallies].filter(([r, t]) => !covers.includes(r) && t.pass + t.fail > 0).map(([r]) => r),
+    ...[...own.keys()].filter((r) => !covers.includes(r)),
+    ...[...tallies].filter(([r, t]) => !covers.includes(r) && !own.has(r) && t.pass + t.fail > 0).map(([r]) => r),
   ];
   const cells: RouteCell[] = routes.map((route) => {
     const t = tallies.get(route);

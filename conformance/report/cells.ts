@@ -76,7 +76,14 @@ export function reportCells(r: RunReport): ReportCells {
   const byId = new Map(r.checks.map((c) => [c.id, c]));
   const control = new Map((r.discovery?.controls ?? []).map((c) => [c.route, c]));
   const cells: ReportCell[] = cov.cells.map((cc) => {
-    const ran = cc.checks.map((id) => byId.get(id)).filter((c): c is CheckReport => c !== undefined);
+    // the checks declared on the cell, and those that judged it themselves (the per-input checks, on the routes their forms went to)
+    const judgedHere = r.checks.filter(
+      (c) => c.ruleId === cc.rule && !cc.checks.includes(c.id) && (c.cells ?? []).some((x) => x.route === cc.route),
+    );
+    const ran = [
+      ...cc.checks.map((id) => byId.get(id)).filter((c): c is CheckReport => c !== undefined),
+      ...judgedHere,
+    ];
     const base = { rule: cc.rule, route: cc.route, checks: ran.map((c) => c.id) };
     if (control.get(cc.route)?.state === 'not-offered')
       return { ...base, status: 'not-offered', note: `the target does not offer ${cc.route}` };

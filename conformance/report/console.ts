@@ -255,6 +255,9 @@ export function checkLine(x: CheckReport, color: boolean): string {
 }
 
 /** Render the whole report for a terminal. */
+/** Failing forms of one check the console lists (the JSON report has them all). */
+const FAILING_FORMS_SHOWN = 12;
+
 /** The causes of a check never started because the run stopped (conformance/judgement/decide.ts notRun). */
 const STOPPED_CAUSES: ReadonlySet<string> = new Set(['target-down', 'interrupted', 'fail-fast']);
 
@@ -300,6 +303,15 @@ export function renderConsole(r: RunReport, style: ConsoleStyle): string {
       out.push(`   Requirement: ${f.requirement}`);
       if (f.expected !== undefined) out.push(`   Expected: ${f.expected}`);
       if (f.actual !== undefined) out.push(`   Actual:   ${f.actual}`);
+      if (f.failures !== undefined && f.failures.length > 1) {
+        out.push(`   Every failing form (${f.failures.length}):`);
+        for (const x of f.failures.slice(0, FAILING_FORMS_SHOWN))
+          out.push(
+            `     - ${x.forms.join(' + ')} on ${x.route}: ${x.actual.length > 160 ? `${x.actual.slice(0, 159)}…` : x.actual}`,
+          );
+        if (f.failures.length > FAILING_FORMS_SHOWN)
+          out.push(`     … ${f.failures.length - FAILING_FORMS_SHOWN} more in the JSON report (failures)`);
+      }
       if (f.counterexample !== undefined)
         out.push(`   Counterexample (after ${f.runs ?? '?'} runs, shrunk): ${f.counterexample.slice(0, 400)}`);
       out.push(`   Rule: ${style.ruleLink?.(f.ruleId) ?? `${style.rulesUrl ?? RULES_PAGE}#${f.ruleId}`}`);

@@ -216,6 +216,15 @@ ${cellGrid(cells)}
 </section>`;
 }
 
+/** Every failing form of a per-input check (more than one), each with its route and answer. */
+function failingForms(c: CheckReport): string {
+  if (c.failures === undefined || c.failures.length < 2) return '';
+  const items = c.failures
+    .map((x) => `<li><code>${esc(x.forms.join(' + '))}</code> on ${esc(x.route)}: ${esc(x.actual)}</li>`)
+    .join('');
+  return `<dt>Every failing form (${c.failures.length})</dt><dd><ol>${items}</ol></dd>`;
+}
+
 function failureBlock(c: CheckReport): string {
   const row = (k: string, v: string | undefined, pre = false) =>
     v === undefined ? '' : `<dt>${k}</dt><dd>${pre ? `<pre>${esc(v)}</pre>` : esc(v)}</dd>`;
@@ -223,7 +232,7 @@ function failureBlock(c: CheckReport): string {
 <h3><a href="#${esc(checkAnchor(c.id))}">${esc(c.id)}</a> <span class="status s-fail">${esc(c.level)} fail</span>${c.baseline === undefined ? '' : ` <span class="status s-skip">baseline: ${esc(c.baseline.state)}</span>`}</h3>
 <p>${esc(c.title)}</p>
 <blockquote>§${esc(c.section)} ${esc(c.requirement)}</blockquote>
-<dl>${row('Expected', c.expected)}${row('Actual', c.actual)}${row('Counterexample', c.counterexample, true)}${c.runs === undefined ? '' : row('Runs', String(c.runs))}${row('Replay', c.replay, true)}${c.reproduce === undefined ? '<dt>curl</dt><dd class="muted">none: this verdict comes from a series of requests, not one (the Replay line reruns them)</dd>' : row('curl', c.reproduce, true)}${(c.notes ?? []).map((n) => row('Note', n)).join('')}</dl>
+<dl>${row('Expected', c.expected)}${row('Actual', c.actual)}${failingForms(c)}${row('Counterexample', c.counterexample, true)}${c.runs === undefined ? '' : row('Runs', String(c.runs))}${row('Replay', c.replay, true)}${c.reproduce === undefined ? '<dt>curl</dt><dd class="muted">none: this verdict comes from a series of requests, not one (the Replay line reruns them)</dd>' : row('curl', c.reproduce, true)}${(c.notes ?? []).map((n) => row('Note', n)).join('')}</dl>
 </div>`;
 }
 

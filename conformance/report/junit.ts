@@ -139,6 +139,12 @@ export function renderJunit(r: RunReport): string {
           `Requirement (§${c.section}): ${c.requirement}`,
           `Expected: ${c.expected ?? ''}`,
           `Actual: ${c.actual ?? ''}`,
+          ...(c.failures === undefined || c.failures.length < 2
+            ? []
+            : [
+                `Every failing form (${c.failures.length}):`,
+                ...c.failures.map((x) => `  ${x.forms.join(' + ')} on ${x.route}: ${x.actual}`),
+              ]),
           ...(c.cells === undefined ? [] : [`Routes: ${cellsLine(c.cells)}`]),
           ...(c.replay === undefined ? [] : [`Replay: ${c.replay}`]),
           c.reproduce ?? '',
