@@ -9,10 +9,8 @@ import { INTEROP_FILES, longFirst, NODE_SUITE, PACKAGE_FILES } from './harness/t
  */
 const LONG_FIRST = [
   'conformance/engine/runner.test.ts',
-  'harness/edge-mutants.test.ts',
   'conformance/engine/hostile.test.ts',
   'conformance/cli/matrix.test.ts',
-  'harness/budget.test.ts',
   'harness/grade-client.test.ts',
   'src/server/fuzz.test.ts',
 ];

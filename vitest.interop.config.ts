@@ -10,6 +10,7 @@ const LONG_FIRST = [
   'harness/lenient-parsers.test.ts',
   'harness/testing/tls-front-run.test.ts',
   'harness/budget-matrix.test.ts',
+  'harness/edge-mutants.test.ts',
 ];
 
 /** `npm run test:interop`: the whole-kit runs against outside-style servers (harness/testing/suites.ts). */

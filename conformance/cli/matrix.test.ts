@@ -147,10 +147,18 @@ describe('spotcheck matrix over three targets', () => {
       ['faulty', 1],
     ]);
     const cell = (target: string, rule: string) => m.cells.find((c) => c.target === target && c.rule === rule)?.status;
+    // a time-window check may be skipped on a loaded machine, when the clock's measured uncertainty leaves
+    // no room for its probe: its own report says so (a skip, never a verdict that moved with the load)
+    const skippedForClock = (target: string) =>
+      (JSON.parse(readFileSync(join(out, `${target}.json`), 'utf8')) as RunReport).checks.some(
+        (c) => c.ruleId === 'TIME-WINDOW-LEAD' && c.status === 'skip' && /clock uncertainty .* too large/.test(c.reason ?? ''),
+      );
     for (const rule of ['SIG-BODY-COVERED', 'TIME-WINDOW-LEAD']) {
       expect(cell('faulty', rule)).toBe('fail');
-      expect(cell('clean', rule)).toBe('pass');
-      expect(cell('reference', rule)).toBe('pass');
+      for (const target of ['clean', 'reference'])
+        expect(cell(target, rule), target).toBe(
+          rule === 'TIME-WINDOW-LEAD' && cell(target, rule) === 'skip' && skippedForClock(target) ? 'skip' : 'pass',
+        );
     }
     expect(cell('faulty', 'SIG-REQUIRED')).toBe('pass');
     // every link of matrix.html points at a file in the folder and, with a fragment, at an id in it

@@ -7,12 +7,14 @@
 import { BaseSequencer, type InlineConfig, type TestSpecification } from 'vitest/node';
 
 /**
- * `npm run test:interop`: whole-kit runs against servers shaped as outside teams shape them
- * (stranger venues, deployments unlike the reference, answers nobody on the team wrote, lenient
- * parsers, a stranger's gateway, an accept-all server under the order budget, a TLS front
- * offering HTTP/2, fault-injected PHP and Java venues behind Apache httpd and haproxy). Slow (a whole run each), so apart from `npm test`, which keeps
- * the runner against the reference server and one clean stranger venue
- * (harness/strangers/clean-venue.test.ts); CI runs both.
+ * `npm run test:interop`: whole-kit runs against servers other than the reference: shaped as
+ * outside teams shape them (stranger venues, deployments unlike the reference, answers nobody on
+ * the team wrote, lenient parsers, a stranger's gateway, an accept-all server under the order
+ * budget, a TLS front offering HTTP/2, fault-injected PHP and Java venues behind Apache httpd and
+ * haproxy), and the reference server's mutants, each caught by its own check (the mutant, route,
+ * edge, account and budget suites). Slow (a whole run or a family's run each), so apart from
+ * `npm test`, which keeps the runner against the reference server and one clean stranger venue
+ * (harness/strangers/clean-venue.test.ts) within its 45 s; CI runs both.
  */
 export const INTEROP_FILES = [
   'harness/budget-matrix.test.ts',
@@ -29,6 +31,11 @@ export const INTEROP_FILES = [
   'harness/layers/fault-venues.test.ts',
   'harness/envelope.test.ts',
   'harness/outage.test.ts',
+  'harness/mutants.test.ts',
+  'harness/route-mutants.test.ts',
+  'harness/edge-mutants.test.ts',
+  'harness/account.test.ts',
+  'harness/budget.test.ts',
 ] as const;
 
 /**
