@@ -10,6 +10,7 @@ import { checkTimeWindow } from '../../src/core/time.js';
 import { defaultPolicy } from '../../src/server/policy.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import type { MatrixData } from '../report/matrix.js';
+import type { RunReport } from '../judgement/types.js';
 import { secretSpellings } from '../report/secret-spellings.js';
 import { startAcceptAll } from '../../harness/accept-all.js';
 import { conformanceCommands } from './commands.js';
@@ -151,7 +152,10 @@ describe('spotcheck matrix over three targets', () => {
     // no room for its probe: its own report says so (a skip, never a verdict that moved with the load)
     const skippedForClock = (target: string) =>
       (JSON.parse(readFileSync(join(out, `${target}.json`), 'utf8')) as RunReport).checks.some(
-        (c) => c.ruleId === 'TIME-WINDOW-LEAD' && c.status === 'skip' && /clock uncertainty .* too large/.test(c.reason ?? ''),
+        (c) =>
+          c.ruleId === 'TIME-WINDOW-LEAD' &&
+          c.status === 'skip' &&
+          /clock uncertainty .* too large/.test(c.reason ?? ''),
       );
     for (const rule of ['SIG-BODY-COVERED', 'TIME-WINDOW-LEAD']) {
       expect(cell('faulty', rule)).toBe('fail');
