@@ -85,11 +85,11 @@ export const NODE_SUITE: InlineConfig = {
   exclude: ['**/node_modules/**', 'dist/**', '**/*.browser.test.ts'],
   // SPOTCHECK_CPU_BURN=N: N CPU-burning processes beside the suite (npm run test:burn); none otherwise
   globalSetup: ['harness/testing/cpu-burn-setup.ts'],
-  // Many suites wait on sockets and timers (hostile servers, deadlines): more workers than
-  // cores keep both cores busy (vitest's default here would be 1 worker). Each worker imports
-  // and warms up the kit on its own (3 workers cost 3 CPU-s less than 4 over npm test), but
-  // 4 fill the waits better: 45.7 s against 46.4 s, medians of three fresh-clone runs each.
-  maxWorkers: 4,
+  // One worker per core. Each worker imports and warms up the kit on its own; with the mutant
+  // suites in test:interop, npm test is bound by CPU, not by waits: on a fresh clone, 2 workers
+  // took 56.2 and 63.6 s (92 and 104 CPU-s), 3 took 58.5 and 62.4 s, 4 took 62.5 and 69.9 s
+  // (114 and 126 CPU-s), the three settings alternated twice.
+  maxWorkers: 2,
   isolate: false,
   // concurrent tests of one file (the variant servers, the mutants) a few at a time: the time checks want a quiet machine
   maxConcurrency: 3,
