@@ -20,6 +20,8 @@ export default defineConfig({
     // a whole run whose counts are not the README's fails, saying the figures to write
     reporters: ['default', new FiguresReporter('test:interop')],
     include: [...INTEROP_FILES],
+    // the interop runs wait on venues, fronts, outages and child processes: four workers fill the waits
+    maxWorkers: 4,
     sequence: { sequencer: longFirst(LONG_FIRST) },
   },
 });
