@@ -2,7 +2,12 @@
  * The ROBUST edge probes are built exactly at the reference's edges (D-BODY-LIMIT, D-JSON-DEPTH):
  * the kit keeps its own copy of the two limits, held here to the server's.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server/server.js';
+import { runAgainstUrl } from '../../harness/selftest.js';
 import { jsonNestingDepth } from '../../src/core/json.js';
 import { MAX_JSON_DEPTH } from '../../src/server/batch.js';
 import { DEFAULT_BODY_LIMIT } from '../../src/server/body.js';
@@ -28,6 +33,50 @@ describe('ROBUST-NO-5XX.edges probes', () => {
       const body = batchOfDepth(order, d);
       expect(jsonNestingDepth(body, 64)).toBe(d);
       expect(JSON.parse(body)[0]).toMatchObject(order);
+    }
+  });
+});
+
+describe('ROBUST-NO-5XX.oversized behind a front that refuses a large body by closing the connection', () => {
+  it('the closed connection is the body refused: the check passes on its route, not undecided', async () => {
+    const ref = await startServer({ port: 0 });
+    // a front (as nginx's client_max_body_size or a stdlib server checking Content-Length) closing the
+    // connection on a body over 1 MiB before reading it; every other request forwarded as it came
+    const front = createServer((req, res) => {
+      if (Number(req.headers['content-length'] ?? 0) > 1 << 20) {
+        req.socket.destroy();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const headers = Object.fromEntries(
+          Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+        ) as Record<string, string>;
+        void request(`${ref.url}${req.url ?? '/'}`, {
+          method: (req.method ?? 'POST') as 'POST',
+          headers,
+          body: Buffer.concat(chunks),
+        }).then(async (r) => {
+          const date = r.headers.date;
+          res.writeHead(r.statusCode, {
+            'content-type': String(r.headers['content-type'] ?? 'application/json'),
+            ...(typeof date === 'string' ? { date } : {}),
+          });
+          res.end(Buffer.from(await r.body.arrayBuffer()));
+        });
+      });
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+      const r = await runAgainstUrl(url, { only: ['ROBUST-NO-5XX.oversized'], runs: 2 });
+      const c = r.checks.find((x) => x.id === 'ROBUST-NO-5XX.oversized');
+      expect(c?.status, c?.reason).toBe('pass');
+      expect(c?.cells?.map((x) => [x.route, x.verdict])).toEqual([['batch/json', 'pass']]);
+    } finally {
+      await new Promise<void>((resolve) => front.close(() => resolve()));
+      await ref.close();
     }
   });
 });

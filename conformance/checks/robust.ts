@@ -25,7 +25,9 @@ import {
   send,
   skip,
   type Step,
+  verdictOf,
 } from './helpers.js';
+import { expect as want } from '../judgement/verdict.js';
 import { limitParams, oneOrder } from './orders.js';
 import type { Built, SignOptions } from '../engine/requests.js';
 
@@ -43,6 +45,9 @@ function refused(r: SendResult): boolean {
 /** Any answer but a 5xx, a hang or a garbled response; a reset connection is tolerated only when allowed. */
 function noBreakage(r: SendResult, what: string, allowReset = false): Step {
   const o = r.observation;
+  // where a closed connection is an allowed answer (a front refusing an oversized body or garbage), the
+  // exchange is recorded so: it decides its route, as the check does, instead of standing unanswered
+  if (allowReset) verdictOf(r, want.observeClosing);
   if (o.verdict === 'server-error') return fail(`${what}: a client error (4xx), not a 5xx`, describe(o), r.exchange);
   if (o.verdict === 'no-answer') {
     if (allowReset && o.errorCode === 'ERR_NETWORK') return undefined;

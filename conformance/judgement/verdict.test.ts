@@ -365,3 +365,18 @@ describe('routeVerdicts: a check over its routes', () => {
     expect(routeVerdicts({ status: 'info', observed: 'x' }, routes, new Map(), new Set()).cells).toEqual([]);
   });
 });
+
+describe('a connection closed before the answer', () => {
+  const closed = (error: string, errorCode: 'ERR_NETWORK' | 'ERR_TIMEOUT' = 'ERR_NETWORK') => ({
+    observation: { verdict: 'no-answer' as const, error, errorCode },
+  });
+  it('refuses a request a front may refuse so (observeClosing), and nothing else', () => {
+    expect(judgeExchange(want.observeClosing, k, closed('write EPIPE')).verdict).toBe('pass');
+    // a plain observation, a timeout, or a request given up because the target went down stay unanswered
+    expect(judgeExchange(want.observe, k, closed('write EPIPE')).verdict).toBe('unanswered');
+    expect(judgeExchange(want.observeClosing, k, closed('timed out', 'ERR_TIMEOUT')).verdict).toBe('unanswered');
+    expect(judgeExchange(want.observeClosing, k, closed('given up: the target stopped answering')).verdict).toBe(
+      'unanswered',
+    );
+  });
+});

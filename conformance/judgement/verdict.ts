@@ -29,7 +29,11 @@ export type Expectation =
   | { kind: 'signature-accepted' }
   | { kind: 'refuse'; layer: RefusalLayer; entries?: boolean }
   | { kind: 'entry'; index: number }
-  | { kind: 'observe' };
+  | {
+      kind: 'observe';
+      /** A connection the server closed before answering refused the request at the front (an oversized body, garbage): decided. */
+      closeRefuses?: boolean;
+    };
 
 /** The expectations, by name, for probe sites. */
 export const expect = {
@@ -42,6 +46,8 @@ export const expect = {
   }),
   entry: (index: number): Expectation => ({ kind: 'entry', index }),
   observe: { kind: 'observe' } as Expectation,
+  /** Observe a request a front may refuse by closing the connection (an oversized body, garbage): the close is its refusal. */
+  observeClosing: { kind: 'observe', closeRefuses: true } as Expectation,
 };
 
 /**
@@ -223,7 +229,18 @@ export function judgeExchange(exp: Expectation, k: Knowledge, x: Judged, role: C
       return v('fail', said);
     return open(said, 'not-sent');
   }
-  if (o.verdict === 'no-answer') return { verdict: 'unanswered', reason: said, cause: 'unanswered' };
+  if (o.verdict === 'no-answer') {
+    // a front refusing an oversized body closes the connection while it is still sent (EPIPE, a reset):
+    // an answer of its own kind, never a 5xx; a request the run gave up on (the target down) is not one
+    if (
+      exp.kind === 'observe' &&
+      exp.closeRefuses === true &&
+      o.errorCode === 'ERR_NETWORK' &&
+      o.error?.startsWith('given up:') !== true
+    )
+      return v('pass', `the connection was closed before an answer, refusing the body: ${said}`);
+    return { verdict: 'unanswered', reason: said, cause: 'unanswered' };
+  }
   if (o.verdict === 'rate-limited')
     return open('still rate limited after waiting and retrying (HTTP 429/503): no verdict', 'rate-limited');
   const fp = fingerprintOf(o);
