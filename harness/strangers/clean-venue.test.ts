@@ -1,8 +1,7 @@
 /**
- * The whole kit against one stranger venue in `npm test` (the others run in `npm run
- * test:interop`): the clean JavaScript-style venue (harness/strangers/languages.ts), with its own
- * codes, shapes and readers, passes with no MUST failure, so the developer loop still meets a
- * server the team did not write.
+ * The whole kit against the clean JavaScript-style stranger venue (harness/strangers/languages.ts),
+ * with its own codes, shapes and readers: it passes with no MUST failure (`npm run test:interop`,
+ * beside the Python and Go ones of languages.test.ts).
  */
 import { expect, it } from 'vitest';
 import { cleanReaders } from './languages.js';

@@ -2,7 +2,7 @@
  * Venues in the habits of Python, Go and JavaScript (harness/strangers/languages.ts): each
  * lenient reader is caught by the domain probe of its input (spec/domain.json), on its rule
  * family only, and the clean venue of each language passes the whole kit with no MUST failure
- * (JavaScript's in `npm test`: clean-venue.test.ts).
+ * (JavaScript's in clean-venue.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { checks } from '../../conformance/checks/index.js';

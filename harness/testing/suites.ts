@@ -13,8 +13,8 @@ import { BaseSequencer, type InlineConfig, type TestSpecification } from 'vitest
  * budget, a TLS front offering HTTP/2, fault-injected PHP and Java venues behind Apache httpd and
  * haproxy), and the reference server's mutants, each caught by its own check (the mutant, route,
  * edge, account and budget suites). Slow (a whole run or a family's run each), so apart from
- * `npm test`, which keeps the runner against the reference server and one clean stranger venue
- * (harness/strangers/clean-venue.test.ts) within its 45 s; CI runs both.
+ * `npm test`, which keeps the runner against the reference server (in both profiles, and with
+ * refusals as HTTP 200 and a code) within its 45 s; CI runs both.
  */
 export const INTEROP_FILES = [
   'harness/budget-matrix.test.ts',
@@ -36,6 +36,7 @@ export const INTEROP_FILES = [
   'harness/edge-mutants.test.ts',
   'harness/account.test.ts',
   'harness/budget.test.ts',
+  'harness/strangers/clean-venue.test.ts',
 ] as const;
 
 /**
