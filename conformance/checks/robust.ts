@@ -326,13 +326,16 @@ export const robustChecks: CheckDefinition[] = [
         ['a timestamp an hour old', (id) => onRoute(ctx, r, { timestamp: Date.now() - 3_600_000 }, order(id))],
         ['side HOLD', (id) => onRoute(ctx, r, {}, { ...order(id), side: 'HOLD' })],
       ];
-      // the three refusals are independent: up to ctx.parallel at once, each followed by its own reuse pair
+      // the three refusals are independent: up to ctx.parallel at once, each followed by its own reuse
       const steps: Step[] = await inOrder(refusals, ctx.parallel ?? 1, async ([what, build]): Promise<Step> => {
         const id = ctx.clientId();
         const probe = await send(ctx, build(id));
         // An acceptance of what must be refused is a failure whenever it happens (never left to other checks).
         const wrong = expectRefused(probe, `${routeKey(r)}: a request with ${what}`, 'any');
         if (wrong !== undefined) return wrong;
+        // the reused id alone first: placed, nothing was; only a refusal needs the fresh-id twin beside it
+        const alone = await send(ctx, onRoute(ctx, r, {}, order(id)));
+        if (alone.observation.verdict === 'accepted' && !refused(alone)) return undefined;
         const [again, fresh] = await reuse(id);
         return again.observation.verdict === 'accepted' && !refused(again)
           ? undefined

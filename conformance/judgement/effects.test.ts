@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Observation } from '../../src/core/response.js';
-import { clientIdsOf, duplicateMark, lookupRequest, readLookup, readReuse } from './effects.js';
+import type { Built } from '../engine/requests.js';
+import type { SendResult } from '../engine/transport.js';
+import {
+  clientIdsOf,
+  createEffectProber,
+  duplicateMark,
+  lookupRequest,
+  readLookup,
+  readReuse,
+} from './effects.js';
 
 const BATCH = { endpoint: 'batch', placement: 'json' } as const;
 const V1Q = { endpoint: 'v1', placement: 'query' } as const;
@@ -67,5 +76,95 @@ describe('place-nothing by effect: reading requests and answers', () => {
     });
     expect(r.query).toMatch(/^origClientOrderId=x%201&timestamp=5&signature=[0-9a-f]{64}$/);
     expect(r.headers).toEqual({ 'X-K': 'k' });
+  });
+});
+
+describe('place-nothing by effect: following up a refused call', () => {
+  const DUP = rejected(400, -1141);
+  const PLACED: Observation = { verdict: 'accepted', status: 200, json: { code: 0 } };
+  /** A prober over a fake target: `answer(id, n)` answers the n-th order sent, by its client id. */
+  const prober = (answer: (id: string, n: number) => Observation) => {
+    const sent: string[] = [];
+    let fresh = 0;
+    const result = (id: string): SendResult => ({
+      observation: answer(id, sent.length),
+      exchange: { route: V1Q, request: req(`newClientOrderId=${id}`, '') },
+    } as unknown as SendResult);
+    const p = createEffectProber({
+      send: async (b: Built) => {
+        const id = /newClientOrderId=([^&]*)/.exec(b.request.query)?.[1] ?? '';
+        sent.push(id);
+        return result(id);
+      },
+      sendPlain: async () => result(''),
+      validOrder: (_r, id) => ({ request: req(`newClientOrderId=${id}`, ''), facts: {} }) as Built,
+      clientId: () => `fresh${++fresh}`,
+      auth: { apiKey: 'k', secret: 's', apiKeyHeader: 'X-K', now: () => 0 },
+      symbol: 'A',
+    });
+    const refusedCall = {
+      observation: rejected(400, -1022),
+      exchange: { route: V1Q, request: req('symbol=A&newClientOrderId=r1', '') },
+    } as unknown as SendResult;
+    return { p, sent, refusedCall };
+  };
+
+  it('a correct target costs one request: the reused id alone, placed (after the route learnt its repeat refusal)', async () => {
+    const seen = new Set<string>();
+    const { p, sent, refusedCall } = prober((id) => {
+      const dup = seen.has(id);
+      seen.add(id);
+      return dup ? DUP : PLACED;
+    });
+    await p.methodFor(V1Q);
+    const learnt = sent.length;
+    const f = await p.followUp(refusedCall);
+    expect(f?.reading).toBe('placed-nothing');
+    expect(sent.slice(learnt)).toEqual(['r1']);
+  });
+
+  it('a refused call that placed its order: the reused id refused like a repeat, then sent again beside a fresh-id twin that is placed', async () => {
+    const seen = new Set<string>(['r1']);
+    const { p, sent, refusedCall } = prober((id) => {
+      const dup = seen.has(id);
+      seen.add(id);
+      return dup ? DUP : PLACED;
+    });
+    await p.methodFor(V1Q);
+    const learnt = sent.length;
+    const f = await p.followUp(refusedCall);
+    expect(f?.reading).toBe('placed');
+    expect(sent.slice(learnt)).toEqual(['r1', 'r1', expect.stringMatching(/^fresh/)]);
+  });
+
+  it('a refusal unlike a repeat needs no twin (unknown); a repeat-like refusal whose twin is refused too stays unknown', async () => {
+    const seen = new Set<string>();
+    let balance = false;
+    const { p, sent, refusedCall } = prober((id) => {
+      if (balance) return rejected(400, id === 'r1' ? -2010 : -1141);
+      const dup = seen.has(id);
+      seen.add(id);
+      return dup ? DUP : PLACED;
+    });
+    await p.methodFor(V1Q);
+    balance = true;
+    const learnt = sent.length;
+    expect((await p.followUp(refusedCall))?.reading).toBe('unknown');
+    expect(sent.slice(learnt)).toEqual(['r1']);
+  });
+
+  it('a repeat-like refusal whose fresh-id twin is refused the same way (a balance refusal sharing the code) stays unknown', async () => {
+    let broke = false;
+    const seen = new Set<string>();
+    const { p, sent, refusedCall } = prober((id) => {
+      const dup = broke || seen.has(id);
+      seen.add(id);
+      return dup ? DUP : PLACED;
+    });
+    await p.methodFor(V1Q);
+    broke = true;
+    const learnt = sent.length;
+    expect((await p.followUp(refusedCall))?.reading).toBe('unknown');
+    expect(sent.slice(learnt)).toEqual(['r1', 'r1', expect.stringMatching(/^fresh/)]);
   });
 });

@@ -232,7 +232,14 @@ export function createEffectProber(deps: EffectDeps) {
       if (method.kind !== 'reuse') return undefined;
       // The refusal is itself the repeated-id answer (a check sending a duplicate on purpose): nothing to learn.
       if (fingerprintOf(r.observation) === method.duplicate) return undefined;
-      // A differential pair sent together: the reused id, and the same order with a fresh id.
+      // The reused id alone first: placed, or refused unlike a repeated id, it needs no control.
+      const alone = await deps.send(deps.validOrder(route, pick.id), place);
+      if (alone === undefined) return undefined;
+      const first = readReuse(route, alone.observation, method.duplicate);
+      if (first === 'placed-nothing' || duplicateMark(route, alone.observation) !== method.duplicate)
+        return { reading: first, method, id: pick.id, result: alone };
+      // Refused like a repeated id: a differential pair sent together, the reused id again and the
+      // same order with a fresh id (a balance refusal may share the duplicate's code).
       const [res, fresh] = await Promise.all([
         deps.send(deps.validOrder(route, pick.id), place),
         deps.send(deps.validOrder(route, deps.clientId()), place),
