@@ -2,14 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Observation } from '../../src/core/response.js';
 import type { Built } from '../engine/requests.js';
 import type { SendResult } from '../engine/transport.js';
-import {
-  clientIdsOf,
-  createEffectProber,
-  duplicateMark,
-  lookupRequest,
-  readLookup,
-  readReuse,
-} from './effects.js';
+import { clientIdsOf, createEffectProber, duplicateMark, lookupRequest, readLookup, readReuse } from './effects.js';
 
 const BATCH = { endpoint: 'batch', placement: 'json' } as const;
 const V1Q = { endpoint: 'v1', placement: 'query' } as const;
@@ -86,10 +79,11 @@ describe('place-nothing by effect: following up a refused call', () => {
   const prober = (answer: (id: string, n: number) => Observation) => {
     const sent: string[] = [];
     let fresh = 0;
-    const result = (id: string): SendResult => ({
-      observation: answer(id, sent.length),
-      exchange: { route: V1Q, request: req(`newClientOrderId=${id}`, '') },
-    } as unknown as SendResult);
+    const result = (id: string): SendResult =>
+      ({
+        observation: answer(id, sent.length),
+        exchange: { route: V1Q, request: req(`newClientOrderId=${id}`, '') },
+      }) as unknown as SendResult;
     const p = createEffectProber({
       send: async (b: Built) => {
         const id = /newClientOrderId=([^&]*)/.exec(b.request.query)?.[1] ?? '';
