@@ -1,8 +1,8 @@
 /**
  * Budgets the operator can set: a small account declared in the target description is
  * never overdrawn (the cheapest valid orders, no more than it pays for) and the run passes;
- * the same account undeclared is drained mid-run, and the run says once that one side's balance
- * is spent (a control pair shows it), with the checks meeting it inconclusive, never failed.
+ * the same account undeclared is drained mid-run, and the run says once that its balance is spent
+ * (a control pair shows it), with the checks meeting it inconclusive, never failed.
  */
 import { describe, expect, it } from 'vitest';
 import type { TargetDescription } from '../conformance/target/description.js';
@@ -36,11 +36,13 @@ describe.concurrent('a small test account', () => {
     expect(r.orders?.maxOrders).toBe(400);
   });
 
-  it('undeclared: one side drained mid-run, shown by a control pair, the run says so once; the checks meeting it are inconclusive, none failed', async () => {
+  it('undeclared: drained mid-run, shown by a control pair, the run says so once; the checks meeting it are inconclusive, none failed', async () => {
     const r = await run({ account: { ...HOLDS } }, { order: ORDER });
-    // shown by a control pair (design notes, "A refusal is recognised by a control, not its code"): one side refused while the other, sent with it, was placed
+    // shown by a control pair (design notes, "A refusal is recognised by a control, not its code"):
+    // one side refused while the other, sent with it, was placed; or, both sides drained by then,
+    // a pair a thousandth of the size placed (which one depends on how the run's orders fell)
     expect(r.exhausted).toMatch(
-      /^valid (BUY|SELL) orders are now refused with (HTTP 400 code -2010|entry code -2010) .* while a valid (BUY|SELL) order sent with it was placed/,
+      /^valid (?:(?:BUY|SELL) )?orders are now refused with (HTTP 400 code -2010|entry code -2010) .* while (?:a valid (?:BUY|SELL) order sent with it|an order a thousandth of their size, sent right after,) was placed/,
     );
     expect(r.checks.filter((c) => c.status === 'fail').map((c) => [c.id, c.actual])).toEqual([]);
     expect(r.checks.filter((c) => c.status === 'inconclusive' && c.reason === r.exhausted).length).toBeGreaterThan(0);

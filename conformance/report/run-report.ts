@@ -125,7 +125,9 @@ export function createRecordBook(
     decided: (i: number, facts: RunFacts): CheckReport => reportOf(i, decide(records[i] as CheckRecord, facts)),
     /**
      * A refusal valid orders were later shown (by a control pair) to meet is the account's: a
-     * failure without a refused exchange of its own whose refusals meet it is excused by it.
+     * failure whose refusals meet it is excused by it (the refusals it met along the way, or the
+     * whole-call refusal it rests on when that moment's controls were placed: a larger order
+     * meets a balance the cheapest ones still fit in).
      */
     excuse(spent: { mark: string; reason: string } | undefined): void {
       if (spent === undefined) return;
