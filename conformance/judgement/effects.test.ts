@@ -103,62 +103,50 @@ describe('place-nothing by effect: following up a refused call', () => {
     return { p, sent, refusedCall };
   };
 
-  it('a correct target costs one request: the reused id alone, placed (after the route learnt its repeat refusal)', async () => {
-    const seen = new Set<string>();
-    const { p, sent, refusedCall } = prober((id) => {
+  /** A target refusing a repeated client id (`used`: ids already taken), placing every new one. */
+  const repeatsRefused = (used: string[] = []) => {
+    const seen = new Set(used);
+    return (id: string): Observation => {
       const dup = seen.has(id);
       seen.add(id);
       return dup ? DUP : PLACED;
-    });
+    };
+  };
+  /** The reading of a follow-up once the route learnt its method (`then`: what changes after), and the ids it sent. */
+  const followed = async (answer: (id: string) => Observation, then?: () => void) => {
+    const { p, sent, refusedCall } = prober(answer);
     await p.methodFor(V1Q);
+    then?.();
     const learnt = sent.length;
     const f = await p.followUp(refusedCall);
-    expect(f?.reading).toBe('placed-nothing');
-    expect(sent.slice(learnt)).toEqual(['r1']);
+    return { reading: f?.reading, sent: sent.slice(learnt) };
+  };
+
+  it('a correct target costs one request: the reused id alone, placed (after the route learnt its repeat refusal)', async () => {
+    expect(await followed(repeatsRefused())).toEqual({ reading: 'placed-nothing', sent: ['r1'] });
   });
 
   it('a refused call that placed its order: the reused id refused like a repeat, then sent again beside a fresh-id twin that is placed', async () => {
-    const seen = new Set<string>(['r1']);
-    const { p, sent, refusedCall } = prober((id) => {
-      const dup = seen.has(id);
-      seen.add(id);
-      return dup ? DUP : PLACED;
+    expect(await followed(repeatsRefused(['r1']))).toEqual({
+      reading: 'placed',
+      sent: ['r1', 'r1', expect.stringMatching(/^fresh/)],
     });
-    await p.methodFor(V1Q);
-    const learnt = sent.length;
-    const f = await p.followUp(refusedCall);
-    expect(f?.reading).toBe('placed');
-    expect(sent.slice(learnt)).toEqual(['r1', 'r1', expect.stringMatching(/^fresh/)]);
   });
 
-  it('a refusal unlike a repeat needs no twin (unknown); a repeat-like refusal whose twin is refused too stays unknown', async () => {
-    const seen = new Set<string>();
+  it('a refusal unlike a repeat needs no twin: unknown after one request', async () => {
     let balance = false;
-    const { p, sent, refusedCall } = prober((id) => {
-      if (balance) return rejected(400, id === 'r1' ? -2010 : -1141);
-      const dup = seen.has(id);
-      seen.add(id);
-      return dup ? DUP : PLACED;
-    });
-    await p.methodFor(V1Q);
-    balance = true;
-    const learnt = sent.length;
-    expect((await p.followUp(refusedCall))?.reading).toBe('unknown');
-    expect(sent.slice(learnt)).toEqual(['r1']);
+    const target = repeatsRefused();
+    const answer = (id: string) => (balance ? rejected(400, id === 'r1' ? -2010 : -1141) : target(id));
+    expect(await followed(answer, () => (balance = true))).toEqual({ reading: 'unknown', sent: ['r1'] });
   });
 
   it('a repeat-like refusal whose fresh-id twin is refused the same way (a balance refusal sharing the code) stays unknown', async () => {
     let broke = false;
-    const seen = new Set<string>();
-    const { p, sent, refusedCall } = prober((id) => {
-      const dup = broke || seen.has(id);
-      seen.add(id);
-      return dup ? DUP : PLACED;
+    const target = repeatsRefused();
+    const answer = (id: string) => (broke ? DUP : target(id));
+    expect(await followed(answer, () => (broke = true))).toEqual({
+      reading: 'unknown',
+      sent: ['r1', 'r1', expect.stringMatching(/^fresh/)],
     });
-    await p.methodFor(V1Q);
-    broke = true;
-    const learnt = sent.length;
-    expect((await p.followUp(refusedCall))?.reading).toBe('unknown');
-    expect(sent.slice(learnt)).toEqual(['r1', 'r1', expect.stringMatching(/^fresh/)]);
   });
 });
