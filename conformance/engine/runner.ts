@@ -25,7 +25,7 @@ import {
   type Learning,
 } from './session.js';
 import { createProgress, OVERDUE_MS, schedule } from './scheduler.js';
-import { refusalMarks } from '../judgement/exhaustion.js';
+import { excusableMarks } from '../judgement/exhaustion.js';
 import type { CheckRecord, RunFacts } from '../judgement/decide.js';
 import { buildReport, createRecordBook, discoveryReport } from '../report/run-report.js';
 import type { CheckContext, CheckDefinition, CheckReport, Strictness, RunReport, Target } from '../judgement/types.js';
@@ -363,18 +363,7 @@ async function runCheck(
           .explains((failing as { route?: Route }).route, failing.observation, place)
           .catch(() => undefined);
   if (spent !== undefined) rec.business = { mark: spent.mark, reason: spent.reason };
-  // What a later-shown account refusal may excuse: a failure's refusals met along the way, or the
-  // whole-call refusal of the valid order it rests on when the controls of that moment (the
-  // route's cheapest orders) were placed, as an order larger than them is refused by a balance
-  // they still fit in.
-  const marks =
-    outcome?.status !== 'fail'
-      ? []
-      : failing === undefined
-        ? session.marks()
-        : spent === undefined && failing.observation.verdict === 'rejected'
-          ? refusalMarks(failing.observation)
-          : [];
+  const marks = excusableMarks(outcome, spent !== undefined, session.marks);
   return { rec, marks, timeProbes: session.timeProbes() };
 }
 

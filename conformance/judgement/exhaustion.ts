@@ -43,6 +43,23 @@ export function refusalMark(o: Observation): string | undefined {
   return refusalMarks(o)[0];
 }
 
+/**
+ * What an account refusal shown later in the run may excuse of a check's outcome (decide() never
+ * lets it excuse an acceptance of what must be refused): a failure's refusals met along the way
+ * (`met`) when it rests on no exchange, or the refusal it rests on (the whole call, or batch
+ * entries) when the controls sent at once did not show the account (`shownNow` false), as an
+ * order larger than those cheapest ones is refused by a balance they still fit in.
+ */
+export function excusableMarks(
+  outcome: { status: string; exchange?: { observation: Observation } } | undefined,
+  shownNow: boolean,
+  met: () => string[],
+): string[] {
+  if (outcome?.status !== 'fail') return [];
+  if (outcome.exchange === undefined) return met();
+  return shownNow ? [] : refusalMarks(outcome.exchange.observation);
+}
+
 /** The run's one explanation, once valid orders are shown to meet a new refusal. */
 export interface Exhaustion {
   mark: string;
