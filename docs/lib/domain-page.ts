@@ -4,50 +4,14 @@
  * disagree, and the parsers that accept it (linked to their cited sources below).
  */
 
+import type { DomainCatalogue, DomainForm } from '../../conformance/judgement/domain.js';
+
 /** The page title. */
 export const DOMAIN_TITLE = 'What the kit sends, and which parsers accept it';
 
-interface Parser {
-  id: string;
-  language: string;
-  function: string;
-  behaviour: string;
-  source: string;
-}
-interface Input {
-  id: string;
-  section: string;
-  type: string;
-  kind: string;
-  ruleId: string;
-}
-interface Form {
-  id: string;
-  input: string;
-  class: 'canonical' | 'unusual' | 'invalid';
-  text?: string;
-  json?: string;
-  absent?: true;
-  body?: string;
-  element?: string;
-  query?: string;
-  key?: string;
-  duplicate?: string;
-  ruleId?: string;
-  decision?: string;
-  acceptedBy?: string[];
-  note?: string;
-  with?: { timestamp?: string; recvWindow?: string };
-  routes?: string[];
-  everyEndpoint?: true;
-}
-/** The catalogue as the page reads it (spec/domain.schema.json). */
-export interface DomainData {
-  description: string;
-  parsers: Parser[];
-  inputs: Input[];
-  forms: Form[];
-}
+/** The catalogue as the page reads it (spec/domain.schema.json): the kit's own types. */
+export type DomainData = Pick<DomainCatalogue, 'description' | 'parsers' | 'inputs' | 'forms'>;
+type Form = DomainForm;
 
 /** A value shown in a table cell: code, with control and invisible characters made visible. */
 function shown(v: string): string {
