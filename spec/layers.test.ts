@@ -10,15 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { kitPath } from '../src/paths.js';
 import { acceptedPlan, domainCatalogue, invalidPlan, lenientPlan, openPlan } from '../conformance/judgement/domain.js';
 import { checks } from '../conformance/checks/index.js';
+import type { LayersData } from '../docs/lib/layers-page.js';
 
-interface FailureMode {
-  id: string;
-  layer: string;
-  failure: string;
-  sources: string[];
-  probes?: { forms?: string[]; checks?: string[] };
-  blackBox?: string;
-}
+type FailureMode = LayersData['failureModes'][number];
 const read = (f: string) => JSON.parse(readFileSync(kitPath('spec', f), 'utf8')) as unknown;
 const catalogue = read('layers.json') as { layers: Array<{ id: string }>; failureModes: FailureMode[] };
 const LAYERS = [
