@@ -38,13 +38,28 @@ describe.concurrent('a small test account', () => {
 
   it('undeclared: drained mid-run, shown by a control pair, the run says so once; the checks meeting it are inconclusive, none failed', async () => {
     const r = await run({ account: { ...HOLDS } }, { order: ORDER });
-    // shown by a control pair (design notes, "A refusal is recognised by a control, not its code"):
-    // one side refused while the other, sent with it, was placed; or, both sides drained by then,
-    // a pair a thousandth of the size placed (which one depends on how the run's orders fell)
+    // shown by a control (design notes, "A refusal is recognised by a control, not its code"): one
+    // side refused while the other, sent with it, was placed; both sides drained by then, a pair a
+    // thousandth of the size placed; or the refused order itself placed a thousandth of its size
+    // (which one depends on how the run's orders fell)
     expect(r.exhausted).toMatch(
-      /^valid (?:(?:BUY|SELL) )?orders are now refused with (HTTP 400 code -2010|entry code -2010) .* while (?:a valid (?:BUY|SELL) order sent with it|an order a thousandth of their size, sent right after,) was placed/,
+      /^(?:a )?valid (?:(?:BUY|SELL) )?orders? (?:are now|was) refused with (HTTP 400 code -2010|entry code -2010) .* while (?:a valid (?:BUY|SELL) order sent with it|an order a thousandth of their size, sent right after,|the same order a thousandth of its size, sent with it,) was placed/,
     );
     expect(r.checks.filter((c) => c.status === 'fail').map((c) => [c.id, c.actual])).toEqual([]);
     expect(r.checks.filter((c) => c.status === 'inconclusive' && c.reason === r.exhausted).length).toBeGreaterThan(0);
+  });
+
+  it('undeclared, the cheapest orders always fit but not a MARKET order of 10 quote: the same order a thousandth of its size shows the account, and nothing fails', async () => {
+    const r = await runVariant(
+      { account: { quote: 9.5, base: 0.4, marketPrice: 120 } },
+      { order: ORDER },
+      { serverSeed: 13, seed: 41, runs: 4, only: ['ORDER-V11-ENDPOINT'] },
+    );
+    expect(r.exhausted).toMatch(
+      /^a valid order was refused with HTTP 400 code -2010 on v1\.1\/\w+ .* and again when sent anew, while the same order a thousandth of its size, sent with it, was placed/,
+    );
+    expect(r.checks.map((c) => [c.id, c.status, c.cause])).toEqual([
+      ['ORDER-V11-ENDPOINT', 'inconclusive', 'business'],
+    ]);
   });
 });

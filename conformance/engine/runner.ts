@@ -4,6 +4,7 @@
  * effects, one decision per check once the run's knowledge is final, the report.
  */
 import type { Dispatcher } from 'undici';
+import type { RawRequest } from '../../src/client/http.js';
 import { SpotcheckError } from '../../src/core/errors.js';
 import { anyUsable, discover, explainNothingAccepted } from './discovery.js';
 import { resolveDescription, type TargetProfile } from '../target/description.js';
@@ -360,7 +361,12 @@ async function runCheck(
     failing === undefined
       ? undefined
       : await env.services.exhaustion
-          .explains((failing as { route?: Route }).route, failing.observation, place)
+          .explains(
+            (failing as { route?: Route }).route,
+            failing.observation,
+            place,
+            (failing as { request?: RawRequest }).request,
+          )
           .catch(() => undefined);
   if (spent !== undefined) rec.business = { mark: spent.mark, reason: spent.reason };
   const marks = excusableMarks(outcome, spent !== undefined, session.marks);

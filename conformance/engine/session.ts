@@ -10,7 +10,7 @@ import { describe, type Observation } from '../../src/core/response.js';
 import type { RawRequest } from '../../src/client/http.js';
 import { ordersIn, BUDGET_REASON, type OrderBudget, type OrderPaths, type ShareState } from './budget.js';
 import { controlOf, controlRequest, knowledgeOf, type Discovery } from './discovery.js';
-import { createEffectProber, methodText, type EffectProber } from '../judgement/effects.js';
+import { createEffectProber, methodText, ordersCarried, type EffectProber } from '../judgement/effects.js';
 import { businessShown, createExhaustionWatch, refusalMarks } from '../judgement/exhaustion.js';
 import { routeKey, type Built, type RequestFactory, type Route, type SigningFacts } from './requests.js';
 import { limitParams, oneOrder } from '../checks/orders.js';
@@ -327,6 +327,25 @@ export function plainSender(run: RunSender): Sender {
 }
 
 /** A thousandth of a decimal quantity, exactly (a smaller control order: conformance/judgement/exhaustion.ts). */
+/** A positive decimal written the plain way: no sign, exponent, leading or trailing zeros. */
+const PLAIN_DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
+
+/**
+ * An order's parameters with its quantity and amount a thousandth (its signing parameters left
+ * out): different in its size only, so only where each size is written the plain way; a
+ * spelling a server may refuse (`0.10`, `1e-3`, a JSON number) or no size at all gets undefined.
+ */
+export function thousandthOf(order: Record<string, unknown>): Record<string, unknown> | undefined {
+  const { timestamp: _t, signature: _s, ...params } = order;
+  const sizes = (['quantity', 'amount'] as const).filter((k) => params[k] !== undefined);
+  for (const k of sizes) {
+    const v = params[k];
+    if (typeof v !== 'string' || !PLAIN_DECIMAL.test(v) || v === '0') return undefined;
+    params[k] = smaller(v);
+  }
+  return sizes.length === 0 ? undefined : params;
+}
+
 function smaller(q: unknown): string {
   const [i = '0', f = ''] = String(q).split('.');
   const digits = `${i}${f}`.replace(/^0+(?=\d)/, '');
@@ -380,8 +399,18 @@ export function createRunServices(i: RunServiceInput) {
       validOrder(route, { side, ...(small ? { quantity: smaller(limitParams(base).quantity) } : {}) }),
     send: sendOrNot,
   };
+  /** The refused request's order at `index` built anew, and a thousandth of its size: fresh client ids, signed as the run signs. */
+  const sizePair = (route: Route, refused: RawRequest, index: number): [Built, Built] | undefined => {
+    const order = ordersCarried(route, refused)?.[index];
+    const small = order === undefined ? undefined : thousandthOf(order);
+    if (order === undefined || small === undefined) return undefined;
+    const { timestamp: _t, signature: _s, ...same } = order;
+    const build = (o: Record<string, unknown>) => factory.onRoute(route, { ...o, newClientOrderId: base.clientId() });
+    return [build(same), build(small)];
+  };
   const exhaustion = createExhaustionWatch({
     ...controls,
+    sizePair,
     acceptedEarlier: (route) => controlOf(discovery, route)?.state === 'accepted',
   });
   const deps: CheckSessionDeps = {

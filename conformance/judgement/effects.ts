@@ -32,37 +32,42 @@ export interface CarriedId {
 
 const ID_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
-/** The client ids a request carries: each batch element's newClientOrderId, or the single order's (query, form body or both). */
-export function clientIdsOf(route: Route, req: RawRequest): CarriedId[] {
+/**
+ * The orders a request carries: each batch element that is an object, or the single order's
+ * parameters (query, form body or both; a parameter text that does not parse carries none).
+ * Undefined: a batch body that is not JSON.
+ */
+export function ordersCarried(route: Route, req: RawRequest): Array<Record<string, unknown>> | undefined {
   if (route.endpoint === 'batch') {
     let v: unknown;
     try {
       v = JSON.parse(req.body);
     } catch {
-      // a malformed body still names its client ids: a lenient parser may have placed them
-      return [...req.body.matchAll(/"newClientOrderId"\s*:\s*"([\x21\x23-\x5b\x5d-\x7e]{1,255})"/g)].map((m) => ({
-        id: m[1] as string,
-        order: {},
-      }));
+      return undefined;
     }
-    if (!Array.isArray(v)) return [];
-    return v
-      .filter(isRecord)
-      .flatMap((o) =>
-        typeof o.newClientOrderId === 'string' && ID_SHAPE.test(o.newClientOrderId)
-          ? [{ id: o.newClientOrderId, order: o }]
-          : [],
-      );
+    return Array.isArray(v) ? v.filter(isRecord) : [];
   }
-  let pairs: Array<[string, string]>;
   try {
-    pairs = [...parsePairs(req.query), ...parsePairs(req.body)];
+    return [Object.fromEntries([...parsePairs(req.query), ...parsePairs(req.body)])];
   } catch {
     return [];
   }
-  const params = Object.fromEntries(pairs);
-  const id = params.newClientOrderId;
-  return id !== undefined && ID_SHAPE.test(id) ? [{ id, order: params }] : [];
+}
+
+/** The client ids a request carries: each batch element's newClientOrderId, or the single order's (query, form body or both). */
+export function clientIdsOf(route: Route, req: RawRequest): CarriedId[] {
+  const orders = ordersCarried(route, req);
+  // a malformed batch body still names its client ids: a lenient parser may have placed them
+  if (orders === undefined)
+    return [...req.body.matchAll(/"newClientOrderId"\s*:\s*"([\x21\x23-\x5b\x5d-\x7e]{1,255})"/g)].map((m) => ({
+      id: m[1] as string,
+      order: {},
+    }));
+  return orders.flatMap((o) =>
+    typeof o.newClientOrderId === 'string' && ID_SHAPE.test(o.newClientOrderId)
+      ? [{ id: o.newClientOrderId, order: o }]
+      : [],
+  );
 }
 
 /** The mark a refused repeat of a client id leaves on a route: a whole-call fingerprint, or a failed first entry's code in a batch. */

@@ -9,6 +9,7 @@ import { codeValue, describe, entriesOf, isRecord, showsPlaced, type Observation
 import { fingerprintOf } from './verdict.js';
 import { routeKey, type Built, type Route } from '../engine/requests.js';
 import type { Place, SendResult } from '../engine/transport.js';
+import type { RawRequest } from '../../src/client/http.js';
 
 /** The refusals an answer shows: its whole-call fingerprint, or the codes of the failed entries of an accepted batch. */
 export function refusalMarks(o: Observation): string[] {
@@ -77,26 +78,73 @@ export interface ExhaustionDeps {
   send: (b: Built, place?: Place) => Promise<SendResult | undefined>;
   /** Whether the route's control was accepted in discovery (valid orders were accepted there earlier). */
   acceptedEarlier: (route: Route) => boolean;
+  /**
+   * The refused request's order at `index` (a batch's element) built anew as the run builds a
+   * valid order, and the same a thousandth of its size, each with a fresh client id; undefined
+   * when there is none.
+   */
+  sizePair?: (route: Route, refused: RawRequest, index: number) => [Built, Built] | undefined;
 }
 
 /**
  * Follows the run: asked about a failure's refusal, it sends a valid order of each side on the
- * route at the same moment, and when both meet it, a much smaller pair. The refusal is the
- * account's (balance, position) only when one side meets it while the other is placed, or the
- * smaller order is placed (design notes, "A refusal is recognised by a control, not its code");
+ * route at the same moment, and when both meet it, a much smaller pair; when that shows nothing, the
+ * refused order itself a thousandth of its size. The refusal is the account's (balance,
+ * position) only when one side meets it while the other is placed, or a smaller order is placed
+ * (design notes, "A refusal is recognised by a control, not its code");
  * otherwise nothing is shown, and the failure stands (design notes, "A refusal is recognised by a control, not its code").
  */
 export function createExhaustionWatch(deps: ExhaustionDeps) {
   let found: Exhaustion | undefined;
+  /**
+   * The cheapest controls fit, yet this order was refused: the same order built anew, refused the
+   * same way, while the same a thousandth of its size, sent with it, is placed, shows its size met
+   * the account (a MARKET order of 10 quote, on an account the cheapest orders still fit in). The
+   * order built anew answers for what else the refused request carried (a signature in capitals,
+   * a header): placed, the refusal was about that, not the size.
+   */
+  const sizeShown = async (
+    route: Route,
+    marks: readonly string[],
+    o: Observation,
+    refused: RawRequest,
+    place?: Place,
+  ): Promise<Exhaustion | undefined> => {
+    // a batch's first refused entry, or the single order
+    const index = Math.max(
+      0,
+      (entriesOf(o.json) ?? []).findIndex((e) => isRecord(e) && (codeValue(e.code) ?? 0) !== 0),
+    );
+    const pair = deps.sizePair?.(route, refused, index);
+    if (pair === undefined) return undefined;
+    const [same, small] = await Promise.all(pair.map((b) => deps.send(b, place)));
+    const mark = same === undefined ? undefined : refusalMarks(same.observation).find((m) => meets(marks, m));
+    const smallPlaced =
+      small !== undefined && showsPlaced(small.observation) && refusalMarks(small.observation).length === 0;
+    if (mark === undefined || !smallPlaced) return undefined;
+    return {
+      mark,
+      route: routeKey(route),
+      observed: describe(o),
+      reason: `a valid order was refused with ${mark} on ${routeKey(route)} (${describe(o)}), and again when sent anew, while the same order a thousandth of its size, sent with it, was placed: the account's balance or limits, not the rule`,
+    };
+  };
   return {
     current: (): Exhaustion | undefined => found,
     /** Whether `o` (on `route`) is a refusal a control pair shows to be the account's. */
-    async explains(route: Route | undefined, o: Observation, place?: Place): Promise<Exhaustion | undefined> {
+    async explains(
+      route: Route | undefined,
+      o: Observation,
+      place?: Place,
+      refused?: RawRequest,
+    ): Promise<Exhaustion | undefined> {
       const marks = refusalMarks(o);
       if (marks.length === 0 || route === undefined) return undefined;
       if (found !== undefined && meets(marks, found.mark)) return found;
       if (!deps.acceptedEarlier(route)) return undefined;
-      const shown = await businessShown(deps, route, marks, place);
+      const shown =
+        (await businessShown(deps, route, marks, place)) ??
+        (refused === undefined ? undefined : await sizeShown(route, marks, o, refused, place));
       if (shown !== undefined) found ??= shown;
       return shown;
     },
