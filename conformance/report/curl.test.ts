@@ -1,17 +1,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import {
-  DEMO_API_KEY,
-  DEMO_READONLY_API_KEY,
-  DEMO_READONLY_SECRET,
-  DEMO_SECRET,
-} from '../../src/server/credentials.js';
+import { DEMO_READONLY_SECRET, DEMO_SECRET } from '../../src/server/credentials.js';
 import { startServer } from '../../src/server/server.js';
 import { classify, type Verdict } from '../../src/core/response.js';
 import { curlFor, NO_TRADE_SECRET_VAR, shq } from './curl.js';
 import { mutants } from '../../harness/mutants.js';
-import { runConformance } from '../engine/runner.js';
+import { runAgainstUrl } from '../../harness/selftest.js';
 import * as edits from '../engine/sig-edits.js';
 
 const run = promisify(execFile);
@@ -90,19 +85,9 @@ describe.concurrent('printed curl reproductions, run with bash + curl + openssl'
       const faulty = await startServer({ port: 0, ...(m?.options ?? {}) });
       const clean = await startServer({ port: 0 });
       try {
-        const report = await runConformance({
-          target: {
-            baseUrl: faulty.url,
-            apiKey: DEMO_API_KEY,
-            secret: DEMO_SECRET,
-            symbol: 'BTCUSDT',
-            otherSymbol: 'ETHUSDT',
-            noTradeKey: { apiKey: DEMO_READONLY_API_KEY, secret: DEMO_READONLY_SECRET },
-          },
-          profile: 'core',
+        const report = await runAgainstUrl(faulty.url, {
           seed: 5,
           runs: 10,
-          rate: 0,
           timeoutMs: 5000,
           only: c.only,
           // the domain catalogue's empty-signature probe may travel on a single-order route: its
