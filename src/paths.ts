@@ -39,3 +39,12 @@ export function kitPath(...parts: string[]): string {
 export function readKitJson<T = unknown>(...parts: string[]): T {
   return JSON.parse(readFileSync(kitPath(...parts), 'utf8')) as T;
 }
+
+/** The kit's version (its package.json), or undefined when that cannot be read. */
+export function kitVersion(): string | undefined {
+  try {
+    return readKitJson<{ version: string }>('package.json').version;
+  } catch {
+    return undefined;
+  }
+}

@@ -8,7 +8,7 @@ import { inOrder } from '../engine/pool.js';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parse, type Io } from '../../src/cli/args.js';
-import { kitVersion } from '../../src/cli/main.js';
+import { kitVersion } from '../../src/paths.js';
 import { SpotcheckError, isSpotcheckError } from '../../src/core/errors.js';
 import { gateFails } from '../report/baseline.js';
 import { makeDirectory, writeReportFile } from '../report/files.js';
@@ -269,7 +269,7 @@ export function matrixExit(codes: readonly number[]): number {
 }
 
 function writeAll(out: string, entries: MatrixEntry[], io: Io): void {
-  const m = buildMatrix(entries, kitVersion());
+  const m = buildMatrix(entries, kitVersion() ?? 'unknown');
   writeReportFile('out', join(out, 'matrix.json'), `${JSON.stringify(m, null, 2)}\n`);
   writeReportFile('out', join(out, 'matrix.html'), renderMatrixHtml(m));
   io.out(

@@ -5,7 +5,7 @@
  * Exit 0 when every exercised rule and scenario was kept, 1 otherwise, 2 for a usage error.
  */
 import { credential, parse, type Io } from '../../src/cli/args.js';
-import { kitVersion } from '../../src/cli/main.js';
+import { kitVersion } from '../../src/paths.js';
 import { LISTEN_OPTIONS, waitForStop } from '../../src/cli/serve.js';
 import { SpotcheckError } from '../../src/core/errors.js';
 import { DEMO_API_KEY, DEMO_SECRET } from '../../src/server/credentials.js';
@@ -216,7 +216,7 @@ export async function gradeCommand(argv: string[], io: Io, stop: () => Promise<s
   await grade.close();
   const report = buildGradeReport(
     grade.session,
-    { version: kitVersion(), url: grade.url, upstream: answeredBy, ungraded: grade.ungraded() },
+    { version: kitVersion() ?? 'unknown', url: grade.url, upstream: answeredBy, ungraded: grade.ungraded() },
     secret,
     apiKey,
   );

@@ -3,7 +3,7 @@
  * decision of each check and its typed cause, never a reason's text.
  */
 import { rule } from '../../src/rules.js';
-import { readKitJson } from '../../src/paths.js';
+import { kitVersion } from '../../src/paths.js';
 import { routeKey } from '../engine/requests.js';
 import { curlFor } from './curl.js';
 import { commandLine, replayArgv } from './reproduce.js';
@@ -16,14 +16,6 @@ import type { Discovery } from '../engine/discovery.js';
 import type { Exchange, Transport } from '../engine/transport.js';
 import type { TargetProfile } from '../target/description.js';
 import type { CheckDefinition, CheckReport, DiscoveryReport, RunReport, Strictness } from '../judgement/types.js';
-
-function version(): string {
-  try {
-    return readKitJson<{ version: string }>('package.json').version;
-  } catch {
-    return '0.0.0';
-  }
-}
 
 /** The discovery section of the report. */
 export function discoveryReport(d: Discovery): DiscoveryReport {
@@ -205,7 +197,7 @@ export function buildReport(reports: CheckReport[], f: RunFactsForReport): RunRe
     if (r.status === 'inconclusive')
       inconclusiveByCause[r.cause ?? 'check'] = (inconclusiveByCause[r.cause ?? 'check'] ?? 0) + 1;
   return {
-    tool: { name: 'spotcheck', version: version() },
+    tool: { name: 'spotcheck', version: kitVersion() ?? '0.0.0' },
     target: f.opts.target.baseUrl,
     profile: f.opts.profile,
     seed: f.opts.seed,

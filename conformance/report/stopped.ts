@@ -3,7 +3,7 @@
  * discovery found nothing accepted, Ctrl-C during discovery): the same files as any run,
  * with `stopped` saying why, so a CI job always has a report to upload and show.
  */
-import { readKitJson } from '../../src/paths.js';
+import { kitVersion } from '../../src/paths.js';
 import type { CheckDefinition, DiscoveryReport, Strictness, RunReport } from '../judgement/types.js';
 import type { RunFacts } from '../judgement/decide.js';
 import { createRecordBook } from './run-report.js';
@@ -44,14 +44,6 @@ function nothingLearnt(profile: Strictness): RunFacts {
   };
 }
 
-function kitVersion(): string {
-  try {
-    return readKitJson<{ version: string }>('package.json').version;
-  } catch {
-    return '0.0.0';
-  }
-}
-
 /** A valid, schema-conforming report of a run that ran no check. */
 export function earlyReport(i: EarlyStopInfo): RunReport {
   // the checks of a run a signal stopped: each skipped, decided as every check is (conformance/judgement/decide.ts)
@@ -65,7 +57,7 @@ export function earlyReport(i: EarlyStopInfo): RunReport {
     );
   const skipped = book.decideAll(nothingLearnt(i.profile));
   return {
-    tool: { name: 'spotcheck', version: kitVersion() },
+    tool: { name: 'spotcheck', version: kitVersion() ?? '0.0.0' },
     target: i.target,
     profile: i.profile,
     seed: i.seed,

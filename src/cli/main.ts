@@ -2,7 +2,7 @@
  * The `spotcheck` command line: sign, serve, run, replay.
  */
 import { isSpotcheckError } from '../core/errors.js';
-import { readKitJson } from '../paths.js';
+import { kitVersion } from '../paths.js';
 import { processIo, takeNoColor, type Io } from './args.js';
 import { doctorCommand } from './doctor.js';
 import { serveCommand } from './serve.js';
@@ -26,15 +26,6 @@ prints the version. Every command takes --no-color (or NO_COLOR=1): no color, no
 redrawn progress line.
 `;
 
-/** The kit's version (package.json). */
-export function kitVersion(): string {
-  try {
-    return readKitJson<{ version: string }>('package.json').version;
-  } catch {
-    return 'unknown';
-  }
-}
-
 /** A subcommand: parses its own arguments, returns the exit code. */
 export type Command = (argv: string[], io: Io) => number | Promise<number>;
 
@@ -50,7 +41,7 @@ export async function main(argv: string[], io: Io = processIo, extra: Record<str
   const all: Record<string, Command> = { ...commands, ...extra };
   const [name, ...given] = argv;
   if (name === '--version' || name === '-V' || name === 'version') {
-    io.out(`spotcheck ${kitVersion()}\n`);
+    io.out(`spotcheck ${kitVersion() ?? 'unknown'}\n`);
     return 0;
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
