@@ -4,7 +4,6 @@
  * effects, one decision per check once the run's knowledge is final, the report.
  */
 import type { Dispatcher } from 'undici';
-import type { RawRequest } from '../../src/client/http.js';
 import { SpotcheckError } from '../../src/core/errors.js';
 import { anyUsable, discover, explainNothingAccepted } from './discovery.js';
 import { resolveDescription, type TargetProfile } from '../target/description.js';
@@ -361,12 +360,7 @@ async function runCheck(
     failing === undefined
       ? undefined
       : await env.services.exhaustion
-          .explains(
-            (failing as { route?: Route }).route,
-            failing.observation,
-            place,
-            (failing as { request?: RawRequest }).request,
-          )
+          .explains((failing as { route?: Route }).route, failing.observation, place, failing.request)
           .catch(() => undefined);
   if (spent !== undefined) rec.business = { mark: spent.mark, reason: spent.reason };
   const marks = excusableMarks(outcome, spent !== undefined, session.marks);

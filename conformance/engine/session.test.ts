@@ -1,8 +1,10 @@
-/** The size control of a refused order (session.ts thousandthOf): the same order, a thousandth of its size, nothing else changed. */
+/** The size control of a refused order (session.ts sizeTwins): the same order, and a thousandth of its size, nothing else changed. */
 import { describe, expect, it } from 'vitest';
-import { thousandthOf } from './session.js';
+import { sizeTwins } from './session.js';
 
-describe('thousandthOf', () => {
+const thousandthOf = (o: Record<string, unknown>) => sizeTwins(o)?.small;
+
+describe('sizeTwins', () => {
   it('divides quantity and amount by a thousand and leaves out the signing parameters, keeping every other field', () => {
     expect(
       thousandthOf({
@@ -14,6 +16,11 @@ describe('thousandthOf', () => {
         recvWindow: '5000',
       }),
     ).toEqual({ symbol: 'BTCUSDT', type: 'MARKET', amount: '0.01', recvWindow: '5000' });
+    // its twin at full size is the order as it was, less the signing parameters
+    expect(sizeTwins({ type: 'MARKET', amount: '10', timestamp: '1', signature: 'ab' })?.same).toEqual({
+      type: 'MARKET',
+      amount: '10',
+    });
     expect(thousandthOf({ type: 'LIMIT', price: '100', quantity: '0.005' })).toEqual({
       type: 'LIMIT',
       price: '100',

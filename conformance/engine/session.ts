@@ -326,26 +326,30 @@ export function plainSender(run: RunSender): Sender {
   return (req, facts, rebuild) => run.send(req, facts, rebuild);
 }
 
-/** A thousandth of a decimal quantity, exactly (a smaller control order: conformance/judgement/exhaustion.ts). */
 /** A positive decimal written the plain way: no sign, exponent, leading or trailing zeros. */
 const PLAIN_DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
 
 /**
- * An order's parameters with its quantity and amount a thousandth (its signing parameters left
- * out): different in its size only, so only where each size is written the plain way; a
- * spelling a server may refuse (`0.10`, `1e-3`, a JSON number) or no size at all gets undefined.
+ * A refused order's parameters (its signing parameters left out) as they were, and the same with
+ * its quantity and amount a thousandth: different in their size only, so only where each size is
+ * written the plain way; a spelling a server may refuse (`0.10`, `1e-3`, a JSON number) or no size
+ * at all gets undefined.
  */
-export function thousandthOf(order: Record<string, unknown>): Record<string, unknown> | undefined {
-  const { timestamp: _t, signature: _s, ...params } = order;
-  const sizes = (['quantity', 'amount'] as const).filter((k) => params[k] !== undefined);
+export function sizeTwins(
+  order: Record<string, unknown>,
+): { same: Record<string, unknown>; small: Record<string, unknown> } | undefined {
+  const { timestamp: _t, signature: _s, ...same } = order;
+  const small = { ...same };
+  const sizes = (['quantity', 'amount'] as const).filter((k) => same[k] !== undefined);
   for (const k of sizes) {
-    const v = params[k];
+    const v = same[k];
     if (typeof v !== 'string' || !PLAIN_DECIMAL.test(v) || v === '0') return undefined;
-    params[k] = smaller(v);
+    small[k] = smaller(v);
   }
-  return sizes.length === 0 ? undefined : params;
+  return sizes.length === 0 ? undefined : { same, small };
 }
 
+/** A thousandth of a decimal quantity, exactly (a smaller control order: conformance/judgement/exhaustion.ts). */
 function smaller(q: unknown): string {
   const [i = '0', f = ''] = String(q).split('.');
   const digits = `${i}${f}`.replace(/^0+(?=\d)/, '');
@@ -402,11 +406,10 @@ export function createRunServices(i: RunServiceInput) {
   /** The refused request's order at `index` built anew, and a thousandth of its size: fresh client ids, signed as the run signs. */
   const sizePair = (route: Route, refused: RawRequest, index: number): [Built, Built] | undefined => {
     const order = ordersCarried(route, refused)?.[index];
-    const small = order === undefined ? undefined : thousandthOf(order);
-    if (order === undefined || small === undefined) return undefined;
-    const { timestamp: _t, signature: _s, ...same } = order;
+    const twins = order === undefined ? undefined : sizeTwins(order);
+    if (twins === undefined) return undefined;
     const build = (o: Record<string, unknown>) => factory.onRoute(route, { ...o, newClientOrderId: base.clientId() });
-    return [build(same), build(small)];
+    return [build(twins.same), build(twins.small)];
   };
   const exhaustion = createExhaustionWatch({
     ...controls,

@@ -240,9 +240,8 @@ export function createEffectProber(deps: EffectDeps) {
       // The reused id alone first: placed, or refused unlike a repeated id, it needs no control.
       const alone = await deps.send(deps.validOrder(route, pick.id), place);
       if (alone === undefined) return undefined;
-      const first = readReuse(route, alone.observation, method.duplicate);
-      if (first === 'placed-nothing' || duplicateMark(route, alone.observation) !== method.duplicate)
-        return { reading: first, method, id: pick.id, result: alone };
+      if (duplicateMark(route, alone.observation) !== method.duplicate)
+        return { reading: readReuse(route, alone.observation, method.duplicate), method, id: pick.id, result: alone };
       // Refused like a repeated id: a differential pair sent together, the reused id again and the
       // same order with a fresh id (a balance refusal may share the duplicate's code).
       const [res, fresh] = await Promise.all([

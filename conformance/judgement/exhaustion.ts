@@ -88,11 +88,11 @@ export interface ExhaustionDeps {
 
 /**
  * Follows the run: asked about a failure's refusal, it sends a valid order of each side on the
- * route at the same moment, and when both meet it, a much smaller pair; when that shows nothing, the
- * refused order itself a thousandth of its size. The refusal is the account's (balance,
- * position) only when one side meets it while the other is placed, or a smaller order is placed
- * (design notes, "A refusal is recognised by a control, not its code");
- * otherwise nothing is shown, and the failure stands (design notes, "A refusal is recognised by a control, not its code").
+ * route at the same moment, and when both meet it, a much smaller pair; when that shows nothing,
+ * the refused order built anew beside the same a thousandth of its size. The refusal is the
+ * account's (balance, position, limits) only when one side meets it while the other is placed,
+ * or a smaller order is placed while its twin meets it (design notes, "A refusal is recognised
+ * by a control, not its code"); otherwise nothing is shown, and the failure stands.
  */
 export function createExhaustionWatch(deps: ExhaustionDeps) {
   let found: Exhaustion | undefined;

@@ -5,6 +5,7 @@
  * sends, re-sends a route's positive control when this module asks, and files the cells.
  */
 import { describe, entriesOf, entryFailed, entryPlaced, isRecord, type Observation } from '../../src/core/response.js';
+import type { RawRequest } from '../../src/client/http.js';
 
 /**
  * Which refusal a negative probe expects. `auth`: the fault is in the request's
@@ -392,6 +393,8 @@ export type CheckOutcome =
 export interface ExchangeRef {
   observation: Observation;
   route?: { endpoint: string; placement: string };
+  /** The request as sent (the size control of an account refusal rebuilds its order). */
+  request?: RawRequest;
 }
 
 /** The per-route verdicts the runner tallied from a check's exchanges. */
