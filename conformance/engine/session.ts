@@ -114,7 +114,11 @@ export interface Learning {
  * Send a route's control again after a refusal not seen there yet (verdict.ts refusalToConfirm):
  * placed, the refusal is the rule's; refused alike, valid orders meet it in this run, and a control
  * pair (exhaustion.ts businessShown) tells whether it is the account's (business) or not shown
- * (blocking: a valid request meeting it still fails). Once per route and refusal.
+ * (blocking: a valid request meeting it still fails). Once per route and refusal. A refused
+ * control is sent once more before the run learns from it: what one refusal of a valid order
+ * teaches holds for every route and check (a time-window refusal learnt from a request a loaded
+ * machine delayed would leave every TIME check undecided), and a jitter does not come twice,
+ * while a balance refuses every time.
  */
 export function createConfirmer(
   learning: Learning,
@@ -129,7 +133,9 @@ export function createConfirmer(
     let p = confirming.get(id);
     if (p === undefined) {
       p = (async () => {
-        const r = await send(controlRequest(controlInput, route), place);
+        const control = () => send(controlRequest(controlInput, route), place);
+        let r = await control();
+        if (r.observation.verdict !== 'accepted' && r.observation.verdict !== 'not-sent') r = await control();
         if (r.observation.verdict === 'not-sent') return;
         const got = fingerprintOf(r.observation);
         const routes = learning.knowledge.routes;
