@@ -12,7 +12,6 @@ const LONG_FIRST = [
   'conformance/engine/hostile.test.ts',
   'conformance/cli/matrix.test.ts',
   'harness/grade-client.test.ts',
-  'src/server/fuzz.test.ts',
 ];
 
 /** `npm test`: every Node suite but the whole-kit interop runs and the package's (vitest.interop.config.ts, vitest.package.config.ts). */

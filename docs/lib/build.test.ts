@@ -12,7 +12,6 @@ import {
   loadDocsData,
   REFERENCE_PAGES,
   renderPages,
-  runTypedoc,
   titleOf,
   verifySite,
 } from './build.js';
@@ -103,80 +102,6 @@ describe('copyPlayground', () => {
     write(compiled, { 'docs/playground/page.js': "import { createHmac } from 'node:crypto';" });
     expect(() => copyPlayground(compiled, join(dir, 'site-bad'), {})).toThrow(
       /imports node:crypto, which a browser cannot load/,
-    );
-  });
-});
-
-describe('runTypedoc fails the build', () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'typedoc-fixture-'));
-    writeFileSync(
-      join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          target: 'ES2022',
-          lib: ['ES2022'],
-          types: [],
-          noEmit: true,
-        },
-        include: ['*.ts'],
-      }),
-    );
-    writeFileSync(
-      join(dir, 'documented.ts'),
-      '/** Adds one. */\nexport function inc(n: number): number {\n  return n + 1;\n}\n',
-    );
-    writeFileSync(
-      join(dir, 'undocumented.ts'),
-      '/** Adds one. */\nexport function inc(n: number): number {\n  return n + 1;\n}\nexport const LIMIT = 20;\n',
-    );
-    writeFileSync(join(dir, 'index.md'), '# Home\n\nSee [the guide](./guide.md).\n');
-    writeFileSync(join(dir, 'guide.md'), '---\ntitle: Guide\n---\n# Guide\n\nBack [home](./index.md).\n');
-    writeFileSync(
-      join(dir, 'broken.md'),
-      '---\ntitle: Broken\n---\n# Broken\n\nSee [a page that is not there](./missing.md).\n',
-    );
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  /** TypeDoc with the site's own configuration, extended to document the fixture entry point. */
-  const run = (entry: string, documents: string[]) => {
-    const config = join(dir, `typedoc-${entry}.json`);
-    writeFileSync(
-      config,
-      JSON.stringify({
-        extends: [join(root, 'docs', 'typedoc.json')],
-        entryPoints: [`./${entry}`],
-        tsconfig: './tsconfig.json',
-      }),
-    );
-    return runTypedoc(
-      root,
-      dir,
-      join(dir, `out-${entry}-${documents.length}`),
-      { projectDocuments: documents.map((d) => join(dir, d)) },
-      config,
-    );
-  };
-
-  it('passes a documented entry point with pages whose links resolve', async () => {
-    await expect(run('documented.ts', ['guide.md'])).resolves.toBeUndefined();
-    expect(readdirSync(join(dir, 'out-documented.ts-1', 'documents'))).toEqual(['Guide.html']);
-  });
-
-  it('fails on an undocumented export', async () => {
-    await expect(run('undocumented.ts', ['guide.md'])).rejects.toThrow(
-      /typedoc validation: .*warnings fail the docs build/,
-    );
-  });
-
-  it('fails on a link to a missing page', async () => {
-    await expect(run('documented.ts', ['guide.md', 'broken.md'])).rejects.toThrow(
-      /typedoc (conversion|rendering): .*warnings fail the docs build/,
     );
   });
 });

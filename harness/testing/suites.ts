@@ -12,9 +12,11 @@ import { BaseSequencer, type InlineConfig, type TestSpecification } from 'vitest
  * the team wrote, lenient parsers, a stranger's gateway, an accept-all server under the order
  * budget, a TLS front offering HTTP/2, fault-injected PHP and Java venues behind Apache httpd and
  * haproxy), and the reference server's mutants, each caught by its own check (the mutant, route,
- * edge, account and budget suites). Slow (a whole run or a family's run each), so apart from
- * `npm test`, which keeps the runner against the reference server (in both profiles, and with
- * refusals as HTTP 200 and a code) within its 45 s; CI runs both.
+ * edge, account and budget suites), and the reference server's wire fuzz (over 20,000 raw
+ * requests; `npm test` keeps its random requests over HTTP and on raw sockets, src/server/robust.test.ts).
+ * Slow (a whole run, a family's run or a fuzz each), so apart from `npm test`, which keeps the
+ * runner against the reference server (in both profiles, and with refusals as HTTP 200 and a
+ * code) within its 45 s; CI runs both.
  */
 export const INTEROP_FILES = [
   'harness/budget-matrix.test.ts',
@@ -37,18 +39,21 @@ export const INTEROP_FILES = [
   'harness/account.test.ts',
   'harness/budget.test.ts',
   'harness/strangers/clean-venue.test.ts',
+  'src/server/fuzz.test.ts',
 ] as const;
 
 /**
  * `npm run test:package`: the package as it is built and shipped, each on a copy of the checkout
  * with child processes: `npm run build` leaves the bin executable, `npm pack` ships what the
- * README documents, and the GitHub Action runs locally. The developer loop changes none of
- * them; CI runs them (.ci/run).
+ * README documents, and the GitHub Action runs locally; and the docs site's TypeDoc stage, which
+ * fails the build on an undocumented export or a link to a missing page (a site rendered per
+ * case). The developer loop changes none of them; CI runs them (.ci/run).
  */
 export const PACKAGE_FILES = [
   'harness/tools/build.test.ts',
   'harness/tools/package.test.ts',
   'harness/testing/action.test.ts',
+  'docs/lib/typedoc.test.ts',
 ] as const;
 
 /** `npm run test:burn`: the verdict suites that must give the same verdicts beside CPU-burning processes. */
