@@ -18,7 +18,6 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { Application, PackageJsonReader, TSConfigReader, TypeDocReader } from 'typedoc';
 import { checks } from '../../conformance/checks/index.js';
 import { DATE_HEADER_SLACK_MS } from '../../conformance/engine/clock.js';
 import { API_KEY_HEADER } from '../../src/core/wire.js';
@@ -211,6 +210,8 @@ export async function runTypedoc(
   overrides: TypedocOverrides = {},
   config: string = join(root, 'docs', 'typedoc.json'),
 ): Promise<void> {
+  // loaded here, not at the top: the page renderers and their tests never load TypeDoc (and TypeScript)
+  const { Application, PackageJsonReader, TSConfigReader, TypeDocReader } = await import('typedoc');
   const app = await Application.bootstrapWithPlugins({ options: config }, [
     new TypeDocReader(),
     new PackageJsonReader(),

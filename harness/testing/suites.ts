@@ -91,10 +91,8 @@ export const NODE_SUITE: InlineConfig = {
   exclude: ['**/node_modules/**', 'dist/**', '**/*.browser.test.ts'],
   // SPOTCHECK_CPU_BURN=N: N CPU-burning processes beside the suite (npm run test:burn); none otherwise
   globalSetup: ['harness/testing/cpu-burn-setup.ts'],
-  // One worker per core. Each worker imports and warms up the kit on its own; with the mutant
-  // suites in test:interop, npm test is bound by CPU, not by waits: on a fresh clone, 2 workers
-  // took 56.2 and 63.6 s (92 and 104 CPU-s), 3 took 58.5 and 62.4 s, 4 took 62.5 and 69.9 s
-  // (114 and 126 CPU-s), the three settings alternated twice.
+  // One worker per core (test:package, test:burn). Each worker imports and warms up the kit on its
+  // own; npm test (vitest.config.ts) and test:interop, whose suites wait more, set their own.
   maxWorkers: 2,
   isolate: false,
   // concurrent tests of one file (the variant servers, the mutants) a few at a time: the time checks want a quiet machine
