@@ -116,7 +116,7 @@ describe("the documentation's example commands", () => {
     for (const line of lines) {
       // init as printed (it writes into the folder it runs from); a run only parses (--help)
       const command = / init$/.test(line) ? line : `${line} --help`;
-      const out = execFileSync('bash', ['-c', command], { cwd: elsewhere, env, encoding: 'utf8' });
+      const out = execFileSync('bash', ['--norc', '-c', command], { cwd: elsewhere, env, encoding: 'utf8' });
       expect(out, command).toMatch(/spotcheck/);
     }
     expect(readdirSync(elsewhere)).toEqual(['spotcheck.target.jsonc']);

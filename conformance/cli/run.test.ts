@@ -126,7 +126,7 @@ describe('spotcheck run (command line)', () => {
     );
     expect(line).not.toContain(DEMO_API_KEY);
     // The words a shell makes of it, run as the CLI.
-    const { stdout } = await promisify(execFile)('bash', ['-c', `printf '%s\\n' ${line}`]);
+    const { stdout } = await promisify(execFile)('bash', ['--norc', '-c', `printf '%s\\n' ${line}`]);
     const again = capture({ SPOTCHECK_API_KEY: DEMO_API_KEY, SPOTCHECK_SECRET: DEMO_SECRET });
     expect(await cli(stdout.trimEnd().split('\n'), again)).toBe(1);
     expect(again.stdout()).toMatch(/^0 passed, 1 failed, 0 info, 0 skipped$/m);

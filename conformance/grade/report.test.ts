@@ -60,7 +60,7 @@ const order = (id: string, extra: Array<[string, string]> = []): Array<[string, 
 
 /** Run a printed curl with bash (curl and openssl for real); the answer's body. */
 async function replay(script: string): Promise<{ code?: number }> {
-  const { stdout } = await run('bash', ['-c', `set -e\n${script}\n`], {
+  const { stdout } = await run('bash', ['--norc', '-c', `set -e\n${script}\n`], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SPOTCHECK_SECRET: SECRET },
   });
   return JSON.parse(stdout) as { code?: number };

@@ -13,9 +13,11 @@ const run = promisify(execFile);
 
 /** Run printed reproduction lines with bash (curl and openssl for real), and classify the last answer. */
 async function replay(script: string): Promise<Verdict> {
-  // A wrapper only appends the status after the body; the printed lines run unchanged.
+  // A wrapper only appends the status after the body; the printed lines run unchanged. --norc:
+  // bash started with a socket for stdin (Node's pipes) and no SHLVL in its environment reads
+  // ~/.bashrc as for a remote shell; the replay must not run the user's startup files.
   const wrapper = `curl() { command curl -w '\\n%{http_code}' "$@"; }\nset -e\n${script}\n`;
-  const { stdout } = await run('bash', ['-c', wrapper], {
+  const { stdout } = await run('bash', ['--norc', '-c', wrapper], {
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       SPOTCHECK_SECRET: DEMO_SECRET,
@@ -50,13 +52,17 @@ describe('signature rewrites carry a bash form that does the same thing', () => 
   ];
   for (const e of all) {
     it(e.what, async () => {
-      const { stdout } = await run('bash', ['-c', `SIG=${shq(sig)}\n${e.shell}\nprintf '%s' "$SIG"`]);
+      const { stdout } = await run('bash', ['--norc', '-c', `SIG=${shq(sig)}\n${e.shell}\nprintf '%s' "$SIG"`]);
       expect(stdout).toBe(e(sig));
       expect(e(sig)).not.toBe(sig);
     });
   }
   it('flips the first digit of a signature starting with 0 to 1', async () => {
-    const { stdout } = await run('bash', ['-c', `SIG=0abc\n${edits.flipFirstDigit.shell}\nprintf '%s' "$SIG"`]);
+    const { stdout } = await run('bash', [
+      '--norc',
+      '-c',
+      `SIG=0abc\n${edits.flipFirstDigit.shell}\nprintf '%s' "$SIG"`,
+    ]);
     expect(stdout).toBe('1abc');
   });
 });

@@ -30,7 +30,7 @@ describe('the signed curl of the quickstart, run against the reference server', 
 
   /** Run the snippet with bash (asynchronously: the server answers from this process). */
   const run = async (text: string) => {
-    const r = await promisify(execFile)('bash', ['-c', text], {
+    const r = await promisify(execFile)('bash', ['--norc', '-c', text], {
       encoding: 'utf8',
       env: { ...process.env, BASE_URL: server.url },
       timeout: 20_000,
