@@ -9,8 +9,6 @@ import { mustFailures, runVenue } from '../../harness/strangers/run-venue.js';
 import { acceptedPlan, domainCatalogue, invalidPlan, lenientPlan, openPlan, routesFor } from '../judgement/domain.js';
 import { routeKey } from '../engine/requests.js';
 import { domainChecks } from './domain.js';
-import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readAs } from '../../harness/lenient-parsers.js';
 import { runVariant } from '../../harness/run-variant.js';
 import { reportCells } from '../report/cells.js';
@@ -19,10 +17,9 @@ import { renderJunit } from '../report/junit.js';
 import { renderHtml } from '../report/html.js';
 import { DEFAULT_RUNS } from '../cli/run.js';
 import type { RunReport } from '../judgement/types.js';
+import { reportValidator } from '../../harness/testing/report-schema.js';
 
-const validateReport = new Ajv2020({ allErrors: true, strict: false }).compile(
-  JSON.parse(readFileSync(new URL('../report/report.schema.json', import.meta.url), 'utf8')) as object,
-);
+const validateReport = reportValidator();
 
 const cat = domainCatalogue();
 

@@ -1,4 +1,3 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -21,6 +20,7 @@ import { startServer, type RunningServer } from '../../src/server/server.js';
 import { conformanceCommands } from './commands.js';
 import { mutants } from '../../harness/mutants.js';
 import { isLoopback, notLoopbackWarning, ruleLinker } from './run.js';
+import { reportValidator } from '../../harness/testing/report-schema.js';
 
 function capture(env: NodeJS.ProcessEnv = {}): Io & { stdout: () => string; stderr: () => string } {
   let out = '';
@@ -29,12 +29,7 @@ function capture(env: NodeJS.ProcessEnv = {}): Io & { stdout: () => string; stde
 }
 
 const cli = (argv: string[], io: Io) => main(argv, io, conformanceCommands);
-let compiled: ReturnType<Ajv2020['compile']> | undefined;
-/** The report schema's validator. */
-const reportSchema = () =>
-  (compiled ??= new Ajv2020({ allErrors: true, strict: false }).compile(
-    JSON.parse(readFileSync(new URL('../report/report.schema.json', import.meta.url), 'utf8')) as object,
-  ));
+const reportSchema = reportValidator;
 
 describe('spotcheck run (command line)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'spotcheck-run-'));
@@ -208,9 +203,7 @@ describe('spotcheck run (command line)', () => {
       checks: Array<{ id: string; baseline?: { state: string } }>;
     };
     expect(report.summary).toMatchObject({ baselined: 1, mustFailures: 0 });
-    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(
-      JSON.parse(readFileSync(new URL('../report/report.schema.json', import.meta.url), 'utf8')) as object,
-    );
+    const validate = reportValidator();
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
     expect(report.checks.find((c) => c.id === 'SIG-BODY-COVERED')?.baseline?.state).toBe('expected-failure');
 
@@ -400,9 +393,7 @@ describe('spotcheck run (command line)', () => {
       summary: { passed: number };
     };
     expect(report.stopped?.reason).toBe('interrupted');
-    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(
-      JSON.parse(readFileSync(new URL('../report/report.schema.json', import.meta.url), 'utf8')) as object,
-    );
+    const validate = reportValidator();
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
     expect(report.checks.length).toBeGreaterThan(0);
     expect(report.stopped?.notRun).toBeGreaterThan(0);

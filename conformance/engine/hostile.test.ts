@@ -4,14 +4,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runConformance, type RunOptions } from './runner.js';
 import { startVariant } from '../../harness/variants.js';
 import { DEMO_API_KEY, DEMO_SECRET } from '../../src/server/credentials.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { readFileSync } from 'node:fs';
 
-const validateReport = new Ajv2020({ allErrors: true, strict: false }).compile(
-  JSON.parse(readFileSync(new URL('../report/report.schema.json', import.meta.url), 'utf8')) as object,
-);
+const validateReport = reportValidator();
 import type { RunReport } from '../judgement/types.js';
 import { isSpotcheckError } from '../../src/core/errors.js';
+import { reportValidator } from '../../harness/testing/report-schema.js';
 
 /** The servers the tests started; each test starts its own, so the waiting tests run side by side. */
 const servers = new Set<Server>();

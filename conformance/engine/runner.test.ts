@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { readFileSync } from 'node:fs';
 import { runAgainstServer } from '../../harness/selftest.js';
 import { checks } from '../checks/index.js';
 import { rules } from '../../src/rules.js';
@@ -10,11 +8,9 @@ import { mutants } from '../../harness/mutants.js';
 import { defaultPolicy } from '../../src/server/policy.js';
 import type { RunReport } from '../judgement/types.js';
 import { renderConsole } from '../report/console.js';
+import { reportValidator } from '../../harness/testing/report-schema.js';
 
-const reportSchema = JSON.parse(
-  readFileSync(new URL('../report/report.schema.json', import.meta.url), 'utf8'),
-) as object;
-const validateReport = new Ajv2020({ allErrors: true, strict: false }).compile(reportSchema);
+const validateReport = reportValidator();
 
 /**
  * The checks of a run that report another level than spec/rules.json gives their rule with no
