@@ -79,18 +79,16 @@ describe('the runner against clean servers', () => {
   });
 
   it('gives the same verdict, check by check, one request at a time and sixteen at once', async () => {
-    // a clean server and a mutant whose faults surface in properties and per-route checks
-    for (const options of [{}, bodyMutant]) {
-      const one = await runAgainstServer(options, { runs: 8, seed: 3, only: VERDICT_CHECKS, concurrency: 1 });
-      const many =
-        options === bodyMutant
-          ? await sixteenAtOnceOnMutant()
-          : await runAgainstServer(options, { runs: 8, seed: 3, only: VERDICT_CHECKS, concurrency: 16 });
-      expect(many.checks.map((c) => [c.id, c.status, c.counterexample, c.runs])).toEqual(
-        one.checks.map((c) => [c.id, c.status, c.counterexample, c.runs]),
-      );
-      expect(many.requests).toBeGreaterThan(0);
-    }
+    // a mutant whose faults surface in properties and per-route checks: it fails the body's
+    // coverage and passes every other check, so both verdicts (and the shrunk counterexamples) are compared
+    const one = await runAgainstServer(bodyMutant, { runs: 8, seed: 3, only: VERDICT_CHECKS, concurrency: 1 });
+    const many = await sixteenAtOnceOnMutant();
+    expect(many.checks.map((c) => [c.id, c.status, c.counterexample, c.runs])).toEqual(
+      one.checks.map((c) => [c.id, c.status, c.counterexample, c.runs]),
+    );
+    const statuses = new Set(one.checks.map((c) => c.status));
+    expect([statuses.has('pass'), statuses.has('fail')]).toEqual([true, true]);
+    expect(one.checks.filter((c) => c.status === 'pass').length).toBeGreaterThan(20);
   });
 
   it('sends each generated valid batch once for all the checks that judge it (RESULT, SCHEMA, BATCH-ACCEPT-UP-TO-MAX), each still earning its verdict', async () => {
