@@ -53,8 +53,10 @@ const TJS_ARGS = {
   defaultNumberType: 'number',
 };
 
-/** Compiler options for the one-file program (no @types, no emit: fast). */
+/** Compiler options for the one-file program (no @types, no DOM library, no emit: fast). */
 const COMPILER_OPTIONS = {
+  target: 'es2022',
+  lib: ['es2022'],
   strict: true,
   exactOptionalPropertyTypes: true,
   skipLibCheck: true,
