@@ -118,8 +118,8 @@ export function createRecordBook(
     /**
      * A refusal valid orders were later shown (by a control pair) to meet is the account's: a
      * failure whose refusals meet it is excused by it (the refusals it met along the way, or the
-     * whole-call refusal it rests on when that moment's controls were placed: a larger order
-     * meets a balance the cheapest ones still fit in).
+     * refusal it rests on, whole call or batch entries, when that moment's controls were placed:
+     * a larger order meets a balance the cheapest ones still fit in; exhaustion.ts excusableMarks).
      */
     excuse(spent: { mark: string; reason: string } | undefined): void {
       if (spent === undefined) return;

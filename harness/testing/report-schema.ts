@@ -3,16 +3,15 @@
  * process: the suites that hold a run's report to it share one validator (a compile of the whole
  * schema takes a tenth of a second or more, and a worker runs several such suites).
  */
-import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { kitPath } from '../../src/paths.js';
+import { readKitJson } from '../../src/paths.js';
 
 let compiled: ValidateFunction | undefined;
 
 /** The report schema's validator (ajv, draft 2020-12, every error). */
 export function reportValidator(): ValidateFunction {
   compiled ??= new Ajv2020({ allErrors: true, strict: false }).compile(
-    JSON.parse(readFileSync(kitPath('conformance', 'report', 'report.schema.json'), 'utf8')) as object,
+    readKitJson<object>('conformance', 'report', 'report.schema.json'),
   );
   return compiled;
 }
